@@ -1,0 +1,82 @@
+/**
+ * The message catalogues, one JSON file per namespace and language. Both the server (error and validation
+ * messages) and the client (every UI string, react-admin's `ra.*` included) read them from here.
+ * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
+ * (resources.<name>.fields.<field>), settings, system, errors and validation (server messages too).
+ */
+import enApp from './en/app.json';
+import enAuth from './en/auth.json';
+import enEngine from './en/engine.json';
+import enErrors from './en/errors.json';
+import enRa from './en/ra.json';
+import enResources from './en/resources.json';
+import enSettings from './en/settings.json';
+import enSystem from './en/system.json';
+import enValidation from './en/validation.json';
+import zhApp from './zh-CN/app.json';
+import zhAuth from './zh-CN/auth.json';
+import zhEngine from './zh-CN/engine.json';
+import zhErrors from './zh-CN/errors.json';
+import zhRa from './zh-CN/ra.json';
+import zhResources from './zh-CN/resources.json';
+import zhSettings from './zh-CN/settings.json';
+import zhSystem from './zh-CN/system.json';
+import zhValidation from './zh-CN/validation.json';
+
+export const LOCALES = ['zh-CN', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'zh-CN';
+
+export type Catalog = Record<string, unknown>;
+
+export const catalogs: Record<Locale, Catalog> = {
+  'zh-CN': {
+    app: zhApp,
+    auth: zhAuth,
+    engine: zhEngine,
+    errors: zhErrors,
+    ra: zhRa,
+    resources: zhResources,
+    settings: zhSettings,
+    system: zhSystem,
+    validation: zhValidation,
+  },
+  en: {
+    app: enApp,
+    auth: enAuth,
+    engine: enEngine,
+    errors: enErrors,
+    ra: enRa,
+    resources: enResources,
+    settings: enSettings,
+    system: enSystem,
+    validation: enValidation,
+  },
+};
+
+/** Picks a supported locale from a header like `en-US,en;q=0.9`; zh-CN when nothing matches. */
+export function negotiateLocale(header: string | undefined | null): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const tags = header
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.find((p) => p.trim().startsWith('q='));
+      return { tag: tag.toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of tags) {
+    if (tag.startsWith('zh')) return 'zh-CN';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Looks up a dotted key and fills `{{name}}` placeholders; returns the key itself when missing. */
+export function translate(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
+  const value = key.split('.').reduce<unknown>((node, part) => {
+    return node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  }, catalogs[locale]);
+  if (typeof value !== 'string') return key;
+  return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}

@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createLogger } from './core/logger.ts';
+import { errorBody, registerHttpContract } from './core/http.ts';
+import { registerPrincipal } from './core/principal.ts';
+import type { Db } from './db/index.ts';
+import { modules as defaultModules } from './modules/index.ts';
+import type { AppModule } from './modules/types.ts';
+
+export interface BuildAppOptions {
+  db: Db;
+  config: Config;
+  logger?: Logger;
+  modules?: AppModule[];
+}
+
+/**
+ * Builds the whole server without listening, so tests run it in process. Example:
+ * `const app = await buildApp({ db, config }); const res = await app.inject({ url: '/api/v1' });`
+ */
+export async function buildApp({
+  db,
+  config,
+  logger,
+  modules = defaultModules,
+}: BuildAppOptions): Promise<FastifyInstance> {
+  const log =
+    logger ??
+    createLogger({
+      level: config.logLevel,
+      logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
+    });
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+    },
+    requestIdHeader: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+  // Route schemas document the API (OpenAPI); zod inside each operation does the validating, so that
+  // messages are localized and the same schema serves the client.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: false,
+  });
+  registerHttpContract(app);
+  registerPrincipal(app, db);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Admin back office API',
+        version: '1.0.0',
+        description: 'See docs/ and the API contract.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs/ui', staticCSP: false });
+  app.get('/api/docs', { schema: { hide: true } }, async (request, reply) => {
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (wantsHtml) return reply.redirect('/api/docs/ui/');
+    return app.swagger();
+  });
+
+  const ctx = { db, config, log };
+  for (const mod of modules) await mod.register(app, ctx);
+
+  registerSpa(app, config.distDir);
+  return app;
+}
+
+/** Serves the built SPA: hashed assets cached for a year, index.html never cached, history fallback. */
+function registerSpa(app: FastifyInstance, distDir: string): void {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasSpa = fs.existsSync(indexFile);
+  if (hasSpa) {
+    void app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: true,
+      setHeaders(res, filePath) {
+        const isHashed = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
+        res.setHeader('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/assets/');
+    if (!isApi && isPage && hasSpa) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
+    }
+    return reply.code(404).send(errorBody(request, 404, 'errors.route_not_found'));
+  });
+}

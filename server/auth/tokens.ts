@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import type { Queryable } from '../db/index.ts';
+
+/** Remember-me tokens live 30 days from sign-in; others 12 hours from their last use. */
+export const REMEMBER_TTL_MS = 30 * 24 * 3600 * 1000;
+export const SESSION_IDLE_MS = 12 * 3600 * 1000;
+/** Sliding expiry is written at most this often per token, to keep reads cheap. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export function sha256(value: string): string {
+  return crypto.createHash('sha256').update(value).digest('hex');
+}
+
+/** 256 random bits, URL-safe. */
+export function randomToken(bytes = 32): string {
+  return crypto.randomBytes(bytes).toString('base64url');
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresAt: Date | null;
+}
+
+/**
+ * Issues a new opaque bearer token for a user; only its SHA-256 is stored. `expiresAt` is reported as null for
+ * sliding (non-remember) tokens because their end moves with use.
+ */
+export async function issueToken(
+  db: Queryable,
+  { userId, remember, ip, userAgent }: { userId: string; remember: boolean; ip?: string; userAgent?: string },
+): Promise<IssuedToken> {
+  const accessToken = randomToken();
+  const expiresAt = new Date(Date.now() + (remember ? REMEMBER_TTL_MS : SESSION_IDLE_MS));
+  await db.query(
+    `INSERT INTO access_tokens (user_id, token_hash, remember, expires_at, ip, user_agent)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [userId, sha256(accessToken), remember, expiresAt, ip ?? null, userAgent?.slice(0, 500) ?? null],
+  );
+  return { accessToken, expiresAt: remember ? expiresAt : null };
+}
+
+export interface TokenOwner {
+  tokenId: string;
+  userId: string;
+}
+
+/** Finds the live token's owner (enabled user, not revoked, not expired) and slides a session token's expiry. */
+export async function resolveToken(db: Queryable, accessToken: string): Promise<TokenOwner | null> {
+  if (!accessToken || accessToken.length > 200) return null;
+  const { rows } = await db.query<{ id: string; user_id: string; remember: boolean; last_used_at: Date }>(
+    `SELECT t.id, t.user_id, t.remember, t.last_used_at
+       FROM access_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now() AND u.state`,
+    [sha256(accessToken)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+    await db.query(
+      `UPDATE access_tokens SET last_used_at = now(),
+         expires_at = CASE WHEN remember THEN expires_at ELSE now() + $2::interval END
+       WHERE id = $1`,
+      [row.id, `${SESSION_IDLE_MS / 1000} seconds`],
+    );
+  }
+  return { tokenId: row.id, userId: row.user_id };
+}
+
+/** Revokes one token, or every token of a user except `exceptTokenId`. */
+export async function revokeTokens(
+  db: Queryable,
+  target: { tokenId: string } | { userId: string; exceptTokenId?: string },
+): Promise<void> {
+  if ('tokenId' in target) {
+    await db.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [
+      target.tokenId,
+    ]);
+    return;
+  }
+  await db.query(
+    `UPDATE access_tokens SET revoked_at = now()
+      WHERE user_id = $1 AND revoked_at IS NULL AND ($2::bigint IS NULL OR id <> $2::bigint)`,
+    [target.userId, target.exceptTokenId ?? null],
+  );
+}
+
+/** Deletes expired and revoked tokens; returns how many rows went. */
+export async function purgeTokens(db: Queryable): Promise<number> {
+  const res = await db.query(
+    `DELETE FROM access_tokens WHERE expires_at < now() OR revoked_at < now() - interval '1 day'`,
+  );
+  return res.rowCount;
+}

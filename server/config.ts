@@ -1,0 +1,57 @@
+import path from 'node:path';
+
+/** Runtime configuration, read once from the environment (see .env.example). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  adminUsername: string;
+  adminPassword: string | null;
+  smtpUrl: string | null;
+  logLevel: string;
+  /** Log to DATA_DIR/logs as well as stdout. Tests turn the file off unless they need it. */
+  logToFile: boolean;
+  trustProxy: string | boolean;
+  /** Directory holding the built SPA (index.html + assets). */
+  distDir: string;
+  bodyLimit: number;
+  publicOrigin: string | null;
+  wechatOpenBase: string;
+  wechatApiBase: string;
+  smsEndpoint: string | null;
+}
+
+/** Reads the configuration from an env-like object. Example: `loadConfig(process.env)`. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  return {
+    port: toInt(env.PORT, 3000),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    adminUsername: env.ADMIN_USERNAME || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || null,
+    smtpUrl: env.SMTP_URL || null,
+    logLevel: env.LOG_LEVEL || 'info',
+    logToFile: env.LOG_TO_FILE !== '0',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    distDir: path.resolve(env.DIST_DIR || './dist'),
+    bodyLimit: toInt(env.BODY_LIMIT, 1024 * 1024),
+    publicOrigin: env.PUBLIC_ORIGIN || null,
+    wechatOpenBase: env.WECHAT_OPEN_BASE || 'https://open.weixin.qq.com',
+    wechatApiBase: env.WECHAT_API_BASE || 'https://api.weixin.qq.com',
+    smsEndpoint: env.SMS_ENDPOINT || null,
+  };
+}
+
+function toInt(value: string | undefined, fallback: number): number {
+  const n = value ? Number.parseInt(value, 10) : Number.NaN;
+  return Number.isFinite(n) ? n : fallback;
+}
+
+function parseTrustProxy(value: string | undefined): string | boolean {
+  if (!value) return false;
+  if (value === 'true' || value === '1') return true;
+  return value;
+}

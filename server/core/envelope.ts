@@ -1,0 +1,11 @@
+/** Success envelope of the contract: `{ code: 200, data }` (also for HTTP 201 creates). */
+export function ok<T>(data: T): { code: 200; data: T } {
+  return { code: 200, data };
+}
+
+export interface ErrorEnvelope {
+  code: number;
+  message: string;
+  data: null;
+  errors?: Record<string, string[]>;
+}

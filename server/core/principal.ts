@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveToken } from '../auth/tokens.ts';
+import type { Db } from '../db/index.ts';
+import { AppError } from './errors.ts';
+
+/** Who is calling: the signed-in user, their staff record (if any) and the permission names they hold. */
+export interface Principal {
+  userId: string;
+  tokenId: string;
+  staff: { id: string; isAdmin: boolean; departmentId: string | null } | null;
+  /** Union of the enabled roles' menu_ids; admins hold every name (see `can`). */
+  permissions: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, resolved once per request from the Bearer token; null when anonymous. */
+    principal(): Promise<Principal | null>;
+    principalCache?: Promise<Principal | null>;
+  }
+}
+
+/** True when the principal holds `name` (admins hold every name). */
+export function can(principal: Principal | null, name: string): boolean {
+  if (!principal?.staff) return false;
+  return principal.staff.isAdmin || principal.permissions.has(name);
+}
+
+/** 401 unless signed in. */
+export async function requireUser(request: FastifyRequest): Promise<Principal> {
+  const principal = await request.principal();
+  if (!principal) throw AppError.unauthenticated();
+  return principal;
+}
+
+/** 401 unless signed in, 403 unless staff. */
+export async function requireStaff(
+  request: FastifyRequest,
+): Promise<Principal & { staff: NonNullable<Principal['staff']> }> {
+  const principal = await requireUser(request);
+  if (!principal.staff) throw AppError.forbidden();
+  return principal as Principal & { staff: NonNullable<Principal['staff']> };
+}
+
+/** 401 unless signed in, 403 unless staff holding `name`. */
+export async function requirePermission(request: FastifyRequest, name: string): Promise<Principal> {
+  const principal = await requireStaff(request);
+  if (!can(principal, name)) throw AppError.forbidden();
+  return principal;
+}
+
+/** Reads the Bearer token of a request, if any. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Loads a user's staff record and permissions (fresh on every request, so role changes apply at once). */
+export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal> {
+  const { rows } = await db.query<{
+    id: string;
+    is_admin: number;
+    department_id: string | null;
+    menu_ids: string[] | null;
+  }>(
+    `SELECT s.id, s.is_admin, s.department_id,
+            (SELECT coalesce(jsonb_agg(DISTINCT m), '[]'::jsonb)
+               FROM staff_roles sr JOIN roles r ON r.id = sr.role_id AND r.state,
+                    jsonb_array_elements_text(r.permissions -> 'menu_ids') m
+              WHERE sr.staff_id = s.id) AS menu_ids
+       FROM staff s WHERE s.user_id = $1 AND s.state`,
+    [owner.userId],
+  );
+  const row = rows[0];
+  return {
+    userId: owner.userId,
+    tokenId: owner.tokenId,
+    staff: row ? { id: row.id, isAdmin: Number(row.is_admin) === 1, departmentId: row.department_id } : null,
+    permissions: new Set(row?.menu_ids ?? []),
+  };
+}
+
+export function registerPrincipal(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('principalCache', undefined);
+  app.decorateRequest('principal', function (this: FastifyRequest) {
+    this.principalCache ??= (async () => {
+      const token = bearerToken(this);
+      if (!token) return null;
+      const owner = await resolveToken(db, token);
+      return owner ? loadPrincipal(db, owner) : null;
+    })();
+    return this.principalCache;
+  });
+}

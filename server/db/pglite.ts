@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, QueryResult, Queryable } from './types.ts';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+/** Same wire conventions as node-postgres: big integers and numerics stay strings. */
+const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
+
+/** Opens (creating when needed) an embedded PGlite database in `dir`; `null` keeps it in memory. */
+export async function openPglite(dir: string | null): Promise<Db> {
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  const pg = await PGlite.create(dir ?? undefined, { parsers });
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const res = await q.query<T>(sql, params as unknown[]);
+      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const base = wrap(pg);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onPayload) {
+      const unsub = await pg.listen(channel, onPayload);
+      return async () => unsub();
+    },
+    close: () => pg.close(),
+  };
+}

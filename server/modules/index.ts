@@ -1,0 +1,7 @@
+import { authModule } from './auth/index.ts';
+import { resourcesModule } from '../engine/module.ts';
+import { systemModule } from './system.ts';
+import type { AppModule } from './types.ts';
+
+/** Every feature module, in registration order. Add a module by importing it and listing it here. */
+export const modules: AppModule[] = [systemModule, authModule, resourcesModule];

@@ -1,0 +1,80 @@
+import { ok } from '../core/envelope.ts';
+import { AppError } from '../core/errors.ts';
+import { getSettings } from '../core/settings.ts';
+import type { AppModule } from './types.ts';
+
+/** Start-up configuration (`GET /api/v1`) and health checks. */
+export const systemModule: AppModule = {
+  name: 'system',
+  register(app, { db }) {
+    app.get(
+      '/api/v1',
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Start-up status and public configuration',
+          security: [],
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                code: { type: 'integer' },
+                data: {
+                  type: 'object',
+                  properties: {
+                    status: { type: 'string', enum: ['ready', 'maintenance'] },
+                    config: {
+                      type: 'object',
+                      properties: {
+                        site_name: { type: 'string' },
+                        languages: { type: 'array', items: { type: 'string' } },
+                        currency: { type: 'string' },
+                        decimals: { type: 'integer' },
+                        country: { type: 'string' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      async () => {
+        const [site, languages, currency, country] = await Promise.all([
+          getSettings(db, 'site'),
+          getSettings(db, 'languages'),
+          getSettings(db, 'currency'),
+          getSettings(db, 'country'),
+        ]);
+        return ok({
+          status: 'ready' as const,
+          config: {
+            site_name: site.site_name,
+            languages: languages.languages,
+            currency: currency.currency,
+            decimals: currency.decimals,
+            country: country.country,
+          },
+        });
+      },
+    );
+
+    app.get('/api/health', { schema: { tags: ['system'], summary: 'Liveness', security: [] } }, async () =>
+      ok({ status: 'ok' }),
+    );
+
+    app.get(
+      '/api/health/ready',
+      { schema: { tags: ['system'], summary: 'Readiness: the database answers', security: [] } },
+      async () => {
+        try {
+          await db.query('SELECT 1');
+        } catch {
+          throw new AppError(503, 'errors.unavailable');
+        }
+        return ok({ status: 'ready' });
+      },
+    );
+  },
+};

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+
+/** What every feature module receives when the app is built. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+  log: Logger;
+}
+
+/**
+ * A feature module: a name and a function that adds its routes (all under /api) and hooks. Modules are
+ * listed in `server/modules/index.ts`. Example:
+ * `export const helloModule: AppModule = { name: 'hello', register: (app) => app.get('/api/hello', ...) }`
+ */
+export interface AppModule {
+  name: string;
+  register(app: FastifyInstance, ctx: AppContext): void | Promise<void>;
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../server/app.ts';
+import { modules as defaultModules } from '../../server/modules/index.ts';
+import type { AppModule } from '../../server/modules/types.ts';
+import { ensureFirstAdmin } from '../../server/bootstrap.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import type { Db } from '../../server/db/index.ts';
+import { createTestDb } from './db.ts';
+
+export const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  /** Connection URL when running on PostgreSQL, for tests that start a second server. */
+  dbUrl: string | null;
+  /** An access token of the first administrator (issued directly, not through the login route). */
+  adminToken(): Promise<string>;
+  /** `app.inject` with JSON defaults and optional Bearer token. */
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a fresh, migrated database (PGlite, or PostgreSQL under `npm run test:pg`), with the
+ * first administrator created. Example: `const t = await createTestApp(); await t.request({ url: '/api/v1' })`.
+ */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  { extraModules = [] }: { extraModules?: AppModule[] } = {},
+): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const { db } = testDb;
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: `/tmp/admin-test-${process.pid}` }),
+    logToFile: false,
+    distDir: '/nonexistent-dist',
+    ...overrides,
+  };
+  await ensureFirstAdmin(db, ADMIN);
+  const logger = overrides.logToFile ? undefined : pino({ level: 'silent' });
+  const app = await buildApp({ db, config, logger, modules: [...defaultModules, ...extraModules] });
+  await app.ready();
+  let token: string | null = null;
+  return {
+    app,
+    db,
+    config,
+    dbUrl: testDb.url,
+    async adminToken() {
+      if (token) return token;
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [
+        ADMIN.username,
+      ]);
+      token = (await issueToken(db, { userId: rows[0]!.id, remember: false })).accessToken;
+      return token;
+    },
+    request({ token: bearer, headers, ...opts }) {
+      return app.inject({
+        ...opts,
+        headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...headers },
+      } as InjectOptions);
+    },
+    async close() {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm test` runs two projects: `unit` (jsdom: components, hooks, client helpers) and `server` (node: server
+ * units and HTTP integration tests against a real database; PGlite unless DATABASE_URL is set, which is
+ * how `npm run test:pg` reuses the same suite on PostgreSQL). Browser tests live in vitest.e2e.config.ts.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'schemas/**/*.test.ts',
+            'resources/**/*.test.ts',
+            'locales/**/*.test.ts',
+          ],
+          setupFiles: ['tests/setup/jsdom.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
