@@ -1,0 +1,193 @@
+import { z } from 'zod';
+
+/**
+ * The resource engine's declaration API. A resource is one zod object schema plus a little metadata; from it
+ * the server derives the table (through a generated, committed migration), the REST routes, validation,
+ * the search/sort allow-list, permissions, audit, CSV export/import and OpenAPI, and the client derives
+ * its list/create/edit/show screens. Nothing about a field is declared twice.
+ *
+ * Example (a whole resource):
+ * ```ts
+ * export const articles = defineResource({
+ *   name: 'articles',
+ *   endpoint: 'v1/content/articles',
+ *   permission: 'content.articles',
+ *   schema: z.object({
+ *     title: field(z.string().trim().min(1).max(200), { search: 'like', sort: true, list: true }),
+ *     category: field(z.string(), { dictionary: 'article_category', search: '=', list: true }),
+ *     author_id: reference('users', { search: '=' }),
+ *     tag_ids: references('tags'),
+ *     state: field(z.boolean().default(true), { search: '=', list: true }),
+ *   }),
+ *   recordRepresentation: 'title',
+ * });
+ * ```
+ */
+
+/** Search conditions of the API contract's list query. */
+export const CONDITIONS = ['=', 'like', 'in', 'between', '>=', '<=', '<>'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+export type Relation =
+  /** belongs-to: the field holds the id of one record of `resource` (a foreign key column). */
+  | { kind: 'belongsTo'; resource: string }
+  /** many-to-many: the field holds ids, stored in a join table `<table>_<field-without-_ids>` (or `through`). */
+  | { kind: 'manyToMany'; resource: string; through?: string };
+
+/** What the engine knows about one field beyond its zod type. Every key is optional. */
+export interface FieldMeta {
+  /** Searchable with these conditions; the first is the default when `searchFields` names none. */
+  search?: Condition | readonly Condition[];
+  /** Allowed in `orderBy`. */
+  sort?: boolean;
+  /** Shown as a list column (default: true for the first few readable fields). */
+  list?: boolean;
+  /** Offered as a list filter (default: true when searchable). */
+  filter?: boolean;
+  /** Accepted on create/update, never returned (passwords, secrets). Hashed when `hash` is set. */
+  writeOnly?: boolean;
+  /** Returned, never accepted from a client (server-computed values). */
+  readOnly?: boolean;
+  /** Unique across the table: a second record with the same value is a 409 naming the field. */
+  unique?: boolean;
+  relation?: Relation;
+  /** Options come from the dictionary with this slug (enabled entries), in forms, filters, cells and CSV. */
+  dictionary?: string;
+  /** Input hint for generated forms. */
+  input?: 'text' | 'textarea' | 'password' | 'email' | 'url' | 'phone' | 'color' | 'markdown';
+  /** Masked in list cells (phone, email, id card), per the spec's masking helpers. */
+  mask?: 'phone' | 'email' | 'idCard';
+  /** How write-only values are stored: `argon2` hashes them (passwords). */
+  hash?: 'argon2';
+  /** Translation key of the label; default `resources.<resource>.fields.<field>`. */
+  label?: string;
+}
+
+/** Field metadata lives in a zod registry, so a field is still a plain zod schema everywhere. */
+export const fieldRegistry = z.registry<FieldMeta>();
+
+/**
+ * Attaches engine metadata to a field's zod schema and returns the same schema. Apply it last
+ * (after `.optional()`, `.default()` ...), since those wrap the schema in a new one.
+ */
+export function field<S extends z.ZodType>(schema: S, meta: FieldMeta): S {
+  return schema.register(fieldRegistry, meta);
+}
+
+/** Reads a field's metadata (empty when the field has none). */
+export function metaOf(schema: z.ZodType): FieldMeta {
+  return fieldRegistry.get(schema) ?? {};
+}
+
+const idString = z.union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()]).transform(String);
+
+/** belongs-to: `department_id: reference('departments')`. Optional and nullable unless `required`. */
+export function reference(
+  resource: string,
+  meta: Omit<FieldMeta, 'relation'> & { required?: boolean } = {},
+): z.ZodType<string | null | undefined> {
+  const { required, ...rest } = meta;
+  const schema = required ? idString : idString.nullable().optional();
+  return field(schema as z.ZodType<string | null | undefined>, {
+    ...rest,
+    relation: { kind: 'belongsTo', resource },
+  });
+}
+
+/** many-to-many: `role_ids: references('roles')`, a list of ids kept in a join table. */
+export function references(
+  resource: string,
+  meta: Omit<FieldMeta, 'relation'> & { through?: string } = {},
+): z.ZodType<string[]> {
+  const { through, ...rest } = meta;
+  const schema = z.array(idString).max(1000).default([]);
+  return field(schema as unknown as z.ZodType<string[]>, {
+    ...rest,
+    relation: { kind: 'manyToMany', resource, ...(through ? { through } : {}) },
+  });
+}
+
+/** A field whose options are a dictionary's enabled entries: `gender: dictionary('gender')`. */
+export function dictionary(slug: string, meta: Omit<FieldMeta, 'dictionary'> = {}): z.ZodString {
+  return field(z.string().trim().max(100), { ...meta, dictionary: slug });
+}
+
+/** Child rows owned by a record (has-many), e.g. a dictionary type's `data` entries. */
+export interface HasMany {
+  /** The child resource's name (a resource declared with `parent`). */
+  resource: string;
+  /** Column in the child table holding this record's id. */
+  foreignKey: string;
+}
+
+export interface ResourceOptions<S extends z.ZodObject> {
+  /** Table name, client resource name and locale key (`resources.<name>`). snake_case. */
+  name: string;
+  /** API path under /api, e.g. `v1/user/staff`. */
+  endpoint: string;
+  /** Permission page name: reading needs it; writing needs `.create`, `.update`, `.delete`, `.export`, `.import`. */
+  permission: string;
+  /** The record's own fields. `id`, `created_at` and `updated_at` are added by the engine. */
+  schema: S;
+  /** Table name when it differs from `name`. */
+  table?: string;
+  /** Field shown when a record is referenced elsewhere (select options, breadcrumbs, delete confirmation). */
+  recordRepresentation?: Extract<keyof S['shape'], string>;
+  /** Default list order; `id desc` when unset. */
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /** Child collections embedded with `include=<key>` and written with the parent. */
+  hasMany?: Record<string, HasMany>;
+  /** Report PostgreSQL's row estimate instead of count(*) when the list has no filter (very large tables). */
+  estimatedTotal?: boolean;
+  /** Soft limits: the largest page, and the most rows an import accepts (defaults 1000 / 100000). */
+  limits?: { maxPageSize?: number; maxImportRows?: number };
+  /** Adds created_at / updated_at (default true). */
+  timestamps?: boolean;
+  /** Module this resource belongs to (modules can be disabled later); default `core`. */
+  module?: string;
+}
+
+/** A declared resource: the options with defaults applied. */
+export interface Resource<S extends z.ZodObject = z.ZodObject> extends Required<
+  Pick<ResourceOptions<S>, 'name' | 'endpoint' | 'permission' | 'schema' | 'table' | 'timestamps' | 'module'>
+> {
+  options: ResourceOptions<S>;
+  /** Field names with their metadata, in declaration order. */
+  fields: { name: string; schema: z.ZodType; meta: FieldMeta }[];
+}
+
+/** The record type a resource returns: its schema's output (minus write-only fields) plus id and timestamps. */
+export type RecordOf<R extends Resource> = z.output<R['schema']> & {
+  id: string;
+  created_at?: string;
+  updated_at?: string;
+};
+
+/** Declares a resource. See the example at the top of this file. */
+export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S>): Resource<S> {
+  if (!/^[a-z][a-z0-9_]*$/.test(options.name))
+    throw new Error(`Resource name must be snake_case: ${options.name}`);
+  const shape = options.schema.shape as Record<string, z.ZodType>;
+  const fields = Object.entries(shape).map(([name, schema]) => {
+    if (!/^[a-z][a-z0-9_]*$/.test(name))
+      throw new Error(`Field name must be snake_case: ${options.name}.${name}`);
+    return { name, schema, meta: metaOf(schema) };
+  });
+  return {
+    name: options.name,
+    endpoint: options.endpoint.replace(/^\/+|\/+$/g, ''),
+    permission: options.permission,
+    schema: options.schema,
+    table: options.table ?? options.name,
+    timestamps: options.timestamps ?? true,
+    module: options.module ?? 'core',
+    options,
+    fields,
+  };
+}
+
+/** The conditions a field accepts (empty when it is not searchable). */
+export function searchConditions(meta: FieldMeta): readonly Condition[] {
+  if (!meta.search) return [];
+  return typeof meta.search === 'string' ? [meta.search] : meta.search;
+}
