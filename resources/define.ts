@@ -71,7 +71,8 @@ export const fieldRegistry = z.registry<FieldMeta>();
  * (after `.optional()`, `.default()` ...), since those wrap the schema in a new one.
  */
 export function field<S extends z.ZodType>(schema: S, meta: FieldMeta): S {
-  return schema.register(fieldRegistry, meta);
+  fieldRegistry.add(schema, meta);
+  return schema;
 }
 
 /** Reads a field's metadata (empty when the field has none). */
