@@ -11,6 +11,10 @@ export async function ensureFirstAdmin(
   db: Db,
   { username, password }: { username: string; password: string | null },
 ): Promise<{ created: boolean; generatedPassword: string | null }> {
+  // Check before hashing: argon2 costs a few hundred milliseconds, and every start after the first finds
+  // users already there. The locked transaction below re-checks, so two servers starting together are safe.
+  const existing = await db.query('SELECT 1 FROM users LIMIT 1');
+  if (existing.rows.length > 0) return { created: false, generatedPassword: null };
   const plain = password ?? generatePassword();
   const passwordHash = await hashPassword(plain);
   const created = await db.transaction(async (tx) => {
