@@ -1,7 +1,8 @@
 import { authModule } from './auth/index.ts';
 import { resourcesModule } from '../engine/module.ts';
+import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
 import type { AppModule } from './types.ts';
 
 /** Every feature module, in registration order. Add a module by importing it and listing it here. */
-export const modules: AppModule[] = [systemModule, authModule, resourcesModule];
+export const modules: AppModule[] = [systemModule, authModule, settingsModule, resourcesModule];

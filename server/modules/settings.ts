@@ -1,0 +1,114 @@
+import type { FastifyRequest } from 'fastify';
+import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
+import { ok } from '../core/envelope.ts';
+import { AppError } from '../core/errors.ts';
+import { validate } from '../core/http.ts';
+import { requirePermission } from '../core/principal.ts';
+import { getSettings } from '../core/settings.ts';
+import type { AppModule } from './types.ts';
+
+/** Keys that are write-only: never returned, only whether they are set (`<key>_set`). */
+export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {
+  sms: ['access_key_secret'],
+  login: ['wechat_app_secret'],
+  message: ['smtp_url'],
+};
+export const SETTINGS_READ = 'system.settings';
+export const SETTINGS_WRITE = 'system.settings.update';
+const MASK = '******';
+
+/** `GET/POST /api/v1/settings/<name>`: one settings group, validated by its zod schema, audited on change. */
+export const settingsModule: AppModule = {
+  name: 'settings',
+  register(app, { db }) {
+    const params = { type: 'object', properties: { name: { type: 'string', enum: groupNames() } } };
+
+    app.get<{ Params: { name: string } }>(
+      '/api/v1/settings/:name',
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Read one settings group (secrets only say whether set)',
+          params,
+        },
+      },
+      async (request) => {
+        await requirePermission(request, SETTINGS_READ);
+        const group = groupOf(request);
+        return ok(redact(group, await getSettings(db, group)));
+      },
+    );
+
+    app.post<{ Params: { name: string } }>(
+      '/api/v1/settings/:name',
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Replace one settings group; an omitted or empty secret keeps its stored value',
+          params,
+        },
+      },
+      async (request) => {
+        const principal = await requirePermission(request, SETTINGS_WRITE);
+        const group = groupOf(request);
+        const before = (await getSettings(db, group)) as Record<string, unknown>;
+        const input = { ...((request.body as Record<string, unknown> | undefined) ?? {}) };
+        for (const key of SECRET_KEYS[group] ?? []) {
+          if (input[key] === undefined || input[key] === '') input[key] = before[key];
+        }
+        const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
+        const changes = diff(group, before, after);
+        await db.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO settings (name, value, updated_at) VALUES ($1, $2, now())
+             ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+            [group, JSON.stringify(after)],
+          );
+          if (Object.keys(changes).length) {
+            await tx.query(
+              `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
+               VALUES ($1, 'settings.update', 'settings', $2, $3, $4, $5)`,
+              [
+                principal.userId,
+                group,
+                JSON.stringify(changes),
+                request.ip,
+                request.headers['user-agent'] ?? null,
+              ],
+            );
+          }
+        });
+        return ok(redact(group, after));
+      },
+    );
+  },
+};
+
+function groupNames(): string[] {
+  return Object.keys(settingsSchemas);
+}
+
+function groupOf(request: FastifyRequest): SettingsGroup {
+  const name = (request.params as { name: string }).name;
+  if (!Object.hasOwn(settingsSchemas, name)) throw AppError.notFound();
+  return name as SettingsGroup;
+}
+
+function redact(group: string, value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...value };
+  for (const key of SECRET_KEYS[group] ?? []) {
+    out[`${key}_set`] = Boolean(out[key]);
+    delete out[key];
+  }
+  return out;
+}
+
+function diff(group: string, before: Record<string, unknown>, after: Record<string, unknown>) {
+  const secrets = new Set(SECRET_KEYS[group] ?? []);
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    changes[key] = secrets.has(key) ? [MASK, MASK] : [before[key] ?? null, after[key] ?? null];
+  }
+  return changes;
+}
