@@ -1,0 +1,142 @@
+/**
+ * Permission names and the settings menu tree: declared once here, read by the client (menu, guards, buttons)
+ * and by the server (role validation, `GET v1/system/menus`). Titles are locale keys (locales/<lng>/app.json),
+ * icons are @mui/icons-material component names so this file stays free of React.
+ */
+
+export const PERMISSION = {
+  settings: 'system.settings',
+  settingsGeneral: 'system.settings.general',
+  settingsModules: 'system.settings.modules',
+  settingsDictionaries: 'system.settings.dictionaries',
+  settingsResources: 'system.settings.resources',
+  users: 'system.users',
+  usersStaff: 'system.users.staff',
+  usersRoles: 'system.users.roles',
+  usersDepartments: 'system.users.departments',
+  usersActivities: 'system.users.activities',
+  usersUsers: 'system.users.users',
+  system: 'system.system',
+  systemMonitor: 'system.system.monitor',
+  systemTasks: 'system.system.tasks',
+  systemJobs: 'system.system.jobs',
+  systemLogs: 'system.system.logs',
+} as const;
+
+export type PermissionName = (typeof PERMISSION)[keyof typeof PERMISSION];
+
+/** Page names allow reading; writing needs `<page>.<action>` (API contract, "Permission names"). */
+export const PERMISSION_ACTIONS = ['create', 'update', 'delete', 'export', 'import'] as const;
+export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
+
+/** Held by a staff member with is_admin 1; passes every check. */
+export const WILDCARD_PERMISSION = '*';
+
+export function actionPermission(page: PermissionName, action: PermissionAction): string {
+  return `${page}.${action}`;
+}
+
+export interface MenuItem {
+  /** Permission name; an item without one is always shown. */
+  name?: string;
+  /** Locale key of the label. */
+  title: string;
+  /** @mui/icons-material component name. */
+  icon?: string;
+  path?: string;
+  disabled?: boolean;
+  children?: MenuItem[];
+}
+
+/** The settings menu of spec section 2: Settings, User and System groups. */
+export const SETTINGS_MENU: readonly MenuItem[] = [
+  {
+    name: PERMISSION.settings,
+    title: 'app.menu.settings',
+    icon: 'Settings',
+    children: [
+      { name: PERMISSION.settingsGeneral, title: 'app.menu.general', icon: 'Tune', path: '/settings' },
+      {
+        name: PERMISSION.settingsModules,
+        title: 'app.menu.modules',
+        icon: 'Extension',
+        path: '/settings/modules',
+      },
+      {
+        name: PERMISSION.settingsDictionaries,
+        title: 'app.menu.dictionaries',
+        icon: 'MenuBook',
+        path: '/settings/dictionaries',
+      },
+      {
+        name: PERMISSION.settingsResources,
+        title: 'app.menu.resources',
+        icon: 'Folder',
+        path: '/settings/resources',
+      },
+    ],
+  },
+  {
+    name: PERMISSION.users,
+    title: 'app.menu.users',
+    icon: 'People',
+    children: [
+      { name: PERMISSION.usersStaff, title: 'app.menu.staff', icon: 'Badge', path: '/settings/staff' },
+      {
+        name: PERMISSION.usersRoles,
+        title: 'app.menu.roles',
+        icon: 'AdminPanelSettings',
+        path: '/settings/roles',
+      },
+      {
+        name: PERMISSION.usersDepartments,
+        title: 'app.menu.departments',
+        icon: 'AccountTree',
+        path: '/settings/departments',
+      },
+      {
+        name: PERMISSION.usersActivities,
+        title: 'app.menu.activities',
+        icon: 'History',
+        path: '/settings/activities',
+      },
+    ],
+  },
+  {
+    name: PERMISSION.system,
+    title: 'app.menu.system',
+    icon: 'Computer',
+    children: [
+      {
+        name: PERMISSION.systemMonitor,
+        title: 'app.menu.monitor',
+        icon: 'MonitorHeart',
+        path: '/settings/monitor',
+      },
+      { name: PERMISSION.systemTasks, title: 'app.menu.tasks', icon: 'Schedule', path: '/settings/tasks' },
+      { name: PERMISSION.systemJobs, title: 'app.menu.jobs', icon: 'WorkHistory', path: '/settings/jobs' },
+      { name: PERMISSION.systemLogs, title: 'app.menu.logs', icon: 'Article', path: '/settings/logs' },
+    ],
+  },
+];
+
+/**
+ * Spec 6: keeps the items whose name passes `can`, filtering children recursively; items without a name are
+ * always kept. A parent that fails hides its whole subtree.
+ *
+ * @example
+ * filterMenu(SETTINGS_MENU, (name) => permissions.has(name));
+ */
+export function filterMenu(items: readonly MenuItem[], can: (name: string) => boolean): MenuItem[] {
+  return items
+    .filter((item) => item.name === undefined || item.name === '' || can(item.name))
+    .map((item) => (item.children ? { ...item, children: filterMenu(item.children, can) } : { ...item }));
+}
+
+/** Every page and group name, for role editors and server-side validation of menu_ids. */
+export function menuPermissionNames(items: readonly MenuItem[] = SETTINGS_MENU): string[] {
+  return items.flatMap((item) => [
+    ...(item.name ? [item.name] : []),
+    ...menuPermissionNames(item.children ?? []),
+  ]);
+}

@@ -1,0 +1,77 @@
+import { resources as registered } from '../../resources/index.ts';
+import type { FieldMeta, Resource } from '../../resources/define.ts';
+import { searchConditions } from '../../resources/define.ts';
+import type { z } from 'zod';
+import { fieldKind } from './fieldKind.ts';
+import type { FieldKind } from './fieldKind.ts';
+
+/** One field of a resource as the screens see it. */
+export interface EngineField {
+  name: string;
+  schema: z.ZodType;
+  meta: FieldMeta;
+  kind: FieldKind;
+  /** Translation key of the label. */
+  label: string;
+}
+
+/** How many readable fields become columns when no field says `list: true`. */
+const DEFAULT_COLUMNS = 5;
+
+/** Looks a resource up by its name in the given list (the registry by default). */
+export function findResource(name: string, list: readonly Resource[] = registered): Resource | undefined {
+  return list.find((resource) => resource.name === name);
+}
+
+export function engineFields(resource: Resource): EngineField[] {
+  return resource.fields.map(({ name, schema, meta }) => ({
+    name,
+    schema,
+    meta,
+    kind: fieldKind(schema, meta),
+    label: meta.label ?? `resources.${resource.name}.fields.${name}`,
+  }));
+}
+
+/** Fields a response carries (write-only ones never come back). */
+export function readableFields(resource: Resource): EngineField[] {
+  return engineFields(resource).filter((f) => !f.meta.writeOnly);
+}
+
+/** Fields a form edits (read-only ones are server-computed). */
+export function writableFields(resource: Resource): EngineField[] {
+  return engineFields(resource).filter((f) => !f.meta.readOnly);
+}
+
+/** List columns: fields marked `list: true`, else the first few readable fields. */
+export function listFields(resource: Resource): EngineField[] {
+  const readable = readableFields(resource);
+  const marked = readable.filter((f) => f.meta.list === true);
+  if (marked.length) return marked;
+  return readable.filter((f) => f.meta.list !== false && f.kind !== 'json').slice(0, DEFAULT_COLUMNS);
+}
+
+/** List filters: searchable fields unless `filter: false`. */
+export function filterFields(resource: Resource): EngineField[] {
+  return engineFields(resource).filter((f) => searchConditions(f.meta).length > 0 && f.meta.filter !== false);
+}
+
+/** Field names allowed in `orderBy` (declared sortable, plus `id`). */
+export function sortableFields(resource: Resource): Set<string> {
+  return new Set(['id', ...resource.fields.filter((f) => f.meta.sort).map((f) => f.name)]);
+}
+
+/** The list's initial sort in react-admin's shape. */
+export function defaultSortOf(resource: Resource): { field: string; order: 'ASC' | 'DESC' } {
+  const sort = resource.options.defaultSort;
+  return sort
+    ? { field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' }
+    : { field: 'id', order: 'DESC' };
+}
+
+/** The field that names a record (delete confirmation, reference options); the first string field else. */
+export function representationField(resource: Resource): string {
+  const declared = resource.options.recordRepresentation;
+  if (declared) return declared;
+  return readableFields(resource).find((f) => f.kind === 'string')?.name ?? 'id';
+}

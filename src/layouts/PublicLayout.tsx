@@ -1,0 +1,25 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import { Outlet } from 'react-router-dom';
+import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
+import { ThemeToggle } from '../components/ThemeToggle.tsx';
+
+/** Frame of the sign-in, register and reset pages: MUI only, so they never pull in react-admin. */
+export function PublicLayout() {
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <Box component="header" sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1 }}>
+        <LanguageSwitcher />
+        <ThemeToggle />
+      </Box>
+      <Box
+        component="main"
+        sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}
+      >
+        <Paper sx={{ width: '100%', maxWidth: 420, p: { xs: 3, sm: 4 } }}>
+          <Outlet />
+        </Paper>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,76 @@
+import type { AuthProvider } from 'react-admin';
+import type { QueryClient } from '@tanstack/react-query';
+import { httpClient, setDefaultHeader } from './httpClient.ts';
+import { isHttpError } from './httpError.ts';
+import { permissionsOf } from './permissions.ts';
+import { STAFF_INCLUDE, clearProfile, loadProfile } from './profile.ts';
+import { queryClient } from './queryClient.ts';
+import { getToken, removeToken, setToken } from './token.ts';
+
+export interface LoginParams {
+  username: string;
+  password: string;
+  remember?: boolean;
+}
+
+/** Headers a policy switch may set; spec 4 says logout clears them. */
+export const POLICY_HEADERS = ['Policy-Name', 'Policy-Id'] as const;
+
+/**
+ * Creates the react-admin AuthProvider over the contract's account calls. Profile reads go through the shared
+ * react-query cache so the guard, the header and react-admin agree on who is signed in.
+ *
+ * @example
+ * <Admin authProvider={createAuthProvider(queryClient)} />
+ */
+export function createAuthProvider(client: QueryClient): AuthProvider {
+  return {
+    async login({ username, password, remember = false }: LoginParams) {
+      const data = await httpClient<{ access_token: string }>('v1/user/login', {
+        method: 'POST',
+        body: { username, password, remember },
+      });
+      clearProfile(client);
+      setToken(data.access_token, remember);
+    },
+
+    async logout() {
+      if (getToken()) {
+        // Revoke on the server when possible; a failure must not keep the user signed in here.
+        await httpClient('v1/user/logout', { method: 'POST' }).catch(() => undefined);
+      }
+      clearProfile(client);
+      removeToken();
+      for (const header of POLICY_HEADERS) setDefaultHeader(header, null);
+      return '/login';
+    },
+
+    async checkAuth() {
+      if (!getToken()) throw new Error('ra.auth.auth_check_error');
+    },
+
+    async checkError(error: unknown) {
+      if (isHttpError(error) && error.status === 401) {
+        removeToken();
+        throw error;
+      }
+    },
+
+    async getIdentity() {
+      const profile = await loadProfile(client, STAFF_INCLUDE);
+      if (!profile) throw new Error('ra.auth.auth_check_error');
+      return {
+        id: profile.id,
+        fullName: profile.name || profile.username,
+        avatar: profile.avatar ?? undefined,
+      };
+    },
+
+    async getPermissions() {
+      return permissionsOf(await loadProfile(client, STAFF_INCLUDE));
+    },
+  };
+}
+
+/** The app-wide instance, bound to the shared cache. */
+export const authProvider = createAuthProvider(queryClient);

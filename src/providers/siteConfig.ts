@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { httpClient } from './httpClient.ts';
+
+export interface SiteConfig {
+  site_name?: string;
+  languages?: string[];
+  currency?: string;
+  decimals?: number;
+  country?: string;
+}
+
+export interface SystemStatus {
+  status: string;
+  config: SiteConfig;
+}
+
+export const siteKey = ['site'] as const;
+
+/** GET /api/v1: system status plus the site config. Never throws; a failed call reads as "unavailable". */
+export async function loadSystemStatus(client: QueryClient): Promise<SystemStatus> {
+  try {
+    return await client.fetchQuery({
+      queryKey: siteKey,
+      queryFn: ({ signal }) => httpClient<SystemStatus>('v1', { signal }),
+      staleTime: 60_000,
+    });
+  } catch {
+    return { status: 'unavailable', config: {} };
+  }
+}
