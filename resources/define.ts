@@ -31,7 +31,11 @@ export type Condition = (typeof CONDITIONS)[number];
 export type Relation =
   /** belongs-to: the field holds the id of one record of `resource` (a foreign key column). */
   | { kind: 'belongsTo'; resource: string }
-  /** many-to-many: the field holds ids, stored in a join table `<table>_<field-without-_ids>` (or `through`). */
+  /**
+   * many-to-many: the field holds ids, stored in a join table `<table>_<resource>` (or `through`) with the
+   * columns `<singular table>_id` and `<field without _ids>_id`: `role_ids: references('roles')` on `staff`
+   * lives in `staff_roles (staff_id, role_id)`.
+   */
   | { kind: 'manyToMany'; resource: string; through?: string };
 
 /** What the engine knows about one field beyond its zod type. Every key is optional. */
@@ -152,7 +156,8 @@ export interface ResourceOptions<S extends z.ZodObject> {
 export interface Resource<S extends z.ZodObject = z.ZodObject> extends Required<
   Pick<ResourceOptions<S>, 'name' | 'endpoint' | 'permission' | 'schema' | 'table' | 'timestamps' | 'module'>
 > {
-  options: ResourceOptions<S>;
+  /** The declaration as given (loosely typed, so that every `Resource<S>` fits in a `Resource[]` registry). */
+  options: ResourceOptions<z.ZodObject>;
   /** Field names with their metadata, in declaration order. */
   fields: { name: string; schema: z.ZodType; meta: FieldMeta }[];
 }
@@ -182,7 +187,7 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     table: options.table ?? options.name,
     timestamps: options.timestamps ?? true,
     module: options.module ?? 'core',
-    options,
+    options: options as unknown as ResourceOptions<z.ZodObject>,
     fields,
   };
 }

@@ -1,0 +1,247 @@
+import type { Condition, Resource } from '../../resources/define.ts';
+import { AppError } from '../core/errors.ts';
+import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
+
+/**
+ * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`,
+ * `orderBy`/`sortedBy`, `page`/`size` and `include`. Only fields the resource declares searchable or
+ * sortable are accepted (anything else is a 422 naming the field); identifiers come from the declaration and
+ * are quoted, values are always bound parameters. Example:
+ * `const q = parseListQuery(gadgets, { search: 'name:li', searchFields: 'name:like' }, registry)`
+ * -> `{ where: 'WHERE "name"::text ILIKE $1', params: ['%li%'], orderBy: 'ORDER BY "id" DESC', ... }`
+ */
+export interface ListQuery {
+  /** `WHERE ...` or ''. Placeholders are $1..$n. */
+  where: string;
+  params: unknown[];
+  /** `ORDER BY ...`, always ending in the id so pages are stable. */
+  orderBy: string;
+  page: number;
+  size: number;
+  /** Relation names to embed (validated). */
+  includes: string[];
+  hasFilter: boolean;
+}
+
+export type RawQuery = Record<string, unknown>;
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 1000;
+
+/** Parses the list parameters; `paged: false` (export) ignores page/size. Throws AppError 422. */
+export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true } = {}): ListQuery {
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions = parseConditions(resource, raw);
+  const join = one(raw, 'searchJoin')?.toLowerCase() || 'and';
+  if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
+  const clauses = conditions.map((c) => c.toSql(bind));
+  const where = clauses.length ? `WHERE ${clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `)}` : '';
+  const maxSize = Math.min(resource.options.limits?.maxPageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  return {
+    where,
+    params,
+    orderBy: parseOrder(resource, raw),
+    page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
+    size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
+    includes: parseIncludes(resource, raw),
+    hasFilter: clauses.length > 0,
+  };
+}
+
+/** The relation names `include` accepts for a resource. */
+export function includeNames(resource: Resource): string[] {
+  const relations = fieldsOf(resource)
+    .filter((f) => f.kind === 'reference' || f.kind === 'references')
+    .map(includeNameOf);
+  return [...relations, ...Object.keys(resource.options.hasMany ?? {})];
+}
+
+interface ParsedCondition {
+  toSql(bind: (v: unknown) => string): string;
+}
+
+/** Columns every resource can be searched (`id` for getMany) and sorted by. */
+const SYSTEM_FIELDS: Record<string, { kind: FieldKind; conditions: readonly Condition[] }> = {
+  id: { kind: 'reference', conditions: ['=', 'in', '<>'] },
+  created_at: { kind: 'datetime', conditions: ['between', '>=', '<='] },
+  updated_at: { kind: 'datetime', conditions: ['between', '>=', '<='] },
+};
+
+/** Search value parsers by kind: the raw text -> a bound value, or undefined when it is not valid. */
+const VALUE_PARSERS: Record<FieldKind, (raw: string) => unknown> = {
+  string: (v) => v,
+  text: (v) => v,
+  email: (v) => v,
+  url: (v) => v,
+  enum: (v) => v,
+  json: () => undefined,
+  int: (v) => (/^-?\d{1,15}$/.test(v) ? Number(v) : undefined),
+  number: (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined),
+  boolean: (v) => ({ true: true, '1': true, false: false, '0': false })[v.toLowerCase()],
+  date: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined),
+  datetime: (v) => (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? v : undefined),
+  reference: (v) => (/^\d{1,19}$/.test(v) ? v : undefined),
+  references: (v) => (/^\d{1,19}$/.test(v) ? v : undefined),
+};
+
+const TEXT_KINDS = new Set<FieldKind>(['string', 'text', 'email', 'url', 'enum']);
+
+/** SQL per condition: column expression + parsed values -> clause. */
+const CONDITION_SQL: Record<
+  Condition,
+  (col: string, values: unknown[], bind: (v: unknown) => string) => string
+> = {
+  '=': (col, [v], bind) => `${col} = ${bind(v)}`,
+  '<>': (col, [v], bind) => `${col} IS DISTINCT FROM ${bind(v)}`,
+  '>=': (col, [v], bind) => `${col} >= ${bind(v)}`,
+  '<=': (col, [v], bind) => `${col} <= ${bind(v)}`,
+  like: (col, [v], bind) => `${col}::text ILIKE ${bind(`%${escapeLike(String(v))}%`)}`,
+  in: (col, values, bind) => `${col} IN (${values.map(bind).join(', ')})`,
+  between: (col, [a, b], bind) => `${col} BETWEEN ${bind(a)} AND ${bind(b)}`,
+};
+
+function parseConditions(resource: Resource, raw: RawQuery): ParsedCondition[] {
+  const search = pairs(one(raw, 'search'));
+  const chosen = new Map(pairs(one(raw, 'searchFields')).map(([f, c]) => [f, c]));
+  for (const name of chosen.keys()) searchable(resource, name);
+  const out: ParsedCondition[] = [];
+  for (const [name, value] of search) {
+    if (name === '') {
+      out.push(anyField(resource, value));
+      continue;
+    }
+    const target = searchable(resource, name);
+    const condition = (chosen.get(name) || target.conditions[0]) as Condition;
+    if (!target.conditions.includes(condition))
+      throw queryError(name, 'engine.query.bad_condition', name, { condition });
+    const values = parseValues(name, target.kind, condition, value);
+    out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind) });
+  }
+  return out;
+}
+
+function conditionSql(
+  resource: Resource,
+  target: { name: string; kind: FieldKind; info?: FieldInfo },
+  condition: Condition,
+  values: unknown[],
+  bind: (v: unknown) => string,
+): string {
+  if (target.kind === 'references' && target.info) {
+    // many-to-many: records linked to the given ids.
+    const j = joinTableOf(resource, target.info);
+    const inner = CONDITION_SQL[condition === '=' ? '=' : 'in'](`j.${ident(j.targetColumn)}`, values, bind);
+    return `EXISTS (SELECT 1 FROM ${ident(j.table)} j WHERE j.${ident(j.ownerColumn)} = ${ident(resource.table)}."id" AND ${inner})`;
+  }
+  return CONDITION_SQL[condition](ident(target.name), values, bind);
+}
+
+/** A bare `search=term` looks for the term in every field whose default condition is `like`. */
+function anyField(resource: Resource, value: string): ParsedCondition {
+  const fields = fieldsOf(resource).filter((f) => f.conditions[0] === 'like' && TEXT_KINDS.has(f.kind));
+  if (fields.length === 0) throw queryError('search', 'engine.query.unknown_search_field', value);
+  return {
+    toSql: (bind) => {
+      const p = bind(`%${escapeLike(value)}%`);
+      return fields.map((f) => `${ident(f.name)}::text ILIKE ${p}`).join(' OR ');
+    },
+  };
+}
+
+function searchable(
+  resource: Resource,
+  name: string,
+): { name: string; kind: FieldKind; conditions: readonly Condition[]; info?: FieldInfo } {
+  const system = SYSTEM_FIELDS[name];
+  if (system) return { name, ...system };
+  const info = fieldsOf(resource).find((f) => f.name === name);
+  if (!info || info.conditions.length === 0 || info.meta.writeOnly)
+    throw queryError(name, 'engine.query.unknown_search_field', name);
+  return { name, kind: info.kind, conditions: info.conditions, info };
+}
+
+function parseValues(name: string, kind: FieldKind, condition: Condition, raw: string): unknown[] {
+  const parts = condition === 'in' || condition === 'between' ? raw.split(',') : [raw];
+  if (condition === 'between' && parts.length !== 2) throw queryError(name, 'engine.query.bad_between', name);
+  const parse = condition === 'like' ? (v: string) => v : VALUE_PARSERS[kind];
+  return parts.map((part) => {
+    const value = parse(part.trim());
+    if (value === undefined) throw queryError(name, 'engine.query.bad_value', name);
+    return value;
+  });
+}
+
+function parseOrder(resource: Resource, raw: RawQuery): string {
+  const fields = split(one(raw, 'orderBy'), ';');
+  const dirs = split(one(raw, 'sortedBy'), ';').map((d) => d.toLowerCase());
+  for (const d of dirs)
+    if (d !== 'asc' && d !== 'desc') throw queryError('sortedBy', 'engine.query.bad_direction', d);
+  const fallback = resource.options.defaultSort ?? { field: 'id', order: 'desc' as const };
+  const order = fields.length
+    ? fields.map((f, i) => ({ field: f, order: dirs[i] ?? dirs[dirs.length - 1] ?? 'asc' }))
+    : [fallback];
+  for (const { field } of order) {
+    const info = fieldsOf(resource).find((f) => f.name === field);
+    const isSortable =
+      field in SYSTEM_FIELDS || (info?.meta.sort === true && info.isColumn && !info.meta.writeOnly);
+    if (!isSortable) throw queryError(field, 'engine.query.unknown_sort_field', field);
+  }
+  if (!order.some((o) => o.field === 'id'))
+    order.push({ field: 'id', order: order[order.length - 1]!.order });
+  return `ORDER BY ${order.map((o) => `${ident(o.field)} ${o.order === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+}
+
+function parseIncludes(resource: Resource, raw: RawQuery): string[] {
+  const wanted = split(one(raw, 'include'), ',');
+  const known = includeNames(resource);
+  for (const name of wanted)
+    if (!known.includes(name)) throw queryError(name, 'engine.query.unknown_include', name);
+  return [...new Set(wanted)];
+}
+
+function parseIntParam(raw: RawQuery, key: string, fallback: number, min: number, max: number): number {
+  const value = one(raw, key);
+  if (value === undefined || value === '') return fallback;
+  const n = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) throw queryError(key, 'engine.query.bad_range', key, { min, max });
+  return n;
+}
+
+/** `a:1;b:2` -> [['a','1'],['b','2']]; empty values are dropped (spec); a bare term has the name ''. */
+function pairs(text: string | undefined): [string, string][] {
+  return split(text, ';')
+    .map((part): [string, string] => {
+      const colon = part.indexOf(':');
+      return colon < 0 ? ['', part] : [part.slice(0, colon).trim(), part.slice(colon + 1)];
+    })
+    .filter(([, value]) => value !== '');
+}
+
+function split(text: string | undefined, sep: string): string[] {
+  return (text ?? '')
+    .split(sep)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function one(raw: RawQuery, key: string): string | undefined {
+  const value = raw[key];
+  if (Array.isArray(value)) return value.map(String).join(key === 'include' ? ',' : ';');
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/** `%`, `_` and the escape character itself match literally. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function queryError(field: string, key: string, name: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError(422, key, {
+    params: { field: name.slice(0, 100), ...extra },
+    fields: { [field.slice(0, 100)]: [`${key}_short`] },
+  });
+}
