@@ -1,0 +1,54 @@
+/**
+ * `npm run test:pg [-- vitest args]`: the server test project (unit + HTTP integration) against a real
+ * PostgreSQL 15 cluster, created with initdb in a temp directory on a free port and removed afterwards,
+ * also when the tests fail or the run is interrupted. Exits with vitest's exit code.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './lib/frontend.ts';
+import { startPgCluster } from './lib/pgCluster.ts';
+
+const say = (line: string): void => void process.stdout.write(`[test:pg] ${line}\n`);
+
+process.chdir(repoRoot);
+let cluster: Awaited<ReturnType<typeof startPgCluster>>;
+try {
+  cluster = await startPgCluster({ log: say });
+} catch (err) {
+  process.stderr.write(`[test:pg] ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+const args = ['run', '--project', 'server', ...process.argv.slice(2)];
+say(`DATABASE_URL=${cluster.url} vitest ${args.join(' ')}`);
+const vitest = spawn(path.join(repoRoot, 'node_modules', '.bin', 'vitest'), args, {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: cluster.url },
+});
+
+// On Ctrl-C the terminal signals vitest too; on a plain kill pass the signal on. Either way, wait for
+// vitest to exit and clean up then, so no test is left talking to a vanished server.
+let interrupted: NodeJS.Signals | null = null;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = signal;
+    say(`${signal}: stopping the tests, then the cluster`);
+    vitest.kill(signal);
+  });
+}
+
+const code = await new Promise<number>((resolve) => {
+  vitest.on('error', (err) => {
+    process.stderr.write(`[test:pg] could not run vitest: ${err.message}\n`);
+    resolve(1);
+  });
+  vitest.on('exit', (status, signal) => resolve(status ?? (signal ? 128 + signalNumber(signal) : 1)));
+});
+say('stopping the cluster and removing its directory');
+cluster.destroy();
+process.exit(interrupted && code === 0 ? 130 : code);
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal as string] ?? 1;
+}
