@@ -34,6 +34,39 @@ export const settingsSchemas = {
       .default('CN'),
     phone_pattern: z.string().max(200).default('^1\\d{10}$'),
   }),
+  login: z.object({
+    registration: z.boolean().default(true),
+    methods: z.array(z.enum(['password', 'code', 'wechat'])).default(['password']),
+    wechat_enabled: z.boolean().default(false),
+    wechat_app_id: z.string().max(64).default(''),
+    wechat_app_secret: z.string().max(128).default(''),
+  }),
+  message: z.object({
+    /** smtp(s)://user:pass@host:port; empty means "use SMTP_URL from the environment". */
+    smtp_url: z.string().max(500).default(''),
+    mail_from: z.string().max(254).default(''),
+    /** Per language; `{{code}}`, `{{minutes}}`, `{{site_name}}` and `{{url}}` are filled in. Empty: built-in text. */
+    templates: z
+      .record(
+        z.string(),
+        z.object({
+          code_subject: z.string().max(200).default(''),
+          code_body: z.string().max(5000).default(''),
+          invitation_subject: z.string().max(200).default(''),
+          invitation_body: z.string().max(5000).default(''),
+        }),
+      )
+      .default({}),
+  }),
+  sms: z.object({
+    /** '' means not configured (unless SMS_ENDPOINT is set, which selects `http`). */
+    provider: z.enum(['', 'log', 'http']).default(''),
+    endpoint: z.string().max(500).default(''),
+    access_key_id: z.string().max(200).default(''),
+    access_key_secret: z.string().max(200).default(''),
+    sign_name: z.string().max(60).default(''),
+    template: z.string().max(200).default(''),
+  }),
 } as const;
 
 export type SettingsGroup = keyof typeof settingsSchemas;

@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
 
 /** OWASP's argon2id recommendation: 19 MiB, 2 iterations, 1 lane. Hashing runs on libuv's thread pool. */
@@ -29,4 +32,33 @@ export async function verifyPassword(stored: string | null | undefined, password
 /** A strong random password for the first administrator when none is configured. */
 export function generatePassword(): string {
   return crypto.randomBytes(18).toString('base64url');
+}
+
+const COMMON_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'common-passwords.txt');
+let commonPasswords: ReadonlySet<string> | null = null;
+
+/** True for a password from the shipped list of common ones (compared case-insensitively). */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(
+    fs
+      .readFileSync(COMMON_FILE, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#')),
+  );
+  return commonPasswords.has(password.toLowerCase());
+}
+
+/**
+ * The policy beyond length (which the shared zod schema checks): not a common password, not one character
+ * repeated, not the account's own username or email. Returns true when the password may be used.
+ */
+export function isAcceptablePassword(
+  password: string,
+  { identities = [] }: { identities?: Array<string | null | undefined> } = {},
+): boolean {
+  const lower = password.toLowerCase();
+  if (isCommonPassword(password)) return false;
+  if (new Set(lower).size <= 1) return false;
+  return !identities.some((value) => value && value.toLowerCase() === lower);
 }

@@ -1,7 +1,33 @@
+import rateLimit from '@fastify/rate-limit';
+import { createDbRateLimitStore } from '../../auth/rateLimitStore.ts';
 import type { AppModule } from '../types.ts';
+import { registerCaptchaRoutes } from './captcha.ts';
+import { registerLoginRoutes } from './login.ts';
+import { rateLimited } from './limits.ts';
+import { registerPasswordRoutes } from './password.ts';
+import { registerProfileRoutes } from './profile.ts';
+import { registerRegisterRoutes } from './register.ts';
+
+export { purgeAuthRows } from '../../auth/purge.ts';
 
 /** Sign-in, registration, codes, password reset and the account calls (issue 4). */
 export const authModule: AppModule = {
   name: 'auth',
-  register() {},
+  async register(app, ctx) {
+    // An encapsulated scope, so the rate-limit plugin (and its hooks) touch only the account routes.
+    await app.register(async (scope) => {
+      await scope.register(rateLimit, {
+        global: false,
+        store: createDbRateLimitStore(ctx.db),
+        keyGenerator: (request) => request.ip,
+        errorResponseBuilder: (_request, context) => rateLimited(context.ttl),
+      });
+      const authScope = { ...ctx, app: scope };
+      registerLoginRoutes(authScope);
+      registerCaptchaRoutes(authScope);
+      registerRegisterRoutes(authScope);
+      registerPasswordRoutes(authScope);
+      registerProfileRoutes(authScope);
+    });
+  },
 };

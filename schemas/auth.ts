@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { PHONE_PATTERN } from './common.ts';
+
+/** Password bounds of the product: long passphrases are welcome, nothing is ever truncated. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+/** A verification code: six digits. */
+export const CODE_PATTERN = /^\d{6}$/;
+/** Usernames start with a letter so they never look like a phone number, and never hold `@` (emails). */
+export const USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{2,31}$/;
+
+export const CHANNELS = ['email', 'sms'] as const;
+export const SCENES = ['register', 'reset', 'login', 'bind'] as const;
+export type Channel = (typeof CHANNELS)[number];
+export type Scene = (typeof SCENES)[number];
+
+/** Counts code points, not UTF-16 units, so an emoji passphrase is measured as the user sees it. */
+export function passwordLength(value: string): number {
+  return [...value].length;
+}
+
+/** A string that must be present; `key` is the message for both "missing" and "empty". */
+function required(key: string) {
+  return z.string({ error: key }).min(1, { message: key });
+}
+
+/** A new password: present, 8..128 code points. The common-password check is the server's (it owns the list). */
+export const newPassword = required('validation.password_required').refine(
+  (v) => passwordLength(v) >= PASSWORD_MIN && passwordLength(v) <= PASSWORD_MAX,
+  { message: 'validation.password_format' },
+);
+
+const code = required('validation.captcha_required').regex(CODE_PATTERN, { message: 'auth.captcha_format' });
+
+function withConfirmation<T extends { password: string; password_confirmation: string }>(
+  value: T,
+  ctx: z.RefinementCtx,
+) {
+  if (value.password !== value.password_confirmation) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['password_confirmation'],
+      message: 'validation.password_mismatch',
+    });
+  }
+}
+
+/** `POST v1/user/login`: `username` may be a username, an email or a phone number. */
+export const loginSchema = z.object({
+  username: required('validation.username_required')
+    .trim()
+    .min(1, { message: 'validation.username_required' })
+    .max(254),
+  // Bounded so a megabyte "password" cannot buy a megabyte of hashing; no stored password is longer.
+  password: required('validation.password_required').max(1024, { message: 'validation.password_format' }),
+  remember: z.boolean().optional().default(false),
+});
+
+/** `POST v1/user/captcha`: where to send a code and for what. `to` is checked against the channel. */
+export const captchaSchema = z
+  .object({
+    channel: z.enum(CHANNELS, { message: 'validation.one_of' }),
+    to: required('validation.required').trim().max(254),
+    scene: z.enum(SCENES, { message: 'validation.one_of' }),
+  })
+  .transform((value, ctx) => {
+    const to = normalizeAddress(value.channel, value.to);
+    if (to === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: value.channel === 'email' ? 'validation.email' : 'validation.phone',
+      });
+      return z.NEVER;
+    }
+    return { ...value, to };
+  });
+
+/** `POST v1/user/register`: an email or a phone, proven by a code of the `register` scene. */
+export const registerSchema = z
+  .object({
+    username: required('validation.username_required')
+      .trim()
+      .regex(USERNAME_PATTERN, { message: 'auth.username_format' }),
+    password: newPassword,
+    password_confirmation: required('validation.password_required'),
+    email: z.string().trim().toLowerCase().email({ message: 'validation.email' }).max(254).optional(),
+    phone: z.string().trim().regex(PHONE_PATTERN, { message: 'validation.phone' }).optional(),
+    captcha: code,
+  })
+  .superRefine((value, ctx) => {
+    withConfirmation(value, ctx);
+    if (!value.email && !value.phone) {
+      ctx.addIssue({ code: 'custom', path: ['email'], message: 'validation.email_required' });
+    }
+  });
+
+/** `POST v1/user/reset`: a code of the `reset` scene sent to `to` over `channel`, and the new password. */
+export const resetSchema = z
+  .object({
+    channel: z.enum(CHANNELS, { message: 'validation.one_of' }),
+    to: required('validation.required').trim().max(254),
+    captcha: code,
+    password: newPassword,
+    password_confirmation: required('validation.password_required'),
+  })
+  .superRefine(withConfirmation)
+  .transform((value, ctx) => {
+    const to = normalizeAddress(value.channel, value.to);
+    if (to === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: value.channel === 'email' ? 'validation.email' : 'validation.phone',
+      });
+      return z.NEVER;
+    }
+    return { ...value, to };
+  });
+
+/** `POST v1/user/password`: the current password and the new one twice. */
+export const passwordChangeSchema = z
+  .object({
+    old_password: required('validation.password_required').max(1024),
+    password: newPassword,
+    password_confirmation: required('validation.password_required'),
+  })
+  .superRefine(withConfirmation);
+
+/** `POST v1/user/profile`: what a user may change about themselves. A new email or phone needs a `bind` code. */
+export const profileUpdateSchema = z.object({
+  name: z.string().trim().max(60, { message: 'validation.too_long|{"max":60}' }).optional(),
+  avatar: z
+    .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()])
+    .transform(String)
+    .nullable()
+    .optional(),
+  email: z.string().trim().toLowerCase().email({ message: 'validation.email' }).max(254).optional(),
+  phone: z.string().trim().regex(PHONE_PATTERN, { message: 'validation.phone' }).optional(),
+  captcha: z.string().regex(CODE_PATTERN, { message: 'auth.captcha_format' }).optional(),
+});
+
+/** Canonical form of an address for a channel (emails lower-cased), or null when it is not one. */
+export function normalizeAddress(channel: Channel, value: string): string | null {
+  const trimmed = value.trim();
+  if (channel === 'sms') return PHONE_PATTERN.test(trimmed) ? trimmed : null;
+  const parsed = z.string().email().max(254).safeParse(trimmed.toLowerCase());
+  return parsed.success ? parsed.data : null;
+}

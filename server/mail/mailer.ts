@@ -1,0 +1,82 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config.ts';
+import { getSettings } from '../core/settings.ts';
+import type { Queryable } from '../db/index.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail; resolved per send so a settings change applies without a restart. */
+export interface Mailer {
+  from: string;
+  send(message: MailMessage): Promise<void>;
+}
+
+const transports = new Map<string, Transporter>();
+
+/**
+ * The configured mailer (SMTP URL from the `message` settings group, else SMTP_URL), or null when email is not
+ * set up. Example: `const mailer = await resolveMailer({ db, config }); await mailer?.send({ to, subject, text })`.
+ */
+export async function resolveMailer({
+  db,
+  config,
+}: {
+  db: Queryable;
+  config: Pick<Config, 'smtpUrl'>;
+}): Promise<Mailer | null> {
+  const settings = await getSettings(db, 'message');
+  const url = settings.smtp_url || config.smtpUrl;
+  if (!url) return null;
+  const from = settings.mail_from || defaultFrom(url);
+  return {
+    from,
+    async send({ to, subject, text }) {
+      await transportFor(url).sendMail({ from, to, subject, text });
+    },
+  };
+}
+
+/** True when an SMTP URL is known, without opening a connection. */
+export async function isMailConfigured({
+  db,
+  config,
+}: {
+  db: Queryable;
+  config: Pick<Config, 'smtpUrl'>;
+}): Promise<boolean> {
+  const settings = await getSettings(db, 'message');
+  return Boolean(settings.smtp_url || config.smtpUrl);
+}
+
+/** Closes pooled SMTP connections (tests and shutdown). */
+export function closeMailTransports(): void {
+  for (const transport of transports.values()) transport.close();
+  transports.clear();
+}
+
+function transportFor(url: string): Transporter {
+  let transport = transports.get(url);
+  if (!transport) {
+    // Bounded waits: a dead SMTP host must not hold requests or sockets for minutes.
+    transport = nodemailer.createTransport(url, {
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    } as Parameters<typeof nodemailer.createTransport>[1]);
+    transports.set(url, transport);
+  }
+  return transport;
+}
+
+function defaultFrom(url: string): string {
+  try {
+    const host = new URL(url).hostname || 'localhost';
+    return `no-reply@${host}`;
+  } catch {
+    return 'no-reply@localhost';
+  }
+}

@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import { translate, type Locale } from '../../../locales/index.ts';
+import type { Channel, Scene } from '../../../schemas/auth.ts';
+import { CODE_TTL_MS } from '../../auth/codes.ts';
+import type { Config } from '../../config.ts';
+import { safeError } from '../../core/http.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { Queryable } from '../../db/index.ts';
+import { isMailConfigured, resolveMailer } from '../../mail/mailer.ts';
+import { maskPhone, resolveSmsProvider } from '../../sms/provider.ts';
+
+interface DeliveryContext {
+  db: Queryable;
+  config: Config;
+  log: Logger;
+}
+
+/** True when the channel can send right now (checked before a code is made, so the answer is immediate). */
+export async function isChannelConfigured(ctx: DeliveryContext, channel: Channel): Promise<boolean> {
+  if (channel === 'email') return isMailConfigured(ctx);
+  return (await resolveSmsProvider(ctx)) !== null;
+}
+
+/**
+ * Sends a code in the background. The caller answers at once, so the response time does not tell a known
+ * address from an unknown one (only known addresses get mail for some scenes). A failure is logged without the
+ * code or the full address.
+ */
+export function deliverCodeInBackground(
+  ctx: DeliveryContext,
+  message: { channel: Channel; to: string; scene: Scene; code: string; locale: Locale },
+): void {
+  void deliverCode(ctx, message).catch((error: unknown) => {
+    ctx.log.warn(
+      {
+        err: safeError(error),
+        channel: message.channel,
+        to: maskAddress(message.channel, message.to),
+        scene: message.scene,
+      },
+      'code delivery failed',
+    );
+  });
+}
+
+async function deliverCode(
+  ctx: DeliveryContext,
+  {
+    channel,
+    to,
+    scene,
+    code,
+    locale,
+  }: { channel: Channel; to: string; scene: Scene; code: string; locale: Locale },
+): Promise<void> {
+  const site = await getSettings(ctx.db, 'site');
+  const params = {
+    code,
+    minutes: CODE_TTL_MS / 60_000,
+    site_name: site.site_name,
+    scene: translate(locale, `auth.scenes.${scene}`),
+  };
+  if (channel === 'email') {
+    const mailer = await resolveMailer(ctx);
+    if (!mailer) throw new Error('email is not configured');
+    const message = await getSettings(ctx.db, 'message');
+    const custom = message.templates[locale];
+    await mailer.send({
+      to,
+      subject: fill(custom?.code_subject || translate(locale, 'auth.mail.code_subject', params), params),
+      text: fill(custom?.code_body || translate(locale, 'auth.mail.code_body', params), params),
+    });
+    return;
+  }
+  const sms = await resolveSmsProvider(ctx);
+  if (!sms) throw new Error('sms is not configured');
+  await sms.send({
+    to,
+    template: 'code',
+    params: { code },
+    text: translate(locale, 'auth.sms.code_body', params),
+  });
+}
+
+/** Fills `{{name}}` in an administrator's template (the catalogue's own texts are already filled). */
+function fill(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+function maskAddress(channel: Channel, to: string): string {
+  if (channel === 'sms') return maskPhone(to);
+  const [local = '', domain = ''] = to.split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}

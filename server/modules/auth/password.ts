@@ -1,0 +1,110 @@
+import { passwordChangeSchema, resetSchema } from '../../../schemas/auth.ts';
+import { consumeCode } from '../../auth/codes.ts';
+import { hashPassword, isAcceptablePassword, verifyPassword } from '../../auth/password.ts';
+import { revokeTokens } from '../../auth/tokens.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { validate } from '../../core/http.ts';
+import { requireUser } from '../../core/principal.ts';
+import { recordActivity } from './activity.ts';
+import { perAddress, type AuthScope } from './context.ts';
+import { LIMITS } from './limits.ts';
+import { passwordPairProperties } from './openapi.ts';
+import { findUserByAddress, findUserById } from './users.ts';
+
+/** `POST reset` (forgotten password, by code) and `POST password` (change, signed in). */
+export function registerPasswordRoutes({ app, db }: AuthScope): void {
+  app.post(
+    '/api/v1/user/reset',
+    {
+      config: { rateLimit: perAddress('reset', LIMITS.resetPerAddress) },
+      schema: {
+        tags: ['account'],
+        summary: 'Set a new password with a code sent to the account email or phone; revokes every token',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['channel', 'to', 'captcha', 'password', 'password_confirmation'],
+          properties: {
+            channel: { type: 'string', enum: ['email', 'sms'] },
+            to: { type: 'string' },
+            captcha: { type: 'string', pattern: '^\\d{6}$' },
+            ...passwordPairProperties,
+          },
+        },
+      },
+    },
+    async (request) => {
+      const body = validate(resetSchema, request.body);
+      if (!isAcceptablePassword(body.password, { identities: [body.to] })) {
+        throw AppError.validation({ password: ['validation.password_format'] });
+      }
+      const target = { channel: body.channel, to: body.to, scene: 'reset' as const };
+      const isCodeRight = await consumeCode(db, { target, code: body.captcha });
+      const user = await findUserByAddress(db, body);
+      // No code was ever sent to an unknown or disabled account, so all three read as "wrong code".
+      if (!isCodeRight || !user || !user.state)
+        throw AppError.validation({ captcha: ['auth.captcha_invalid'] });
+
+      const passwordHash = await hashPassword(body.password);
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [
+          user.id,
+          passwordHash,
+        ]);
+        await revokeTokens(tx, { userId: user.id });
+      });
+      await recordActivity(db, {
+        request,
+        action: 'auth.password_reset',
+        operatorId: user.id,
+        subjectId: user.id,
+        changes: { channel: body.channel },
+      });
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/user/password',
+    {
+      config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
+      schema: {
+        tags: ['account'],
+        summary: "Change the signed-in user's password; revokes the user's other tokens",
+        body: {
+          type: 'object',
+          required: ['old_password', 'password', 'password_confirmation'],
+          properties: { old_password: { type: 'string' }, ...passwordPairProperties },
+        },
+      },
+    },
+    async (request) => {
+      const principal = await requireUser(request);
+      const body = validate(passwordChangeSchema, request.body);
+      const user = await findUserById(db, principal.userId);
+      if (!user) throw AppError.unauthenticated();
+      if (!(await verifyPassword(user.password_hash, body.old_password))) {
+        throw AppError.validation({ old_password: ['auth.old_password_incorrect'] });
+      }
+      if (!isAcceptablePassword(body.password, { identities: [user.username, user.email, user.phone] })) {
+        throw AppError.validation({ password: ['validation.password_format'] });
+      }
+      const passwordHash = await hashPassword(body.password);
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [
+          user.id,
+          passwordHash,
+        ]);
+        await revokeTokens(tx, { userId: user.id, exceptTokenId: principal.tokenId });
+      });
+      await recordActivity(db, {
+        request,
+        action: 'auth.password_changed',
+        operatorId: user.id,
+        subjectId: user.id,
+      });
+      return ok(null);
+    },
+  );
+}

@@ -1,0 +1,186 @@
+import type { FastifyRequest } from 'fastify';
+import { profileUpdateSchema } from '../../../schemas/auth.ts';
+import { consumeCode } from '../../auth/codes.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { validate } from '../../core/http.ts';
+import { requireUser } from '../../core/principal.ts';
+import type { Queryable } from '../../db/index.ts';
+import { recordActivity } from './activity.ts';
+import type { AuthScope } from './context.ts';
+import { findUserById, takenFields, type UserRow } from './users.ts';
+
+const INCLUDES = new Set(['avatar', 'staff', 'staff.roles']);
+
+/** `GET profile?include=avatar,staff.roles` and `POST profile` (name, avatar; email/phone with a `bind` code). */
+export function registerProfileRoutes({ app, db }: AuthScope): void {
+  app.get(
+    '/api/v1/user/profile',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in user; include=avatar and/or staff.roles embeds those',
+        querystring: { type: 'object', properties: { include: { type: 'string' } } },
+      },
+    },
+    async (request) => {
+      const principal = await requireUser(request);
+      const include = parseInclude(request);
+      const user = await findUserById(db, principal.userId);
+      if (!user) throw AppError.unauthenticated();
+      return ok(await presentProfile(db, { user, include }));
+    },
+  );
+
+  app.post(
+    '/api/v1/user/profile',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Update name and avatar; a new email or phone needs a code of the bind scene sent to it',
+        body: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', maxLength: 60 },
+            avatar: { type: 'string', nullable: true },
+            email: { type: 'string' },
+            phone: { type: 'string' },
+            captcha: { type: 'string' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const principal = await requireUser(request);
+      const body = validate(profileUpdateSchema, request.body);
+      const user = await findUserById(db, principal.userId);
+      if (!user) throw AppError.unauthenticated();
+
+      const isEmailChanged = body.email !== undefined && body.email !== user.email?.toLowerCase();
+      const isPhoneChanged = body.phone !== undefined && body.phone !== user.phone;
+      if (isEmailChanged && isPhoneChanged) throw AppError.validation({ phone: ['auth.one_contact_change'] });
+      if (isEmailChanged || isPhoneChanged) {
+        const field = isEmailChanged ? 'email' : 'phone';
+        const taken = await takenFields(db, { [field]: body[field], exceptId: user.id });
+        if (taken[0]) throw AppError.conflict(taken[0], request.t(`auth.fields.${taken[0]}`));
+        if (!body.captcha) throw AppError.validation({ captcha: ['validation.captcha_required'] });
+        const target = isEmailChanged
+          ? { channel: 'email' as const, to: body.email!, scene: 'bind' as const }
+          : { channel: 'sms' as const, to: body.phone!, scene: 'bind' as const };
+        if (!(await consumeCode(db, { target, code: body.captcha }))) {
+          throw AppError.validation({ captcha: ['auth.captcha_invalid'] });
+        }
+      }
+      if (body.avatar && !(await assetExists(db, body.avatar))) {
+        throw AppError.validation({ avatar: ['validation.invalid'] });
+      }
+
+      const next = {
+        name: body.name ?? user.name,
+        avatar_id: body.avatar === undefined ? user.avatar_id : body.avatar,
+        email: isEmailChanged ? body.email! : user.email,
+        phone: isPhoneChanged ? body.phone! : user.phone,
+      };
+      try {
+        await db.query(
+          `UPDATE users SET name = $2, avatar_id = $3, email = $4, phone = $5, updated_at = now() WHERE id = $1`,
+          [user.id, next.name, next.avatar_id, next.email, next.phone],
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') {
+          const field = isEmailChanged ? 'email' : 'phone';
+          throw AppError.conflict(field, request.t(`auth.fields.${field}`));
+        }
+        throw error;
+      }
+      const changes = Object.fromEntries(
+        (['name', 'avatar_id', 'email', 'phone'] as const)
+          .filter((key) => (user[key] ?? null) !== (next[key] ?? null))
+          .map((key) => [key, [user[key], next[key]]]),
+      );
+      if (Object.keys(changes).length > 0) {
+        await recordActivity(db, {
+          request,
+          action: 'auth.profile_updated',
+          operatorId: user.id,
+          subjectId: user.id,
+          changes,
+        });
+      }
+      const updated = (await findUserById(db, user.id))!;
+      return ok(await presentProfile(db, { user: updated, include: new Set(['avatar']) }));
+    },
+  );
+}
+
+/** The profile shape of the contract; `avatar` and `staff` appear only when included. */
+export async function presentProfile(
+  db: Queryable,
+  { user, include }: { user: UserRow; include: ReadonlySet<string> },
+): Promise<Record<string, unknown>> {
+  const profile: Record<string, unknown> = {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+  };
+  if (include.has('avatar')) {
+    profile.avatar = user.avatar_id
+      ? { id: user.avatar_id, url: `/api/v1/resources/assets/${user.avatar_id}/download` }
+      : null;
+  }
+  if (include.has('staff') || include.has('staff.roles')) {
+    profile.staff = await loadStaff(db, { userId: user.id, withRoles: include.has('staff.roles') });
+  }
+  return profile;
+}
+
+async function loadStaff(db: Queryable, { userId, withRoles }: { userId: string; withRoles: boolean }) {
+  const { rows } = await db.query<{ id: string; is_admin: number; department_id: string | null }>(
+    'SELECT id, is_admin, department_id FROM staff WHERE user_id = $1 AND state',
+    [userId],
+  );
+  const staff = rows[0];
+  if (!staff) return null;
+  const result: Record<string, unknown> = {
+    id: staff.id,
+    is_admin: Number(staff.is_admin),
+    department_id: staff.department_id,
+  };
+  if (withRoles) {
+    const roles = await db.query<{ id: string; name: string; permissions: { menu_ids?: unknown } | null }>(
+      `SELECT r.id, r.name, r.permissions FROM staff_roles sr JOIN roles r ON r.id = sr.role_id
+        WHERE sr.staff_id = $1 AND r.state ORDER BY r.sort, r.id`,
+      [staff.id],
+    );
+    result.roles = roles.rows.map((role) => ({
+      id: role.id,
+      name: role.name,
+      permissions: { menu_ids: Array.isArray(role.permissions?.menu_ids) ? role.permissions.menu_ids : [] },
+    }));
+  }
+  return result;
+}
+
+function parseInclude(request: FastifyRequest): Set<string> {
+  const raw = (request.query as { include?: unknown }).include;
+  if (raw === undefined || raw === '') return new Set();
+  const parts = String(raw)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const unknown = parts.filter((part) => !INCLUDES.has(part));
+  if (unknown.length > 0) throw AppError.validation({ include: ['validation.one_of'] });
+  return new Set(parts);
+}
+
+/** The assets table belongs to the files feature; until it exists any id is refused. */
+async function assetExists(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query<{ present: string | null }>(
+    `SELECT to_regclass('assets')::text AS present`,
+  );
+  if (!rows[0]?.present) return false;
+  const found = await db.query('SELECT 1 FROM assets WHERE id = $1', [id]);
+  return found.rows.length > 0;
+}

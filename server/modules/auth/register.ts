@@ -1,0 +1,91 @@
+import { registerSchema } from '../../../schemas/auth.ts';
+import { consumeCode } from '../../auth/codes.ts';
+import { hashPassword, isAcceptablePassword } from '../../auth/password.ts';
+import { issueToken } from '../../auth/tokens.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { validate } from '../../core/http.ts';
+import { getSettings } from '../../core/settings.ts';
+import { recordActivity } from './activity.ts';
+import { perAddress, type AuthScope } from './context.ts';
+import { LIMITS } from './limits.ts';
+import { passwordPairProperties, tokenResponseSchema } from './openapi.ts';
+import { takenFields } from './users.ts';
+
+/** `POST register`: username, password twice, and an email or phone proven by a `register` code. */
+export function registerRegisterRoutes({ app, db }: AuthScope): void {
+  app.post(
+    '/api/v1/user/register',
+    {
+      config: { rateLimit: perAddress('register', LIMITS.registerPerAddress) },
+      schema: {
+        tags: ['account'],
+        summary: 'Create an account (when the login settings allow registration)',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['username', 'password', 'password_confirmation', 'captcha'],
+          properties: {
+            username: { type: 'string' },
+            ...passwordPairProperties,
+            email: { type: 'string' },
+            phone: { type: 'string' },
+            captcha: { type: 'string', pattern: '^\\d{6}$' },
+          },
+        },
+        response: { 200: tokenResponseSchema },
+      },
+    },
+    async (request) => {
+      const settings = await getSettings(db, 'login');
+      if (!settings.registration) throw new AppError(403, 'auth.registration_closed');
+      const body = validate(registerSchema, request.body);
+      if (body.email && body.phone) throw AppError.validation({ phone: ['auth.one_contact'] });
+      if (!isAcceptablePassword(body.password, { identities: [body.username, body.email, body.phone] })) {
+        throw AppError.validation({ password: ['validation.password_format'] });
+      }
+      const taken = await takenFields(db, body);
+      if (taken[0]) throw AppError.conflict(taken[0], request.t(`auth.fields.${taken[0]}`));
+
+      const target = body.email
+        ? { channel: 'email' as const, to: body.email, scene: 'register' as const }
+        : { channel: 'sms' as const, to: body.phone!, scene: 'register' as const };
+      if (!(await consumeCode(db, { target, code: body.captcha }))) {
+        throw AppError.validation({ captcha: ['auth.captcha_invalid'] });
+      }
+
+      const passwordHash = await hashPassword(body.password);
+      let userId: string;
+      try {
+        const { rows } = await db.query<{ id: string }>(
+          `INSERT INTO users (username, name, email, phone, password_hash) VALUES ($1, $1, $2, $3, $4) RETURNING id`,
+          [body.username, body.email ?? null, body.phone ?? null, passwordHash],
+        );
+        userId = rows[0]!.id;
+      } catch (error) {
+        // A concurrent registration took the name between the check and the insert.
+        if ((error as { code?: string }).code === '23505') {
+          const field = (await takenFields(db, body))[0] ?? 'username';
+          throw AppError.conflict(field, request.t(`auth.fields.${field}`));
+        }
+        throw error;
+      }
+      const userAgent = request.headers['user-agent'];
+      const token = await issueToken(db, {
+        userId,
+        remember: false,
+        ip: request.ip,
+        userAgent: typeof userAgent === 'string' ? userAgent : undefined,
+      });
+      await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
+      await recordActivity(db, {
+        request,
+        action: 'auth.register',
+        operatorId: userId,
+        subjectId: userId,
+        changes: { username: body.username, channel: target.channel },
+      });
+      return ok({ access_token: token.accessToken, expires_at: token.expiresAt?.toISOString() ?? null });
+    },
+  );
+}
