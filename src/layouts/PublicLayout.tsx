@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
+import { LoadingState } from '../components/LoadingState.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 
@@ -17,7 +19,9 @@ export function PublicLayout() {
         sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}
       >
         <Paper sx={{ width: '100%', maxWidth: 420, p: { xs: 3, sm: 4 } }}>
-          <Outlet />
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
         </Paper>
       </Box>
     </Box>

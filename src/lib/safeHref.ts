@@ -31,7 +31,7 @@ const BASE = 'http://same-origin.invalid';
 
 function isSafeLayer(value: string): boolean {
   // Whitespace, control characters and backslashes: see the doc comment above.
-  if (/[\s\u0000-\u001f\u007f\\]/u.test(value)) return false;
+  if (/[\s\\]/u.test(value) || hasControlCharacter(value)) return false;
   if (!value.startsWith('/')) return false;
   // `//host` is protocol-relative.
   if (value.startsWith('//')) return false;
@@ -41,4 +41,12 @@ function isSafeLayer(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
 }

@@ -16,14 +16,17 @@ export interface SystemStatus {
 
 export const siteKey = ['site'] as const;
 
+/** Query options of GET /api/v1, shared by the guard, start-up and the title/header hooks. */
+export const siteQuery = {
+  queryKey: siteKey,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => httpClient<SystemStatus>('v1', { signal }),
+  staleTime: 60_000,
+};
+
 /** GET /api/v1: system status plus the site config. Never throws; a failed call reads as "unavailable". */
 export async function loadSystemStatus(client: QueryClient): Promise<SystemStatus> {
   try {
-    return await client.fetchQuery({
-      queryKey: siteKey,
-      queryFn: ({ signal }) => httpClient<SystemStatus>('v1', { signal }),
-      staleTime: 60_000,
-    });
+    return await client.fetchQuery(siteQuery);
   } catch {
     return { status: 'unavailable', config: {} };
   }

@@ -1,0 +1,129 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Admin, CustomRoutes, memoryStore, useLogout } from 'react-admin';
+import { Navigate, Route } from 'react-router-dom';
+import { PERMISSION } from '../../schemas/permissions.ts';
+import { RequirePermission } from '../components/RequirePermission.tsx';
+import { i18n, getI18nextProvider } from '../i18n/i18n.ts';
+import { AccountMenu } from '../layouts/AccountMenu.tsx';
+import { AccountTabs } from '../layouts/AccountTabs.tsx';
+import { MainLayout } from '../layouts/MainLayout.tsx';
+import { SettingsLayout } from '../layouts/SettingsLayout.tsx';
+import { PasswordPage } from '../pages/account/PasswordPage.tsx';
+import { ProfilePage } from '../pages/account/ProfilePage.tsx';
+import { DashboardPage } from '../pages/dashboard/DashboardPage.tsx';
+import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
+import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
+import { authProvider } from '../providers/authProvider.ts';
+import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
+import { queryClient } from '../providers/queryClient.ts';
+import { Guard } from '../routes/Guard.tsx';
+import { useThemeMode } from '../theme/preferences.ts';
+import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
+import { adminTheme } from './adminTheme.ts';
+import { settingsRoutes } from './settingsRoutes.tsx';
+
+/**
+ * The signed-in part of the app (/account, /dashboard, /settings), loaded as its own chunk so the public pages
+ * never download react-admin. Every route carries its own guard and layout, hence `noLayout`; the settings
+ * routes come from `settingsRoutes` (the extension point for resource screens).
+ */
+export function AdminApp() {
+  const [mode] = useThemeMode();
+  const theme = useMemo(() => adminTheme(mode), [mode]);
+  // react-admin keeps its own copy of the locale; start it from the one the public pages may have changed.
+  const [store] = useState(() => memoryStore({ locale: i18n.language }));
+  return (
+    <Admin
+      authProvider={authProvider}
+      i18nProvider={getI18nextProvider()}
+      queryClient={queryClient}
+      store={store}
+      theme={theme}
+      layout={PassThrough}
+      catchAll={NotFound}
+      loginPage={false}
+      disableTelemetry
+    >
+      <CustomRoutes noLayout>
+        <Route
+          path="/account"
+          element={
+            <Guard auth>
+              <Shell>
+                <AccountTabs />
+              </Shell>
+            </Guard>
+          }
+        >
+          <Route index element={<Navigate to="profile" replace />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="password" element={<PasswordPage />} />
+        </Route>
+        <Route
+          path="/dashboard"
+          element={
+            <Guard staff>
+              <Shell>
+                <DashboardPage />
+              </Shell>
+            </Guard>
+          }
+        />
+        <Route
+          path="/settings"
+          element={
+            <Guard staff>
+              <SettingsLayout languageSwitcher={<AdminLanguageSwitcher />} />
+            </Guard>
+          }
+        >
+          <Route
+            index
+            element={
+              <RequirePermission name={PERMISSION.settings}>
+                <PlaceholderPage titleKey="app.menu.general" />
+              </RequirePermission>
+            }
+          />
+          {settingsRoutes.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={<RequirePermission name={route.permission}>{route.element}</RequirePermission>}
+            />
+          ))}
+          <Route path=":channel" element={<PlaceholderPage />} />
+        </Route>
+      </CustomRoutes>
+    </Admin>
+  );
+}
+
+function PassThrough({ children }: { children?: ReactNode }) {
+  return <>{children}</>;
+}
+
+function NotFound() {
+  return <ErrorPage code={404} />;
+}
+
+/** MainLayout wired to react-admin: its language switcher, its logout, and staff-only links. */
+function Shell({ children }: { children: ReactNode }) {
+  const logout = useLogout();
+  const { data } = useQuery({
+    queryKey: profileKey(STAFF_INCLUDE),
+    queryFn: () => loadProfile(queryClient, STAFF_INCLUDE),
+    staleTime: 5 * 60_000,
+  });
+  return (
+    <MainLayout
+      isStaff={Boolean(data?.staff?.id)}
+      languageSwitcher={<AdminLanguageSwitcher />}
+      accountMenu={<AccountMenu onLogout={() => void logout()} />}
+    >
+      {children}
+    </MainLayout>
+  );
+}

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { PERMISSION } from '../../schemas/permissions.ts';
+import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
+
+/**
+ * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the
+ * "No Permission" state). This array is the extension point for the resource screens: replace an element
+ * with the generated list/create/edit screen of a resource (wrapped in react-admin's
+ * ResourceContextProvider), or append entries built from the resources registry.
+ */
+export interface SettingsRoute {
+  path: string;
+  element: ReactNode;
+  permission?: string;
+}
+
+/** The collections of spec 2 that have list, create and `{id}` edit pages. */
+const COLLECTIONS = [
+  { path: 'dictionaries', permission: PERMISSION.settingsDictionaries, title: 'app.menu.dictionaries' },
+  { path: 'staff', permission: PERMISSION.usersStaff, title: 'app.menu.staff' },
+  { path: 'roles', permission: PERMISSION.usersRoles, title: 'app.menu.roles' },
+] as const;
+
+/** The single pages of spec 2. */
+const PAGES = [
+  { path: 'resources', permission: PERMISSION.settingsResources, title: 'app.menu.resources' },
+  { path: 'departments', permission: PERMISSION.usersDepartments, title: 'app.menu.departments' },
+  { path: 'activities', permission: PERMISSION.usersActivities, title: 'app.menu.activities' },
+  { path: 'logs', permission: PERMISSION.systemLogs, title: 'app.menu.logs' },
+] as const;
+
+export const settingsRoutes: SettingsRoute[] = [
+  ...COLLECTIONS.flatMap(({ path, permission, title }) => [
+    { path, permission, element: <PlaceholderPage titleKey={title} /> },
+    { path: `${path}/create`, permission, element: <PlaceholderPage titleKey={title} detail="create" /> },
+    { path: `${path}/:id`, permission, element: <PlaceholderPage titleKey={title} /> },
+  ]),
+  ...PAGES.map(({ path, permission, title }) => ({
+    path,
+    permission,
+    element: <PlaceholderPage titleKey={title} />,
+  })),
+];

@@ -1,0 +1,109 @@
+import CloseIcon from '@mui/icons-material/Close';
+import MenuIcon from '@mui/icons-material/Menu';
+import MenuOpenIcon from '@mui/icons-material/MenuOpen';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { Suspense, useId, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, Outlet } from 'react-router-dom';
+import { LoadingState } from '../components/LoadingState.tsx';
+import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { WIDE_SCREEN_QUERY } from '../lib/device.ts';
+import { useSiteConfig } from '../providers/useSiteConfig.ts';
+import { useSidebarCollapsed } from '../theme/preferences.ts';
+import { SettingsMenu } from './SettingsMenu.tsx';
+
+const WIDTH = 240;
+const COLLAPSED_WIDTH = 64;
+
+/**
+ * The settings area frame: title = site name, a header with the menu collapse button, theme toggle, language
+ * switch and a close button back to /dashboard, and the permission-filtered side menu. On wide screens the
+ * menu collapses to icons (kept in localStorage); on narrow ones it is a drawer the button opens.
+ */
+export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNode }) {
+  const { t } = useTranslation();
+  const { site_name: siteName } = useSiteConfig();
+  const isWide = useMediaQuery(WIDE_SCREEN_QUERY, { noSsr: true });
+  const [collapsed, setCollapsed] = useSidebarCollapsed();
+  const [isMobileOpen, setMobileOpen] = useState(false);
+  const navId = useId();
+  const isMenuShown = isWide ? !collapsed : isMobileOpen;
+  const toggleLabel = isMenuShown ? t('app.sidebar.collapse') : t('app.sidebar.expand');
+  const width = isWide && collapsed ? COLLAPSED_WIDTH : WIDTH;
+
+  const menu = (
+    <Box
+      component="nav"
+      id={navId}
+      aria-label={t('app.sidebar.navigation')}
+      sx={{ width, overflowX: 'hidden' }}
+    >
+      <Toolbar />
+      <SettingsMenu
+        collapsed={isWide && collapsed}
+        onNavigate={isWide ? undefined : () => setMobileOpen(false)}
+      />
+    </Box>
+  );
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+      <AppBar
+        position="fixed"
+        color="default"
+        elevation={1}
+        sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}
+      >
+        <Toolbar sx={{ gap: 1 }}>
+          <Tooltip title={toggleLabel}>
+            <IconButton
+              edge="start"
+              aria-label={toggleLabel}
+              aria-controls={navId}
+              aria-expanded={isMenuShown}
+              onClick={() => (isWide ? setCollapsed(!collapsed) : setMobileOpen(!isMobileOpen))}
+            >
+              {isMenuShown ? <MenuOpenIcon /> : <MenuIcon />}
+            </IconButton>
+          </Tooltip>
+          <Typography variant="h6" component="p" noWrap sx={{ flex: 1 }}>
+            {siteName || t('app.settings.title')}
+          </Typography>
+          {languageSwitcher}
+          <ThemeToggle />
+          <Tooltip title={t('app.settings.close')}>
+            <IconButton component={RouterLink} to="/dashboard" aria-label={t('app.settings.close')}>
+              <CloseIcon />
+            </IconButton>
+          </Tooltip>
+        </Toolbar>
+      </AppBar>
+      {isWide ? (
+        <Drawer
+          variant="permanent"
+          sx={{ width, flexShrink: 0, '& .MuiDrawer-paper': { width, transition: 'width 150ms' } }}
+        >
+          {menu}
+        </Drawer>
+      ) : (
+        <Drawer variant="temporary" open={isMobileOpen} onClose={() => setMobileOpen(false)}>
+          {menu}
+        </Drawer>
+      )}
+      <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Suspense fallback={<LoadingState />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,109 @@
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import Divider from '@mui/material/Divider';
+import Tooltip from '@mui/material/Tooltip';
+import { Fragment, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { SETTINGS_MENU, filterMenu } from '../../schemas/permissions.ts';
+import type { MenuItem } from '../../schemas/permissions.ts';
+import { hasPermission } from '../providers/permissions.ts';
+import { usePermissionList } from '../providers/useCan.ts';
+import { activeMenuPath } from './activeMenuPath.ts';
+import { menuIcon } from './menuIcons.tsx';
+
+export interface SettingsMenuProps {
+  collapsed: boolean;
+  /** Menu tree to show; defaults to the static definition (later: GET v1/system/menus). */
+  items?: readonly MenuItem[];
+  onNavigate?: () => void;
+}
+
+/** The settings side menu, grouped and filtered by the user's permissions (spec 6). */
+export function SettingsMenu({ collapsed, items = SETTINGS_MENU, onNavigate }: SettingsMenuProps) {
+  const { t } = useTranslation();
+  const { permissions } = usePermissionList();
+  const { pathname } = useLocation();
+  const active = activeMenuPath(pathname);
+  const groups = useMemo(
+    () => filterMenu(items, (name) => hasPermission(permissions, name)),
+    [items, permissions],
+  );
+
+  return (
+    <List dense disablePadding>
+      {groups.map((group, index) => {
+        const children = group.children ?? [];
+        if (group.children && children.length === 0) return null;
+        const entries = group.children ? children : [group];
+        return (
+          <Fragment key={group.name ?? group.title}>
+            {index > 0 ? <Divider component="li" aria-hidden="true" /> : null}
+            {collapsed || !group.children ? null : (
+              <ListSubheader disableSticky sx={{ bgcolor: 'transparent' }}>
+                {t(group.title)}
+              </ListSubheader>
+            )}
+            {entries.map((item) => (
+              <MenuEntry
+                key={item.name ?? item.title}
+                item={item}
+                label={t(item.title)}
+                collapsed={collapsed}
+                isActive={item.path === active}
+                onNavigate={onNavigate}
+              />
+            ))}
+          </Fragment>
+        );
+      })}
+    </List>
+  );
+}
+
+function MenuEntry({
+  item,
+  label,
+  collapsed,
+  isActive,
+  onNavigate,
+}: {
+  item: MenuItem;
+  label: string;
+  collapsed: boolean;
+  isActive: boolean;
+  onNavigate?: () => void;
+}) {
+  const Icon = menuIcon(item.icon);
+  const button = (
+    <ListItemButton
+      component={RouterLink}
+      to={item.path ?? '/settings'}
+      selected={isActive}
+      disabled={item.disabled}
+      aria-current={isActive ? 'page' : undefined}
+      aria-label={collapsed ? label : undefined}
+      onClick={onNavigate}
+      sx={{ minHeight: 44, px: collapsed ? 2.5 : 2 }}
+    >
+      <ListItemIcon sx={{ minWidth: collapsed ? 0 : 40 }}>
+        <Icon fontSize="small" />
+      </ListItemIcon>
+      {collapsed ? null : <ListItemText primary={label} />}
+    </ListItemButton>
+  );
+  return (
+    <li>
+      {collapsed ? (
+        <Tooltip title={label} placement="right">
+          {button}
+        </Tooltip>
+      ) : (
+        button
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { STAFF_INCLUDE, loadProfile, profileKey } from './profile.ts';
+import { hasPermission, permissionsOf } from './permissions.ts';
+
+/** The signed-in staff member's permission names (`['*']` for an administrator), from the shared cache. */
+export function usePermissionList(): { permissions: string[]; isPending: boolean } {
+  const client = useQueryClient();
+  const { data, isPending } = useQuery({
+    queryKey: profileKey(STAFF_INCLUDE),
+    queryFn: () => loadProfile(client, STAFF_INCLUDE),
+    staleTime: 5 * 60_000,
+  });
+  return { permissions: permissionsOf(data), isPending };
+}
+
+/**
+ * Whether the signed-in staff member holds `name` (always, for is_admin 1). The server enforces every check;
+ * this only decides what to show.
+ *
+ * @example
+ * const canCreate = useCan('system.users.staff.create');
+ */
+export function useCan(name: string): boolean {
+  const { permissions } = usePermissionList();
+  return hasPermission(permissions, name);
+}
