@@ -1,0 +1,39 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { I18nProvider } from 'react-admin';
+import { i18n, initI18n } from './i18n.ts';
+import { LOCALE_KEY } from './locale.ts';
+
+describe('i18n', () => {
+  let provider: I18nProvider;
+  beforeAll(async () => {
+    provider = await initI18n('zh-CN');
+  });
+
+  it("translates react-admin's messages with plurals and placeholders in both languages", async () => {
+    await provider.changeLocale('zh-CN');
+    expect(provider.translate('ra.action.save')).toBe('保存');
+    expect(
+      provider.translate('ra.navigation.page_range_info', { offsetBegin: 1, offsetEnd: 10, total: 42 }),
+    ).toBe('第 1-10 条，共 42 条');
+    await provider.changeLocale('en');
+    expect(provider.translate('ra.action.bulk_actions', { smart_count: 1 })).toBe('1 item selected');
+    expect(provider.translate('ra.action.bulk_actions', { smart_count: 3 })).toBe('3 items selected');
+    expect(provider.translate('app.errors.404.title')).toBe('Page not found');
+  });
+
+  it('falls back to the default text react-admin passes for unknown keys', () => {
+    expect(provider.translate('resources.nope.name', { _: 'Nope' })).toBe('Nope');
+  });
+
+  it('keeps a colon in free text instead of reading it as a namespace', () => {
+    expect(provider.translate('Time: now')).toBe('Time: now');
+  });
+
+  it('stores the language and sets <html lang> on every change', async () => {
+    await i18n.changeLanguage('en');
+    expect(localStorage.getItem(LOCALE_KEY)).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    await i18n.changeLanguage('zh-CN');
+    expect(localStorage.getItem(LOCALE_KEY)).toBe('zh-CN');
+  });
+});
