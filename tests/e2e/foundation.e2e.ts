@@ -1,0 +1,150 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import en from '../../locales/en/app.json';
+import zh from '../../locales/zh-CN/app.json';
+import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
+
+// Issue 2's browser checks, against the built app served by the real server. Texts come from the
+// catalogues (one source of truth); the two languages differ in every string used here.
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  context = await newContext(browser);
+  page = await context.newPage();
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+const storage = (key: string) => page.evaluate((k) => window.localStorage.getItem(k), key);
+const bodyBackground = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+/** Relative luminance (0..1) of an `rgb(r, g, b)` colour. */
+function luminance(rgb: string): number {
+  const [r = 0, g = 0, b = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+async function signInAsAdmin(): Promise<void> {
+  const { username, password } = adminCredentials();
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: zh.login.username }).fill(username);
+  await page.getByLabel(zh.login.password, { exact: false }).fill(password);
+  await page.getByRole('button', { name: zh.login.submit, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
+
+describe('guard', () => {
+  test('a signed-out visit to /dashboard lands on /login with href=%2Fdashboard', async () => {
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/login');
+    const url = new URL(page.url());
+    expect(url.search).toBe('?href=%2Fdashboard');
+    await expect.poll(() => page.getByRole('heading', { name: zh.login.title }).isVisible()).toBe(true);
+  });
+
+  test('a deep settings link keeps its full path in href', async () => {
+    await page.goto('/settings/staff?page=2');
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('href')).toBe('/settings/staff?page=2');
+  });
+});
+
+describe('language', () => {
+  test('the sign-in page is in Chinese by default, even for an English browser', async () => {
+    await page.goto('/login');
+    await page.getByRole('heading', { name: zh.login.title }).waitFor();
+    await expect.poll(() => page.getByRole('textbox', { name: zh.login.username }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: en.login.title }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(await storage('locale')).toBe('zh-CN');
+  });
+
+  test('switching to English changes the text, and the choice survives a reload', async () => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: zh.language.switch }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(await page.getByRole('textbox', { name: en.login.username }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: zh.login.title }).count()).toBe(0);
+    expect(await storage('locale')).toBe('en');
+
+    await page.reload();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(await page.getByRole('button', { name: en.login.submit, exact: true }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+});
+
+describe('theme', () => {
+  test('the dark/light toggle changes the page and persists across a reload', async () => {
+    await page.goto('/login');
+    const toDark = page.getByRole('button', { name: zh.theme.dark });
+    await toDark.waitFor();
+    const lightBackground = await bodyBackground();
+    expect(luminance(lightBackground)).toBeGreaterThan(0.5);
+
+    await toDark.click();
+    await page.getByRole('button', { name: zh.theme.light }).waitFor();
+    await expect.poll(async () => luminance(await bodyBackground())).toBeLessThan(0.3);
+    expect(await storage('theme')).toBe('dark');
+
+    await page.reload();
+    await page.getByRole('button', { name: zh.theme.light }).waitFor();
+    expect(luminance(await bodyBackground())).toBeLessThan(0.3);
+
+    await page.getByRole('button', { name: zh.theme.light }).click();
+    await page.getByRole('button', { name: zh.theme.dark }).waitFor();
+    await expect.poll(() => bodyBackground()).toBe(lightBackground);
+  });
+});
+
+describe('not found', () => {
+  test('an unknown path shows the not-found page with a way home', async () => {
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(200); // the SPA's history fallback; the page itself says 404
+    await page.getByRole('heading', { name: zh.errors['404'].title }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/no/such/page');
+    await page.getByRole('link', { name: zh.back_home }).click();
+    await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/login');
+    await page.getByRole('heading', { name: zh.login.title }).waitFor();
+  });
+
+  test('an unknown /api path is a JSON 404, not the app', async () => {
+    const response = await page.request.get('/api/no/such/thing');
+    expect(response.status()).toBe(404);
+    expect(response.headers()['content-type']).toContain('application/json');
+    expect(((await response.json()) as { code: number }).code).toBe(404);
+  });
+});
+
+describe('history fallback', () => {
+  test('/settings/staff is served the app (index.html, not cached) on a direct load', async () => {
+    const response = await page.request.get('/settings/staff');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toContain('text/html');
+    expect(response.headers()['cache-control']).toBe('no-cache');
+    expect(await response.text()).toContain('<div id="root">');
+  });
+
+  test('a signed-in administrator reloading /settings/staff stays on the staff page', async () => {
+    await signInAsAdmin();
+    await page.goto('/settings/staff');
+    await page.getByRole('heading', { name: zh.menu.staff }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: zh.menu.staff }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings/staff');
+    expect(await page.getByRole('heading', { name: zh.errors['404'].title }).count()).toBe(0);
+  });
+});

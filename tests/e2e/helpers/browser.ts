@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { inject } from 'vitest';
+import './context.ts';
+
+/** Flags that keep Debian's Chromium quiet and working on a closed network, as root, without a GPU. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's Chromium: CHROMIUM_PATH when set, else the first of chromium/chromium-browser on PATH. */
+export function findChromium(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) return fromEnv;
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    for (const dir of dirs) {
+      const file = path.join(dir, name);
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return file;
+      } catch {
+        // Not here.
+      }
+    }
+  }
+  throw new Error(
+    'Chromium not found on PATH. Install it with `apt-get install -y chromium` (or set CHROMIUM_PATH).',
+  );
+}
+
+/** Launches headless Chromium. Example: `const browser = await launchBrowser(); ... await browser.close();` */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/** The origin of the server under test (started by the global setup). */
+export function baseURL(): string {
+  return inject('baseURL');
+}
+
+/**
+ * A fresh context (empty localStorage and cookies) pointed at the server under test. The browser itself
+ * asks for English, so a Chinese page proves the app's own default rather than the browser's.
+ */
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: baseURL(), locale: 'en-US', ...options });
+}
+
+/** Admin credentials of the server under test. */
+export function adminCredentials(): { username: string; password: string } {
+  return { username: inject('adminUsername'), password: inject('adminPassword') };
+}
