@@ -79,9 +79,15 @@ export function field<S extends z.ZodType>(schema: S, meta: FieldMeta): S {
   return schema;
 }
 
-/** Reads a field's metadata (empty when the field has none). */
+/**
+ * Reads a field's metadata (empty when the field has none). Metadata attached before a wrapper
+ * (`dictionary('x').optional()`) is found through optional/nullable/default wrappers; outer metadata wins.
+ */
 export function metaOf(schema: z.ZodType): FieldMeta {
-  return fieldRegistry.get(schema) ?? {};
+  const own = fieldRegistry.get(schema) ?? {};
+  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+  const isWrapper = ['optional', 'nullable', 'default', 'prefault', 'readonly'].includes(def.type);
+  return isWrapper && def.innerType ? { ...metaOf(def.innerType), ...own } : own;
 }
 
 const idString = z.union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()]).transform(String);

@@ -1,7 +1,41 @@
+import multipart from '@fastify/multipart';
+import type { Resource } from '../../resources/define.ts';
+import { resources as registeredResources } from '../../resources/index.ts';
+import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../modules/types.ts';
+import { registerResourceRoutes } from './routes.ts';
+import { migrationProblems } from './snapshot.ts';
 
-/** The generic resource router: mounts the contract's routes for every registered resource (issue 3). */
-export const resourcesModule: AppModule = {
-  name: 'resources',
-  register() {},
-};
+/**
+ * The generic resource router: mounts the contract's routes for every resource in `resources`, after
+ * checking that each has a migration matching its schema (the server refuses to start otherwise, naming
+ * the resource and the command to run). Example (tests):
+ * `createResourcesModule({ resources: fixtureResources, migrationsDir: 'tests/fixtures/migrations' })`
+ */
+export function createResourcesModule({
+  resources,
+  migrationsDir = MIGRATIONS_DIR,
+}: {
+  resources: readonly Resource[];
+  migrationsDir?: string;
+}): AppModule {
+  return {
+    name: 'resources',
+    async register(app, ctx) {
+      const problems = migrationProblems(resources, migrationsDir);
+      if (problems.length)
+        throw new Error(`Resource migrations are missing or stale:\n${problems.join('\n')}`);
+      // Encapsulated, so the multipart parser (CSV import) applies to these routes only.
+      await app.register(async (scope) => {
+        await scope.register(multipart, {
+          limits: { files: 1, fileSize: ctx.config.bodyLimit * 50, fields: 10 },
+        });
+        for (const resource of resources)
+          registerResourceRoutes(scope, { db: ctx.db, resource, registry: resources });
+      });
+    },
+  };
+}
+
+/** The default module: every resource of resources/index.ts, migrations in server/migrations. */
+export const resourcesModule: AppModule = createResourcesModule({ resources: registeredResources });

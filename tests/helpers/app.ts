@@ -7,6 +7,9 @@ import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import type { Db } from '../../server/db/index.ts';
+import type { Resource } from '../../resources/define.ts';
+import { readMigrations } from '../../server/db/migrate.ts';
+import { createResourcesModule } from '../../server/engine/module.ts';
 import { createTestDb } from './db.ts';
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -30,10 +33,25 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  { extraModules = [] }: { extraModules?: AppModule[] } = {},
+  {
+    extraModules = [],
+    resources,
+    migrationsDir,
+  }: {
+    extraModules?: AppModule[];
+    /** Registers these resources instead of resources/index.ts, after applying `migrationsDir`'s SQL. */
+    resources?: Resource[];
+    migrationsDir?: string;
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const { db } = testDb;
+  let modules = defaultModules;
+  if (resources) {
+    for (const m of migrationsDir ? readMigrations(migrationsDir) : []) await db.exec(m.sql);
+    const engine = createResourcesModule({ resources, migrationsDir });
+    modules = defaultModules.map((m) => (m.name === engine.name ? engine : m));
+  }
   const config: Config = {
     ...loadConfig({ DATA_DIR: `/tmp/admin-test-${process.pid}` }),
     logToFile: false,
@@ -42,7 +60,7 @@ export async function createTestApp(
   };
   await ensureFirstAdmin(db, ADMIN);
   const logger = overrides.logToFile ? undefined : pino({ level: 'silent' });
-  const app = await buildApp({ db, config, logger, modules: [...defaultModules, ...extraModules] });
+  const app = await buildApp({ db, config, logger, modules: [...modules, ...extraModules] });
   await app.ready();
   let token: string | null = null;
   return {

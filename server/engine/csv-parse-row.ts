@@ -1,0 +1,132 @@
+import type { FastifyRequest } from 'fastify';
+import { LOCALES, translate } from '../../locales/index.ts';
+import type { Resource } from '../../resources/define.ts';
+import type { Queryable } from '../db/index.ts';
+import { loadDictionary } from './dictionaries.ts';
+import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';
+
+/** Columns an import ignores: the system columns and read-only fields an export writes. */
+const IGNORED = new Set(['id', 'created_at', 'updated_at']);
+
+/** Cell text -> input value by kind (before zod validates it); '' means "not given". */
+const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = {
+  string: (v, c) => c.fromLabel(v),
+  text: (v) => v,
+  email: (v) => v,
+  url: (v) => v,
+  enum: (v, c) => c.fromLabel(v),
+  int: toNumber,
+  number: toNumber,
+  boolean: (v, c) => c.booleans.get(v.trim().toLowerCase()) ?? v,
+  date: (v) => v.trim(),
+  datetime: (v) => v.trim(),
+  json: (v) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  },
+  reference: (v) => v.trim(),
+  references: (v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+};
+
+interface ReaderContext {
+  fromLabel(cell: string): string;
+  booleans: Map<string, boolean>;
+}
+
+export interface ColumnReader {
+  /** null: the column is ignored (id, timestamps, read-only). */
+  field: string | null;
+  read(cell: string): unknown;
+}
+
+/**
+ * Maps each header cell (a field name, or its label in any language) to a reader, or reports the unknown
+ * headers. Enum and dictionary labels are read back as values; booleans accept yes/no labels, true/false, 1/0.
+ */
+export async function columnReaders(
+  db: Queryable,
+  request: FastifyRequest,
+  resource: Resource,
+  header: string[],
+  keepId: boolean,
+): Promise<{ readers: ColumnReader[]; unknown: string[] }> {
+  const fields = fieldsOf(resource);
+  const byLabel = new Map<string, FieldInfo>();
+  for (const f of fields) {
+    byLabel.set(f.name, f);
+    for (const locale of LOCALES) {
+      const key = f.meta.label ?? `resources.${resource.name}.fields.${f.name}`;
+      const text = translate(locale, key);
+      if (text !== key) byLabel.set(text, f);
+    }
+  }
+  const booleans = new Map<string, boolean>([
+    ['1', true],
+    ['0', false],
+    ['true', true],
+    ['false', false],
+  ]);
+  for (const locale of LOCALES) {
+    booleans.set(translate(locale, 'engine.csv.yes').toLowerCase(), true);
+    booleans.set(translate(locale, 'engine.csv.no').toLowerCase(), false);
+  }
+  const unknown: string[] = [];
+  const readers: ColumnReader[] = [];
+  for (const cell of header.map((h) => h.trim())) {
+    if (IGNORED.has(cell) && !(cell === 'id' && keepId)) {
+      readers.push({ field: null, read: () => undefined });
+      continue;
+    }
+    if (cell === 'id') {
+      readers.push({ field: 'id', read: (v) => v.trim() });
+      continue;
+    }
+    const f = byLabel.get(cell);
+    if (!f) unknown.push(cell);
+    if (!f || f.meta.readOnly) {
+      readers.push({ field: null, read: () => undefined });
+      continue;
+    }
+    const fromLabel = await labelReader(db, request, resource, f);
+    readers.push({ field: f.name, read: (v) => READERS[f.kind](v, { fromLabel, booleans }) });
+  }
+  return { readers, unknown };
+}
+
+/** Turns one CSV row into the object zod validates; empty cells are left out. */
+export function rowInput(readers: ColumnReader[], cells: string[]): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  readers.forEach((reader, i) => {
+    const cell = cells[i] ?? '';
+    if (reader.field && cell !== '') input[reader.field] = reader.read(cell);
+  });
+  return input;
+}
+
+async function labelReader(db: Queryable, request: FastifyRequest, resource: Resource, f: FieldInfo) {
+  const labels = new Map<string, string>();
+  if (f.meta.dictionary) {
+    const dict = await loadDictionary(db, f.meta.dictionary, request.locale);
+    for (const [value, label] of dict ?? []) labels.set(label, value);
+  }
+  for (const value of f.enumValues) {
+    for (const locale of LOCALES) {
+      const key = `resources.${resource.name}.enums.${f.name}.${value}`;
+      const text = translate(locale, key);
+      if (text !== key) labels.set(text, value);
+    }
+  }
+  return (cell: string) => labels.get(cell) ?? cell;
+}
+
+function toNumber(v: string): unknown {
+  const n = Number(v.trim());
+  return v.trim() !== '' && Number.isFinite(n) ? n : v;
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { Resource } from '../../resources/define.ts';
+import { fieldsOf } from './fields.ts';
+import { includeNames } from './query.ts';
+import { recordSchema, writeSchemas } from './schemas.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Route `schema` objects for a resource's seven routes: they only document the API in the OpenAPI document
+ * (`GET /api/docs`); zod does the validating inside the operations. Shapes come from the same zod schema.
+ */
+export function routeSchemas(
+  resource: Resource,
+): Record<'list' | 'create' | 'read' | 'update' | 'delete' | 'export' | 'import', JsonSchema> {
+  const tags = [resource.name];
+  const { create, update } = writeSchemas(resource);
+  const record = toJson(recordSchema(resource), 'output');
+  const envelope = (data: JsonSchema) => ({
+    type: 'object',
+    properties: { code: { type: 'integer', example: 200 }, data },
+  });
+  const idParam = {
+    type: 'object',
+    properties: { id: { type: 'string', pattern: '^\\d+$' } },
+    required: ['id'],
+  };
+  const searchable = fieldsOf(resource)
+    .filter((f) => f.conditions.length)
+    .map((f) => `${f.name} (${f.conditions.join(' ')})`);
+  const sortable = fieldsOf(resource)
+    .filter((f) => f.meta.sort)
+    .map((f) => f.name);
+  const listQuery = {
+    type: 'object',
+    properties: {
+      page: { type: 'integer', minimum: 1, default: 1 },
+      size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
+      search: {
+        type: 'string',
+        description: `field:value pairs joined by ;. Searchable: id, ${searchable.join(', ')}`,
+      },
+      searchFields: {
+        type: 'string',
+        description: 'field:condition pairs joined by ; (=, like, in, between, >=, <=, <>)',
+      },
+      searchJoin: { type: 'string', enum: ['and', 'or'] },
+      orderBy: {
+        type: 'string',
+        description: `fields joined by ;. Sortable: id, created_at, ${sortable.join(', ')}`,
+      },
+      sortedBy: { type: 'string', description: 'asc or desc per orderBy field, joined by ;' },
+      include: {
+        type: 'string',
+        description: `relations joined by ,: ${includeNames(resource).join(', ') || 'none'}`,
+      },
+    },
+  };
+  const pagination = {
+    type: 'object',
+    properties: Object.fromEntries(
+      ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
+    ),
+  };
+  const secured = (summary: string, permission: string, extra: JsonSchema) => ({
+    tags,
+    summary,
+    description: `Needs the permission \`${permission}\`.`,
+    ...extra,
+  });
+  const p = resource.permission;
+  return {
+    list: secured(`List ${resource.name}`, p, {
+      querystring: listQuery,
+      response: {
+        200: envelope({
+          type: 'object',
+          properties: {
+            data: { type: 'array', items: record },
+            meta: { type: 'object', properties: { pagination } },
+          },
+        }),
+      },
+    }),
+    create: secured(`Create a ${resource.name} record`, `${p}.create`, {
+      body: toJson(create, 'input'),
+      response: { 201: envelope(record) },
+    }),
+    read: secured(`Read a ${resource.name} record`, p, {
+      params: idParam,
+      response: { 200: envelope(record) },
+    }),
+    update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
+      params: idParam,
+      body: toJson(update, 'input'),
+      response: { 200: envelope(record) },
+    }),
+    delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
+      params: idParam,
+      response: { 200: envelope({ type: 'null' }) },
+    }),
+    export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
+      querystring: {
+        type: 'object',
+        properties: {
+          ...Object.fromEntries(
+            Object.entries(listQuery.properties).filter(([k]) => k !== 'page' && k !== 'size'),
+          ),
+          fields: { type: 'string', description: 'fields to export, joined by ,' },
+        },
+      },
+      produces: ['text/csv'],
+    }),
+    import: secured(`Import ${resource.name} from CSV`, `${p}.import`, {
+      consumes: ['multipart/form-data'],
+      querystring: {
+        type: 'object',
+        properties: {
+          dry_run: { type: 'string', enum: ['0', '1'] },
+          upsert: { type: 'string', description: 'a unique field matching existing records' },
+        },
+      },
+      response: {
+        200: envelope({
+          type: 'object',
+          properties: {
+            total: { type: 'integer' },
+            valid: { type: 'integer' },
+            created: { type: 'integer' },
+            updated: { type: 'integer' },
+            errors: { type: 'array', items: { type: 'object' } },
+          },
+        }),
+      },
+    }),
+  };
+}
+
+function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { Resource } from '../../resources/define.ts';
+import { fieldsOf, type FieldInfo } from './fields.ts';
+
+/** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
+export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at'] as const;
+
+const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
+
+/**
+ * The write schemas derived from a resource's zod schema: strict (unknown and read-only keys are a 422),
+ * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults.
+ */
+export function writeSchemas(resource: Resource): { create: z.ZodObject; update: z.ZodObject } {
+  let cached = cache.get(resource);
+  if (!cached) {
+    const writable = fieldsOf(resource).filter((f) => !f.meta.readOnly);
+    const create = Object.fromEntries(writable.map((f) => [f.name, accepting(f, f.schema)]));
+    const update = Object.fromEntries(
+      writable.map((f) => [f.name, accepting(f, withoutDefault(f.schema)).optional()]),
+    );
+    cached = { create: z.strictObject(create), update: z.strictObject(update) };
+    cache.set(resource, cached);
+  }
+  return cached;
+}
+const cache = new WeakMap<Resource, { create: z.ZodObject; update: z.ZodObject }>();
+
+/** What a record looks like on the wire (for the OpenAPI document). */
+export function recordSchema(resource: Resource): z.ZodObject {
+  const shape: Record<string, z.ZodType> = { id: z.string().regex(/^\d+$/) };
+  for (const f of fieldsOf(resource)) if (!f.meta.writeOnly) shape[f.name] = f.schema;
+  if (resource.timestamps) {
+    shape.created_at = z.iso.datetime();
+    shape.updated_at = z.iso.datetime();
+  }
+  return z.object(shape);
+}
+
+/** Removes the system keys a client may send back with a record. */
+export function withoutSystemKeys(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const key of SYSTEM_KEYS) delete copy[key];
+  return copy;
+}
+
+function accepting(f: FieldInfo, schema: z.ZodType): z.ZodType {
+  if (f.kind !== 'boolean') return schema;
+  return z.preprocess(
+    (v) => (typeof v === 'string' || typeof v === 'number' ? (BOOLEAN_INPUTS[String(v)] ?? v) : v),
+    schema,
+  );
+}
+
+function withoutDefault(schema: z.ZodType): z.ZodType {
+  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+  return def.type === 'default' || def.type === 'prefault' ? def.innerType! : schema;
+}
