@@ -19,18 +19,40 @@ export function passwordLength(value: string): number {
   return [...value].length;
 }
 
-/** A string that must be present; `key` is the message for both "missing" and "empty". */
-function required(key: string) {
-  return z.string({ error: key }).min(1, { message: key });
+/**
+ * A string that must be present; `key` is the message for both "missing" and "empty". An optional format check
+ * runs only on a non-empty value, so an empty field gets "please enter ..." alone, and the other fields and the
+ * confirmation check still report (zod's `abort` would hide those).
+ */
+function required(key: string, format?: { test: (value: string) => boolean; message: string }) {
+  return z
+    .string({ error: key })
+    .trim()
+    .superRefine((value, ctx) => {
+      if (value === '') ctx.addIssue({ code: 'custom', message: key });
+      else if (format && !format.test(value)) ctx.addIssue({ code: 'custom', message: format.message });
+    });
+}
+
+/** Passwords are never trimmed: every character counts. */
+function requiredPassword(format?: { test: (value: string) => boolean; message: string }) {
+  const key = 'validation.password_required';
+  return z.string({ error: key }).superRefine((value, ctx) => {
+    if (value === '') ctx.addIssue({ code: 'custom', message: key });
+    else if (format && !format.test(value)) ctx.addIssue({ code: 'custom', message: format.message });
+  });
 }
 
 /** A new password: present, 8..128 code points. The common-password check is the server's (it owns the list). */
-export const newPassword = required('validation.password_required').refine(
-  (v) => passwordLength(v) >= PASSWORD_MIN && passwordLength(v) <= PASSWORD_MAX,
-  { message: 'validation.password_format' },
-);
+export const newPassword = requiredPassword({
+  test: (v) => passwordLength(v) >= PASSWORD_MIN && passwordLength(v) <= PASSWORD_MAX,
+  message: 'validation.password_format',
+});
 
-const code = required('validation.captcha_required').regex(CODE_PATTERN, { message: 'auth.captcha_format' });
+const code = required('validation.captcha_required', {
+  test: (v) => CODE_PATTERN.test(v),
+  message: 'auth.captcha_format',
+});
 
 function withConfirmation<T extends { password: string; password_confirmation: string }>(
   value: T,
@@ -47,12 +69,12 @@ function withConfirmation<T extends { password: string; password_confirmation: s
 
 /** `POST v1/user/login`: `username` may be a username, an email or a phone number. */
 export const loginSchema = z.object({
-  username: required('validation.username_required')
-    .trim()
-    .min(1, { message: 'validation.username_required' })
-    .max(254),
+  username: required('validation.username_required', {
+    test: (v) => v.length <= 254,
+    message: 'auth.failed',
+  }),
   // Bounded so a megabyte "password" cannot buy a megabyte of hashing; no stored password is longer.
-  password: required('validation.password_required').max(1024, { message: 'validation.password_format' }),
+  password: requiredPassword({ test: (v) => v.length <= 1024, message: 'validation.password_format' }),
   remember: z.boolean().optional().default(false),
 });
 
@@ -60,7 +82,7 @@ export const loginSchema = z.object({
 export const captchaSchema = z
   .object({
     channel: z.enum(CHANNELS, { message: 'validation.one_of' }),
-    to: required('validation.required').trim().max(254),
+    to: required('validation.required', { test: (v) => v.length <= 254, message: 'validation.invalid' }),
     scene: z.enum(SCENES, { message: 'validation.one_of' }),
   })
   .transform((value, ctx) => {
@@ -79,11 +101,12 @@ export const captchaSchema = z
 /** `POST v1/user/register`: an email or a phone, proven by a code of the `register` scene. */
 export const registerSchema = z
   .object({
-    username: required('validation.username_required')
-      .trim()
-      .regex(USERNAME_PATTERN, { message: 'auth.username_format' }),
+    username: required('validation.username_required', {
+      test: (v) => USERNAME_PATTERN.test(v),
+      message: 'auth.username_format',
+    }),
     password: newPassword,
-    password_confirmation: required('validation.password_required'),
+    password_confirmation: requiredPassword(),
     email: z.string().trim().toLowerCase().email({ message: 'validation.email' }).max(254).optional(),
     phone: z.string().trim().regex(PHONE_PATTERN, { message: 'validation.phone' }).optional(),
     captcha: code,
@@ -99,10 +122,10 @@ export const registerSchema = z
 export const resetSchema = z
   .object({
     channel: z.enum(CHANNELS, { message: 'validation.one_of' }),
-    to: required('validation.required').trim().max(254),
+    to: required('validation.required', { test: (v) => v.length <= 254, message: 'validation.invalid' }),
     captcha: code,
     password: newPassword,
-    password_confirmation: required('validation.password_required'),
+    password_confirmation: requiredPassword(),
   })
   .superRefine(withConfirmation)
   .transform((value, ctx) => {
@@ -121,9 +144,9 @@ export const resetSchema = z
 /** `POST v1/user/password`: the current password and the new one twice. */
 export const passwordChangeSchema = z
   .object({
-    old_password: required('validation.password_required').max(1024),
+    old_password: requiredPassword({ test: (v) => v.length <= 1024, message: 'validation.password_format' }),
     password: newPassword,
-    password_confirmation: required('validation.password_required'),
+    password_confirmation: requiredPassword(),
   })
   .superRefine(withConfirmation);
 
