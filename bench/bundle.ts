@@ -1,0 +1,137 @@
+/**
+ * `npm run bench:bundle`: gzip sizes of the built front end (building first when dist/ is stale).
+ * Prints figures next to their targets and never fails on size.
+ *
+ * - entry chunk: the module script of index.html;
+ * - sign-in page: the entry, index.html's modulepreload links, their static imports (transitively), plus
+ *   the sign-in route's own lazy chunk (LoginPage-*.js) and its static imports, which the page loads at
+ *   once; other lazy chunks are excluded;
+ * - first list page: what opening the admin (AdminApp-*.js) and a list screen adds on top of that.
+ * Chunks are found by the file names Vite gives them (the module's name plus a hash).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { ensureFrontendBuilt, repoRoot } from '../scripts/lib/frontend.ts';
+
+const KB = 1000;
+const TARGETS = { signIn: 120 * KB, firstList: 330 * KB };
+/** File-name prefixes of the lazy chunks each page loads (the first one found per entry counts). */
+const SIGN_IN_CHUNKS = ['LoginPage'];
+const FIRST_LIST_CHUNKS = ['AdminApp', 'ListScreen', 'ResourceList', 'StaffList', 'ListPage'];
+
+const distDir = path.join(repoRoot, 'dist');
+const gzCache = new Map<string, number>();
+await ensureFrontendBuilt({ distDir, log: (line) => process.stdout.write(`[bench:bundle] ${line}\n`) });
+const indexFile = path.join(distDir, 'index.html');
+if (!fs.existsSync(indexFile)) {
+  process.stdout.write('[bench:bundle] no dist/index.html: nothing to measure\n');
+  process.exit(0);
+}
+
+const html = fs.readFileSync(indexFile, 'utf8');
+const entry = attr(html, /<script\b[^>]*type="module"[^>]*>/i, 'src');
+if (!entry) {
+  process.stdout.write('[bench:bundle] index.html has no module script\n');
+  process.exit(0);
+}
+const preloads = [...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*>/gi)]
+  .map((m) => attr(m[0], /.*/s, 'href'))
+  .filter((href): href is string => Boolean(href));
+const stylesheets = [...html.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/gi)]
+  .map((m) => attr(m[0], /.*/s, 'href'))
+  .filter((href): href is string => Boolean(href));
+
+const allChunks = fs.readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
+const entryFile = toDistPath(entry);
+const initial = closure([entryFile, ...preloads.map(toDistPath)]);
+const signInLazy = SIGN_IN_CHUNKS.map(findChunk).filter((f): f is string => f !== null);
+const signIn = closure([...initial, ...signInLazy]);
+const listLazy = FIRST_LIST_CHUNKS.map(findChunk).filter((f): f is string => f !== null);
+const firstList = closure([...signIn, ...listLazy]);
+const listAdds = [...firstList].filter((f) => !signIn.has(f));
+const everything = allChunks.map((f) => `assets/${f}`);
+
+const rows: { label: string; bytes: number; target?: number }[] = [
+  { label: 'entry chunk', bytes: gz([entryFile]) },
+  { label: '  entry + static imports + modulepreloads', bytes: gz([...initial]) },
+  { label: `sign-in page, JS total (${signIn.size} files)`, bytes: gz([...signIn]), target: TARGETS.signIn },
+  { label: `first list page adds (${listAdds.length} files)`, bytes: gz(listAdds) },
+  {
+    label: `first list page, JS total (${firstList.size} files)`,
+    bytes: gz([...firstList]),
+    target: TARGETS.firstList,
+  },
+  { label: `all JS chunks (${everything.length} files)`, bytes: gz(everything) },
+];
+if (stylesheets.length)
+  rows.push({ label: 'stylesheets in index.html', bytes: gz(stylesheets.map(toDistPath)) });
+
+process.stdout.write('\nFront-end bundle (gzip, zlib level 9; 1 kB = 1000 bytes)\n');
+for (const { label, bytes, target } of rows) {
+  const verdict = target ? `target <= ${fmt(target)}  ${bytes <= target ? 'ok' : 'OVER'}` : '';
+  process.stdout.write(`  ${label.padEnd(50)} ${fmt(bytes).padStart(10)}   ${verdict}\n`);
+}
+process.stdout.write(
+  `\n  sign-in lazy chunks: ${signInLazy.join(', ') || '(none found)'}\n` +
+    `  first-list lazy chunks: ${listLazy.join(', ') || '(none found)'}\n\n  largest chunks:\n`,
+);
+for (const file of everything.sort((a, b) => gz([b]) - gz([a])).slice(0, 8)) {
+  const where = signIn.has(file) ? 'sign-in' : firstList.has(file) ? 'first list' : 'later';
+  process.stdout.write(`    ${fmt(gz([file])).padStart(10)}  ${file}  (${where})\n`);
+}
+
+/** The chunk files reachable from `files` through static imports (dynamic `import()` excluded). */
+function closure(files: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...files];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = read(file).toString('utf8');
+    // Rollup's output: `import{a as b}from"./x.js"`, `import"./x.js"`, `export{a}from"./x.js"`.
+    // A dynamic `import("./x.js")` has "(" after the keyword, so it never matches.
+    for (const m of code.matchAll(
+      /\b(?:import|export)\s*(?:[\w$*{}\s,]*?from\s*)?["'](\.{1,2}\/[^"']+?\.js)["']/g,
+    )) {
+      queue.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)));
+    }
+  }
+  return seen;
+}
+
+function findChunk(prefix: string): string | null {
+  const found = allChunks.find((f) => f.startsWith(`${prefix}-`));
+  return found ? `assets/${found}` : null;
+}
+
+function gz(files: string[]): number {
+  let total = 0;
+  for (const file of files) {
+    let size = gzCache.get(file);
+    if (size === undefined) {
+      size = zlib.gzipSync(read(file), { level: 9 }).length;
+      gzCache.set(file, size);
+    }
+    total += size;
+  }
+  return total;
+}
+
+function read(file: string): Buffer {
+  return fs.readFileSync(path.join(distDir, file));
+}
+
+function toDistPath(url: string): string {
+  return url.replace(/^\//, '');
+}
+
+function attr(tagSource: string, tagPattern: RegExp, name: string): string | null {
+  const tag = tagSource.match(tagPattern)?.[0] ?? '';
+  return tag.match(new RegExp(`\\b${name}="([^"]+)"`))?.[1] ?? null;
+}
+
+function fmt(bytes: number): string {
+  return `${(bytes / KB).toFixed(1)} kB`;
+}
