@@ -16,6 +16,7 @@ import { DashboardPage } from '../pages/dashboard/DashboardPage.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { authProvider } from '../providers/authProvider.ts';
+import { createDataProvider } from '../engine/dataProvider.ts';
 import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
 import { queryClient } from '../providers/queryClient.ts';
 import { Guard } from '../routes/Guard.tsx';
@@ -23,6 +24,9 @@ import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
+
+/** Every registered resource, on the API contract (src/engine). */
+const dataProvider = createDataProvider();
 
 /**
  * The signed-in part of the app (/account, /dashboard, /settings), loaded as its own chunk so the public pages
@@ -37,6 +41,7 @@ export function AdminApp() {
   return (
     <Admin
       authProvider={authProvider}
+      dataProvider={dataProvider}
       i18nProvider={getI18nextProvider()}
       queryClient={queryClient}
       store={store}

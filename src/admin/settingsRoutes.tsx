@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
+import { engineRoutes } from '../engine/engineRoutes.tsx';
 
 /**
  * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the
@@ -29,8 +30,13 @@ const PAGES = [
   { path: 'logs', permission: PERMISSION.systemLogs, title: 'app.menu.logs' },
 ] as const;
 
+// Resources of the registry get generated screens (src/engine); their placeholders give way.
+const generated = engineRoutes();
+const isGenerated = (path: string) => generated.some((route) => route.name === path);
+
 export const settingsRoutes: SettingsRoute[] = [
-  ...COLLECTIONS.flatMap(({ path, permission, title }) => [
+  ...generated,
+  ...COLLECTIONS.filter(({ path }) => !isGenerated(path)).flatMap(({ path, permission, title }) => [
     { path, permission, element: <PlaceholderPage titleKey={title} /> },
     { path: `${path}/create`, permission, element: <PlaceholderPage titleKey={title} detail="create" /> },
     { path: `${path}/:id`, permission, element: <PlaceholderPage titleKey={title} /> },
