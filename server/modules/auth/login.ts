@@ -68,7 +68,8 @@ export function registerLoginRoutes({ app, db }: AuthScope): void {
         throw new AppError(422, 'auth.failed', { fields: { username: ['auth.failed'] } });
       }
 
-      await clearWindow(db, failureKey);
+      // Most sign-ins had no failures: skip the write then.
+      if (window.current > 0) await clearWindow(db, failureKey);
       const userAgent = request.headers['user-agent'];
       const token = await issueToken(db, {
         userId: user.id,
