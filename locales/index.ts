@@ -2,7 +2,7 @@
  * The message catalogues, one JSON file per namespace and language. Both the server (error and validation
  * messages) and the client (every UI string, react-admin's `ra.*` included) read them from here.
  * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
- * (resources.<name>.fields.<field>), settings, system, errors and validation (server messages too).
+ * (resources.<name>.fields.<field>, merged from resources*.json so each area keeps its own file), settings, system, errors and validation (server messages too).
  */
 import enApp from './en/app.json';
 import enAuth from './en/auth.json';
@@ -10,6 +10,8 @@ import enEngine from './en/engine.json';
 import enErrors from './en/errors.json';
 import enRa from './en/ra.json';
 import enResources from './en/resources.json';
+import enResourcesContent from './en/resources-content.json';
+import enResourcesPeople from './en/resources-people.json';
 import enSettings from './en/settings.json';
 import enSystem from './en/system.json';
 import enValidation from './en/validation.json';
@@ -19,6 +21,8 @@ import zhEngine from './zh-CN/engine.json';
 import zhErrors from './zh-CN/errors.json';
 import zhRa from './zh-CN/ra.json';
 import zhResources from './zh-CN/resources.json';
+import zhResourcesContent from './zh-CN/resources-content.json';
+import zhResourcesPeople from './zh-CN/resources-people.json';
 import zhSettings from './zh-CN/settings.json';
 import zhSystem from './zh-CN/system.json';
 import zhValidation from './zh-CN/validation.json';
@@ -36,7 +40,7 @@ export const catalogs: Record<Locale, Catalog> = {
     engine: zhEngine,
     errors: zhErrors,
     ra: zhRa,
-    resources: zhResources,
+    resources: { ...zhResources, ...zhResourcesPeople, ...zhResourcesContent },
     settings: zhSettings,
     system: zhSystem,
     validation: zhValidation,
@@ -47,7 +51,7 @@ export const catalogs: Record<Locale, Catalog> = {
     engine: enEngine,
     errors: enErrors,
     ra: enRa,
-    resources: enResources,
+    resources: { ...enResources, ...enResourcesPeople, ...enResourcesContent },
     settings: enSettings,
     system: enSystem,
     validation: enValidation,
