@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { createGadgetApp, staffToken } from '../fixtures/engine-app.ts';
+
+const BASE = '/api/v1/test/gadgets';
+let t: TestApp;
+let admin: string;
+
+const BOM = '\uFEFF';
+
+beforeAll(async () => {
+  t = await createGadgetApp();
+  admin = await t.adminToken();
+  const rows = [
+    { name: '=cmd|calc', sku: 'E-1', price: 1.5, stock: 2, color: 'green', state: true },
+    { name: 'Plain', sku: 'E-2', price: 2, stock: 7, color: 'blue', state: false, description: '@sum' },
+    { name: '-minus', sku: 'E-3', price: 3, stock: 1, color: 'red', specs: { a: 1 } },
+  ];
+  for (const r of rows) await t.request({ method: 'POST', url: BASE, token: admin, payload: r });
+});
+afterAll(() => t.close());
+
+/** A multipart body with one `file` part, as a browser's FormData sends it. */
+function upload(csv: string, qs = '', lang = 'en', token = admin) {
+  const boundary = '----engine-test-boundary';
+  const payload =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gadgets.csv"\r\n` +
+    `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`;
+  return t.request({
+    method: 'POST',
+    url: `${BASE}/import${qs}`,
+    token,
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': lang },
+  });
+}
+
+const count = async () =>
+  Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM gadgets')).rows[0]!.n);
+
+describe('export', () => {
+  it('streams CSV with BOM, labelled headers, enum/boolean labels, formula escaping, filters and sort', async () => {
+    const res = await t.request({
+      url: `${BASE}/export?fields=sku,name,price,state,color,description&orderBy=price&sortedBy=desc&search=price:2&searchFields=price:<=`,
+      token: admin,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="gadgets-\d{8}-\d{6}\.csv"; filename\*=UTF-8''gadgets-/,
+    );
+    expect(res.body.startsWith(BOM)).toBe(true);
+    const lines = res.body.slice(1).trim().split('\n');
+    expect(lines).toEqual([
+      'SKU,Name,Price,Enabled,Colour,description',
+      "E-2,Plain,2,No,Blue,'@sum",
+      "E-1,'=cmd|calc,1.5,Yes,Green,",
+    ]);
+  });
+
+  it('labels in the request language and every readable field by default (never write-only)', async () => {
+    const res = await t.request({
+      url: `${BASE}/export?orderBy=sku`,
+      token: admin,
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    const [header, , , third] = res.body.slice(1).trim().split('\n');
+    expect(header).toContain('名称,货号');
+    expect(header).not.toContain('secret');
+    expect(header).not.toContain('api_key');
+    expect(third).toContain("'-minus");
+    expect(third).toContain('"{""a"":1}"');
+  });
+
+  it('422 for an unknown or write-only field; 403 without .export', async () => {
+    const bad = await t.request({ url: `${BASE}/export?fields=name,secret`, token: admin });
+    expect(bad.statusCode).toBe(422);
+    const bad2 = await t.request({ url: `${BASE}/export?orderBy=secret`, token: admin });
+    expect(bad2.statusCode).toBe(422);
+    const reader = await staffToken(t, 'export-reader', ['test.gadgets']);
+    expect((await t.request({ url: `${BASE}/export`, token: reader })).statusCode).toBe(403);
+    const exporter = await staffToken(t, 'exporter', ['test.gadgets.export']);
+    expect((await t.request({ url: `${BASE}/export`, token: exporter })).statusCode).toBe(200);
+  });
+
+  it('exports more rows than one cursor batch', async () => {
+    await t.db.query(
+      `INSERT INTO gadgets (name, sku, price) SELECT 'bulk ' || g, 'BULK-' || g, g FROM generate_series(1, 4500) g`,
+    );
+    const all = await t.request({
+      url: `${BASE}/export?fields=sku&orderBy=price&sortedBy=asc`,
+      token: admin,
+    });
+    const lines = all.body.slice(1).trim().split('\n');
+    expect(lines.length).toBe(1 + 4503);
+    await t.db.query(`DELETE FROM gadgets WHERE sku LIKE 'BULK-%'`);
+  });
+});
+
+describe('import', () => {
+  it('dry run reports row errors by label or field name and writes nothing', async () => {
+    const before = await count();
+    const csv = [
+      'Name,SKU,Price,Colour,Enabled,tag_ids,email',
+      'Imported one,I-1,5,Green,Yes,,',
+      ',I-2,x,Pink,maybe,,not-an-email',
+      'Imported three,E-1,7,red,0,,',
+      'Imported four,I-1,8,blue,1,,',
+    ].join('\n');
+    const res = await upload(csv, '?dry_run=1');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ total: 4, valid: 1, dry_run: true, created: 0, updated: 0 });
+    expect(data.errors).toEqual([
+      {
+        row: 3,
+        errors: {
+          name: ['Cannot be empty'],
+          price: ['Must be a number'],
+          color: ['Choose one of the options'],
+          state: ['Must be yes or no'],
+          email: ['Invalid email'],
+        },
+      },
+      { row: 4, errors: { sku: ['This value is already taken'] } },
+      { row: 5, errors: { sku: ['This value is already taken'] } },
+    ]);
+    expect(await count()).toBe(before);
+  });
+
+  it('a real run with a bad row writes nothing (422 naming row and field)', async () => {
+    const before = await count();
+    const res = await upload('name,sku,price\nGood,G-1,1\nBad,G-2,-5\n');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({ 'rows.3.price': ['Must be at least 0'] });
+    expect(await count()).toBe(before);
+  });
+
+  it('a real run is one transaction and reports created/updated, with audit rows', async () => {
+    const res = await upload(`${BOM}名称,货号,价格,颜色\n"Good, one",G-1,1,绿\nGood two,G-2,2.5,blue\n`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ total: 2, valid: 2, created: 2, updated: 0, errors: [] });
+    const rows = (
+      await t.request({ url: `${BASE}?search=sku:G-1,G-2&searchFields=sku:in&orderBy=sku`, token: admin })
+    ).json().data.data;
+    expect(rows.map((r: { name: string; color: string }) => [r.name, r.color])).toEqual([
+      ['Good, one', 'green'],
+      ['Good two', 'blue'],
+    ]);
+    const audit = await t.db.query(
+      `SELECT 1 FROM activity_logs WHERE action = 'gadgets.create' AND subject_id = ANY($1::text[])`,
+      [rows.map((r: { id: string }) => r.id)],
+    );
+    expect(audit.rows.length).toBe(2);
+  });
+
+  it('upserts by a unique field', async () => {
+    const res = await upload('sku,name,price\nG-1,Renamed,9\nG-3,Third,3\n', '?upsert=sku');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ created: 1, updated: 1 });
+    const g1 = (await t.request({ url: `${BASE}?search=sku:G-1`, token: admin })).json().data.data[0];
+    expect(g1).toMatchObject({ name: 'Renamed', price: 9, color: 'green' });
+    const bad = await upload('sku,name\nG-1,x\n', '?upsert=name');
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('rejects unknown columns, missing files, too many rows; needs .import', async () => {
+    expect((await upload('name,wat\nx,y\n')).json().errors).toEqual({ wat: ['Unknown column'] });
+    const none = await t.request({ method: 'POST', url: `${BASE}/import`, token: admin, payload: {} });
+    expect(none.statusCode).toBe(422);
+    const many = ['name,sku,price', ...Array.from({ length: 51 }, (_, i) => `n${i},M-${i},1`)].join('\n');
+    expect((await upload(many)).statusCode).toBe(422);
+    const reader = await staffToken(t, 'import-reader', ['test.gadgets', 'test.gadgets.create']);
+    expect((await upload('name,sku,price\nx,Y-1,1\n', '', 'en', reader)).statusCode).toBe(403);
+  });
+});
