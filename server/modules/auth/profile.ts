@@ -126,9 +126,8 @@ export async function presentProfile(
     phone: user.phone,
   };
   if (include.has('avatar')) {
-    profile.avatar = user.avatar_id
-      ? { id: user.avatar_id, url: `/api/v1/resources/assets/${user.avatar_id}/download` }
-      : null;
+    // A URL the client can put in an <img>, as the shell's identity expects; POST takes the asset id.
+    profile.avatar = user.avatar_id ? `/api/v1/resources/assets/${user.avatar_id}/download` : null;
   }
   if (include.has('staff') || include.has('staff.roles')) {
     profile.staff = await loadStaff(db, { userId: user.id, withRoles: include.has('staff.roles') });

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
+import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -10,61 +11,86 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { loginSchema } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
+import { useAuthForm } from './useAuthForm.ts';
 
-/** Sign-in (placeholder form, to be replaced by the auth work): username, password, remember me. */
+/** Sign-in with a username, email or phone number; returns to the safe `href` or the dashboard. */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useAuthForm();
+  const [values, setValues] = useState({ username: '', password: '', remember: false });
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const username = String(form.get('username') ?? '').trim();
-    const password = String(form.get('password') ?? '');
-    if (!username || !password) {
-      setError(t(username ? 'validation.password_required' : 'validation.username_required'));
-      return;
-    }
-    setSubmitting(true);
-    setError(null);
-    try {
-      await authProvider.login({ username, password, remember: form.get('remember') === 'on' });
-      navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
-    } catch (caught) {
-      setError(caught instanceof Error && caught.message ? caught.message : t('app.login.failed'));
-      setSubmitting(false);
-    }
+    const isDone = await form.submit(loginSchema, values, (data) => authProvider.login(data));
+    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
 
   return (
-    <Stack component="form" noValidate spacing={2} onSubmit={(event) => void onSubmit(event)}>
-      <Typography variant="h5" component="h1">
-        {t('app.login.title')}
+    <Stack
+      component="form"
+      noValidate
+      spacing={1}
+      onSubmit={(event) => void onSubmit(event)}
+      aria-labelledby="login-title"
+      aria-busy={form.isSubmitting}
+    >
+      <Typography id="login-title" variant="h5" component="h1" sx={{ mb: 1 }}>
+        {t('auth.login.title')}
       </Typography>
-      {error ? <Alert severity="error">{error}</Alert> : null}
-      <TextField name="username" label={t('app.login.username')} autoComplete="username" required autoFocus />
+      {form.formError ? (
+        <Alert severity="error" role="alert">
+          {form.formError}
+        </Alert>
+      ) : null}
       <TextField
-        name="password"
-        type="password"
-        label={t('app.login.password')}
-        autoComplete="current-password"
+        {...form.fieldProps('username')}
+        label={t('auth.fields.account')}
+        autoComplete="username"
+        value={values.username}
+        onChange={(e) => setValues({ ...values, username: e.target.value })}
         required
+        fullWidth
       />
-      <FormControlLabel control={<Checkbox name="remember" />} label={t('app.login.remember')} />
-      <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
-        {isSubmitting ? t('app.login.submitting') : t('app.login.submit')}
+      <TextField
+        {...form.fieldProps('password')}
+        type="password"
+        label={t('auth.fields.password')}
+        autoComplete="current-password"
+        value={values.password}
+        onChange={(e) => setValues({ ...values, password: e.target.value })}
+        required
+        fullWidth
+      />
+      <FormControlLabel
+        control={
+          <Checkbox
+            name="remember"
+            checked={values.remember}
+            onChange={(e) => setValues({ ...values, remember: e.target.checked })}
+          />
+        }
+        label={t('auth.fields.remember')}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={form.isSubmitting}
+        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
+      >
+        {t('auth.login.submit')}
       </Button>
-      <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
         <Link component={RouterLink} to="/register">
-          {t('app.login.register')}
+          {t('auth.login.to_register')}
         </Link>
         <Link component={RouterLink} to="/reset">
-          {t('app.login.reset')}
+          {t('auth.login.to_reset')}
         </Link>
       </Stack>
     </Stack>

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
+import { isHttpError } from '../../providers/httpError.ts';
+import type { FieldErrors } from '../../providers/httpError.ts';
+
+/**
+ * Form state shared by the account pages: submitting flag, per-field errors (from the shared zod schema before
+ * sending, then from the server's 422 `errors` map) and one form-level message for everything else (429,
+ * 403, network). Example: `const form = useAuthForm(); form.submit(loginSchema, values, (data) => login(data))`.
+ */
+export function useAuthForm() {
+  const { t } = useTranslation();
+  const [isSubmitting, setSubmitting] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  async function submit<S extends z.ZodType>(
+    schema: S,
+    values: unknown,
+    send: (data: z.output<S>) => Promise<void>,
+  ): Promise<boolean> {
+    const parsed = schema.safeParse(values, { error: (iss) => issueKey(iss) });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error, (key, params) => t(key, params)));
+      setFormError(null);
+      return false;
+    }
+    setSubmitting(true);
+    setErrors({});
+    setFormError(null);
+    try {
+      await send(parsed.data);
+      return true;
+    } catch (error) {
+      if (isHttpError(error) && Object.keys(error.errors).length > 0) setErrors(error.errors);
+      else if (isHttpError(error)) setFormError(error.message || t('auth.errors.generic'));
+      else setFormError(t('auth.errors.network'));
+      return false;
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  /** Props that put a field's first message under it (MUI TextField); `aliases` are other names the server may use. */
+  function fieldProps(name: string, ...aliases: string[]) {
+    const message = [name, ...aliases].map((key) => errors[key]?.[0]).find(Boolean);
+    return { name, error: Boolean(message), helperText: message ?? ' ' };
+  }
+
+  return { isSubmitting, errors, formError, setFormError, setErrors, submit, fieldProps };
+}
