@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldMeta } from '../../resources/define.ts';
+import { metaOf } from '../../resources/define.ts';
 
 /** What the screens need to know about a field to pick its Field and Input components. */
 export type FieldKind =
@@ -25,15 +26,34 @@ interface Def {
   innerType?: z.ZodType;
   in?: z.ZodType;
   options?: z.ZodType[];
-  checks?: { _zod: { def: { check?: string; format?: string } } }[];
+  checks?: { _zod: { def: { check?: string; format?: string; maximum?: number } } }[];
   entries?: Record<string, string | number>;
   values?: unknown[];
 }
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
+const LONG_STRING = 255;
+
 /** Wrappers that do not change what a field holds. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/**
+ * A field's metadata, also when `field()` was applied before `.optional()` (the wrapper is a new schema, so
+ * the registry only knows the inner one).
+ */
+export function metaDeep(schema: z.ZodType): FieldMeta {
+  let current = schema;
+  for (let depth = 0; depth < 20; depth += 1) {
+    const meta = metaOf(current);
+    if (Object.keys(meta).length) return meta;
+    const def = defOf(current);
+    const next = WRAPPERS.has(def.type) ? def.innerType : def.type === 'pipe' ? def.in : undefined;
+    if (!next) return {};
+    current = next;
+  }
+  return {};
+}
 
 /** The schema under optional/nullable/default/pipe wrappers (the input side of a transform). */
 export function unwrap(schema: z.ZodType): z.ZodType {
@@ -100,7 +120,9 @@ function zodKind(schema: z.ZodType): FieldKind {
   if (def.type === 'string') {
     const format =
       def.format ?? def.checks?.find((c) => c._zod.def.check === 'string_format')?._zod.def.format;
-    return (format && BY_STRING_FORMAT[format]) || 'string';
+    const max = def.checks?.find((c) => c._zod.def.check === 'max_length')?._zod.def.maximum ?? 0;
+    // The server's rule too: a long string (`description: max(5000)`) is text, edited in a textarea.
+    return (format && BY_STRING_FORMAT[format]) || (max > LONG_STRING ? 'text' : 'string');
   }
   return BY_ZOD_TYPE[def.type] ?? 'string';
 }

@@ -1,6 +1,6 @@
 import type { Condition, Resource } from '../../resources/define.ts';
 import { searchConditions } from '../../resources/define.ts';
-import { defaultSortOf, sortableFields } from './registry.ts';
+import { defaultSortOf, engineFields, sortableFields } from './registry.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
@@ -55,7 +55,7 @@ function sortQuery(resource: Resource, sort: ListParams['sort']): ListQuery {
 }
 
 function defaultCondition(resource: Resource, name: string): Condition {
-  const field = resource.fields.find((f) => f.name === name);
+  const field = engineFields(resource).find((f) => f.name === name);
   return (field && searchConditions(field.meta)[0]) ?? '=';
 }
 

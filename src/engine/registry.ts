@@ -2,7 +2,7 @@ import { resources as registered } from '../../resources/index.ts';
 import type { FieldMeta, Resource } from '../../resources/define.ts';
 import { searchConditions } from '../../resources/define.ts';
 import type { z } from 'zod';
-import { fieldKind } from './fieldKind.ts';
+import { fieldKind, metaDeep } from './fieldKind.ts';
 import type { FieldKind } from './fieldKind.ts';
 
 /** One field of a resource as the screens see it. */
@@ -11,8 +11,8 @@ export interface EngineField {
   schema: z.ZodType;
   meta: FieldMeta;
   kind: FieldKind;
-  /** Translation key of the label. */
-  label: string;
+  /** Translation key of a declared label; unset means react-admin's `resources.<name>.fields.<field>`. */
+  label?: string;
 }
 
 /** How many readable fields become columns when no field says `list: true`. */
@@ -24,13 +24,16 @@ export function findResource(name: string, list: readonly Resource[] = registere
 }
 
 export function engineFields(resource: Resource): EngineField[] {
-  return resource.fields.map(({ name, schema, meta }) => ({
-    name,
-    schema,
-    meta,
-    kind: fieldKind(schema, meta),
-    label: meta.label ?? `resources.${resource.name}.fields.${name}`,
-  }));
+  return resource.fields.map(({ name, schema, meta: declared }) => {
+    const meta = Object.keys(declared).length ? declared : metaDeep(schema);
+    return {
+      name,
+      schema,
+      meta,
+      kind: fieldKind(schema, meta),
+      label: meta.label,
+    };
+  });
 }
 
 /** Fields a response carries (write-only ones never come back). */
@@ -58,7 +61,12 @@ export function filterFields(resource: Resource): EngineField[] {
 
 /** Field names allowed in `orderBy` (declared sortable, plus `id`). */
 export function sortableFields(resource: Resource): Set<string> {
-  return new Set(['id', ...resource.fields.filter((f) => f.meta.sort).map((f) => f.name)]);
+  return new Set([
+    'id',
+    ...engineFields(resource)
+      .filter((f) => f.meta.sort)
+      .map((f) => f.name),
+  ]);
 }
 
 /** The list's initial sort in react-admin's shape. */

@@ -1,0 +1,92 @@
+import { createElement, useEffect } from 'react';
+import {
+  BasenameContextProvider,
+  Resource as RaResource,
+  useBasename,
+  useResourceDefinitionContext,
+} from 'react-admin';
+import type { Resource } from '../../resources/define.ts';
+import { resources as registered } from '../../resources/index.ts';
+import { overrides as registeredOverrides } from './overrides.ts';
+import type { ResourceView, ResourceViews } from './overrides.ts';
+import { representationField } from './registry.ts';
+import { ResourceCreate } from './ResourceCreate.tsx';
+import { ResourceEdit } from './ResourceEdit.tsx';
+import { ResourceList } from './ResourceList.tsx';
+import { ResourceShow } from './ResourceShow.tsx';
+
+const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
+  list: ResourceList,
+  create: ResourceCreate,
+  edit: ResourceEdit,
+  show: ResourceShow,
+};
+
+/**
+ * The routes of one resource under a mount point (`/settings` by default): list at `<mount>/<name>`, then
+ * `create`, `:id` (edit) and `:id/show`, each the override of overrides.ts or the generated screen. Mount it
+ * on a `<name>/*` route. It also tells react-admin about every registered resource (record representation,
+ * which views exist), so references and links between resources resolve under the same mount point.
+ *
+ * @example
+ * <Route path="staff/*" element={<EngineResource resource={staff} />} />
+ */
+export function EngineResource({
+  resource,
+  mount = '/settings',
+  overrides = registeredOverrides,
+  all = registered,
+}: {
+  resource: Resource;
+  mount?: string;
+  overrides?: Record<string, ResourceViews>;
+  all?: readonly Resource[];
+}) {
+  const basename = useBasename();
+  useRegisterResources(all.includes(resource) ? all : [...all, resource], overrides);
+  const views = viewsOf(resource, overrides);
+  const element = (view: ResourceView | undefined) => (view ? createElement(view, { resource }) : undefined);
+  return (
+    <BasenameContextProvider basename={`${basename}${mount}`}>
+      <RaResource
+        name={resource.name}
+        list={element(views.list)}
+        create={element(views.create)}
+        edit={element(views.edit)}
+        show={element(views.show)}
+        recordRepresentation={representationField(resource)}
+      />
+    </BasenameContextProvider>
+  );
+}
+
+/** Each view: the override, the generated screen, or none when the override is `false`. */
+function viewsOf(
+  resource: Resource,
+  overrides: Record<string, ResourceViews>,
+): Partial<Record<keyof ResourceViews, ResourceView>> {
+  const own = overrides[resource.name] ?? {};
+  const out: Partial<Record<keyof ResourceViews, ResourceView>> = {};
+  for (const view of Object.keys(GENERATED) as (keyof ResourceViews)[]) {
+    const chosen = own[view];
+    if (chosen !== false) out[view] = chosen ?? GENERATED[view];
+  }
+  return out;
+}
+
+function useRegisterResources(list: readonly Resource[], overrides: Record<string, ResourceViews>): void {
+  const { register } = useResourceDefinitionContext();
+  useEffect(() => {
+    for (const resource of list) {
+      const views = viewsOf(resource, overrides);
+      register({
+        name: resource.name,
+        hasList: !!views.list,
+        hasCreate: !!views.create,
+        hasEdit: !!views.edit,
+        hasShow: !!views.show,
+        recordRepresentation: representationField(resource),
+      });
+    }
+  }, [list, overrides, register]);
+}

@@ -1,0 +1,16 @@
+import Typography from '@mui/material/Typography';
+import { useFieldValue } from 'react-admin';
+import type { FieldProps } from 'react-admin';
+import { MASKS } from './mask.ts';
+import type { MaskName } from './mask.ts';
+
+/** A text cell shown through one of the masking helpers (phone, email, id card). */
+export function MaskedField({ mask, ...props }: FieldProps & { mask: MaskName }) {
+  const value = useFieldValue(props);
+  if (value === null || value === undefined || value === '') return null;
+  return (
+    <Typography component="span" variant="body2">
+      {MASKS[mask](String(value))}
+    </Typography>
+  );
+}

@@ -1,0 +1,21 @@
+import { Create } from 'react-admin';
+import type { Resource } from '../../resources/define.ts';
+import { draftStore } from './draftStore.ts';
+import { formPayload } from './formPayload.ts';
+import { ResourceForm } from './ResourceForm.tsx';
+import { useSaveSuccess } from './useSaveSuccess.ts';
+
+/** The generated create screen. Server field errors (422/409) appear under their inputs. */
+export function ResourceCreate({ resource }: { resource: Resource }) {
+  const draftKey = draftStore.key(resource.name, undefined);
+  const onSuccess = useSaveSuccess(resource.name, draftKey);
+  return (
+    <Create
+      resource={resource.name}
+      mutationOptions={{ onSuccess }}
+      transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: false })}
+    >
+      <ResourceForm resource={resource} isEdit={false} draftKey={draftKey} />
+    </Create>
+  );
+}

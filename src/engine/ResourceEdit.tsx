@@ -1,0 +1,32 @@
+import { Edit, useGetRecordId } from 'react-admin';
+import type { Resource } from '../../resources/define.ts';
+import { draftStore } from './draftStore.ts';
+import { formPayload } from './formPayload.ts';
+import { DeleteRecordButton } from './DeleteRecordButton.tsx';
+import { ResourceForm } from './ResourceForm.tsx';
+import { useSaveSuccess } from './useSaveSuccess.ts';
+
+/**
+ * The generated edit screen. Pessimistic, so server field errors land on the form; only changed fields are
+ * PATCHed (the dataProvider diffs against the loaded record); unsaved changes survive leaving the page.
+ */
+export function ResourceEdit({ resource }: { resource: Resource }) {
+  const id = useGetRecordId();
+  const draftKey = draftStore.key(resource.name, id);
+  const onSuccess = useSaveSuccess(resource.name, draftKey);
+  return (
+    <Edit
+      resource={resource.name}
+      mutationMode="pessimistic"
+      mutationOptions={{ onSuccess }}
+      transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: true })}
+    >
+      <ResourceForm
+        resource={resource}
+        isEdit
+        draftKey={draftKey}
+        toolbarExtra={<DeleteRecordButton resource={resource} redirect="list" />}
+      />
+    </Edit>
+  );
+}

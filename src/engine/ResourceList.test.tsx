@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
+import type { FakeCall } from './testing/fakeFetch.ts';
+import { renderEngine } from './testing/renderEngine.tsx';
+
+const rows = [
+  {
+    id: '1',
+    name: 'Alice',
+    email: 'alice@example.com',
+    phone: '13812345678',
+    gender: 'female',
+    state: true,
+    role_ids: [],
+  },
+  { id: '2', name: 'Bob', email: 'bob@example.com', phone: null, gender: 'male', state: false, role_ids: [] },
+];
+
+function api(handler?: (call: FakeCall) => unknown) {
+  return fakeFetch((call) => {
+    const custom = handler?.(call);
+    if (custom) return custom as { body: unknown };
+    if (call.path === '/api/v1/test/contacts' && call.method === 'GET') {
+      const search = call.query.get('search') ?? '';
+      return { body: listEnvelope(search.includes('name:') ? rows.slice(0, 1) : rows) };
+    }
+    return { body: listEnvelope([]) };
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ResourceList', () => {
+  it('renders the list columns and rows, masking masked fields', async () => {
+    api();
+    await renderEngine({ path: '/settings/contacts' });
+    expect(await screen.findByText('Alice')).toBeTruthy();
+    expect(screen.getByText('Bob')).toBeTruthy();
+    for (const header of ['Name', 'Email', 'Phone', 'Gender', 'State']) {
+      expect(screen.getByRole('columnheader', { name: new RegExp(header) })).toBeTruthy();
+    }
+    expect(screen.getByText('a***e@example.com')).toBeTruthy();
+    expect(screen.getByText('138****5678')).toBeTruthy();
+    expect(screen.queryByText('alice@example.com')).toBeNull();
+  });
+
+  it('sends a filter as search/searchFields with the field default condition', async () => {
+    const calls = api();
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
+    await waitFor(() => expect(screen.queryByText('Bob')).toBeNull());
+    const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+    expect(last?.query.get('search')).toBe('name:Ali');
+    expect(last?.query.get('searchFields')).toBe('name:like');
+  });
+
+  it('sorts on a sortable column', async () => {
+    const calls = api();
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    await userEvent.click(screen.getByRole('button', { name: 'Sort by name ascending' }));
+    expect(screen.queryByRole('button', { name: /Sort by email/ })).toBeNull();
+    await waitFor(() => {
+      const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+      expect(last?.query.get('orderBy')).toBe('name');
+    });
+  });
+
+  it('asks "Confirm to delete {name}?" before deleting', async () => {
+    const calls = api((call) => (call.method === 'DELETE' ? { body: { code: 200, data: null } } : undefined));
+    await renderEngine({ path: '/settings/contacts' });
+    const row = (await screen.findByText('Alice')).closest('tr') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Confirm to delete Alice?')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/v1/test/contacts/1')).toBe(true),
+    );
+  });
+
+  it('shows the empty state when there is no record', async () => {
+    fakeFetch(() => ({ body: listEnvelope([]) }));
+    await renderEngine({ path: '/settings/contacts' });
+    expect(await screen.findByText('No records yet')).toBeTruthy();
+  });
+
+  it('exports with the current filters and sort', async () => {
+    const calls = api((call) =>
+      call.path.endsWith('/export')
+        ? new Response('\uFEFFName\nAlice\n', {
+            headers: {
+              'content-type': 'text/csv',
+              'content-disposition': "attachment; filename*=UTF-8''contacts.csv",
+            },
+          })
+        : undefined,
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await renderEngine({
+      path: '/settings/contacts?filter=%7B%22name%22%3A%22Ali%22%7D&sort=name&order=ASC',
+    });
+    await screen.findByText('Alice');
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await screen.findByText('Download successful');
+    const exported = calls.find((c) => c.path === '/api/v1/test/contacts/export');
+    expect(exported?.query.get('search')).toBe('name:Ali');
+    expect(exported?.query.get('orderBy')).toBe('name');
+    expect(exported?.query.has('page')).toBe(false);
+    expect(click).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,54 @@
+import { BulkDeleteButton, Datagrid, EditButton, List, Pagination, ShowButton } from 'react-admin';
+import type { Resource } from '../../resources/define.ts';
+import { renderField } from './fieldTable.tsx';
+import { renderInput } from './inputTable.tsx';
+import { defaultSortOf, filterFields, listFields, sortableFields } from './registry.ts';
+import { DeleteRecordButton } from './DeleteRecordButton.tsx';
+import { ListActions } from './ListActions.tsx';
+import { ListEmpty } from './ListEmpty.tsx';
+import { ScrollKeeper } from './ScrollKeeper.tsx';
+
+/** How many filters are shown without opening the "Add filter" menu. */
+const ALWAYS_ON_FILTERS = 2;
+const PER_PAGE = 15;
+
+/**
+ * The generated list of a resource: columns from `list` metadata, filters from searchable fields, sorting on
+ * sortable columns, pagination, bulk delete, export/import, and row edit/show/delete. Page, filters and sort
+ * are kept in react-admin's store (`<name>.listParams`) and the scroll position by ScrollKeeper, so coming
+ * back to the list finds it as it was left.
+ *
+ * @example
+ * <Resource name="staff" list={<ResourceList resource={staff} />} />
+ */
+export function ResourceList({ resource, hasShow = true }: { resource: Resource; hasShow?: boolean }) {
+  const sortable = sortableFields(resource);
+  const filters = filterFields(resource).map((field, index) =>
+    renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
+  );
+  return (
+    <List
+      resource={resource.name}
+      sort={defaultSortOf(resource)}
+      perPage={PER_PAGE}
+      filters={filters.length ? filters : undefined}
+      actions={<ListActions resource={resource} hasFilters={filters.length > 0} />}
+      pagination={<Pagination rowsPerPageOptions={[15, 20, 50, 100]} />}
+      empty={<ListEmpty resource={resource} />}
+    >
+      <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
+      <Datagrid rowClick="edit" bulkActionButtons={<BulkDeleteButton mutationMode="pessimistic" />}>
+        {listFields(resource).map((field) =>
+          renderField(field, {
+            resource: resource.name,
+            sortable: sortable.has(field.name),
+            isListCell: true,
+          }),
+        )}
+        <EditButton />
+        {hasShow ? <ShowButton /> : null}
+        <DeleteRecordButton resource={resource} />
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import type { Resource } from '../../resources/define.ts';
+import { resources as registered } from '../../resources/index.ts';
+import { EngineResource } from './EngineResource.tsx';
+
+export interface EngineRoute {
+  /** Relative to the mount point: `<name>/*`. */
+  path: string;
+  /** The resource's name, to replace a placeholder page of the same path. */
+  name: string;
+  element: ReactNode;
+  /** Reading needs the resource's permission page name. */
+  permission: string;
+}
+
+/**
+ * One route per registered resource, for the settings layout: resource `staff` serves `/settings/staff`,
+ * `/settings/staff/create`, `/settings/staff/:id` (edit) and `/settings/staff/:id/show` (spec 2).
+ *
+ * @example
+ * export const settingsRoutes = [...pages, ...engineRoutes()];
+ */
+export function engineRoutes(list: readonly Resource[] = registered): EngineRoute[] {
+  return list.map((resource) => ({
+    path: `${resource.name}/*`,
+    name: resource.name,
+    permission: resource.permission,
+    element: <EngineResource resource={resource} all={list} />,
+  }));
+}

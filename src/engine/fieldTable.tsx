@@ -1,0 +1,82 @@
+import {
+  BooleanField,
+  DateField,
+  EmailField,
+  FunctionField,
+  NumberField,
+  ReferenceArrayField,
+  ReferenceField,
+  SingleFieldList,
+  TextField,
+  UrlField,
+} from 'react-admin';
+import type { ReactElement } from 'react';
+import type { FieldKind } from './fieldKind.ts';
+import type { EngineField } from './registry.ts';
+import { DictionaryField } from './DictionaryField.tsx';
+import { EnumField } from './EnumField.tsx';
+import { MaskedField } from './MaskedField.tsx';
+
+export interface FieldContext {
+  /** The resource the record belongs to. */
+  resource: string;
+  /** Whether the column can be sorted (list only). */
+  sortable?: boolean;
+  /** List cells apply masks; show pages do not. */
+  isListCell?: boolean;
+}
+
+type FieldRenderer = (field: EngineField, ctx: FieldContext) => ReactElement | null;
+
+const common = (field: EngineField, ctx: FieldContext) => ({
+  key: field.name,
+  source: field.name,
+  label: field.label,
+  sortable: ctx.sortable ?? false,
+});
+
+/** zod type (field kind) -> react-admin Field. */
+export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
+  string: (f, ctx) => <TextField {...common(f, ctx)} />,
+  text: (f, ctx) => <TextField {...common(f, ctx)} sx={{ whiteSpace: 'pre-wrap' }} />,
+  email: (f, ctx) => <EmailField {...common(f, ctx)} />,
+  url: (f, ctx) => <UrlField {...common(f, ctx)} target="_blank" rel="noopener noreferrer" />,
+  // Write-only values never come back from the server, so there is nothing to show.
+  password: () => null,
+  number: (f, ctx) => <NumberField {...common(f, ctx)} />,
+  boolean: (f, ctx) => <BooleanField {...common(f, ctx)} />,
+  enum: (f, ctx) => <EnumField {...common(f, ctx)} resource={ctx.resource} field={f} />,
+  date: (f, ctx) => <DateField {...common(f, ctx)} />,
+  datetime: (f, ctx) => <DateField {...common(f, ctx)} showTime />,
+  belongsTo: (f, ctx) => <ReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />,
+  manyToMany: (f, ctx) => (
+    <ReferenceArrayField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''}>
+      <SingleFieldList linkType={false} />
+    </ReferenceArrayField>
+  ),
+  dictionary: (f, ctx) => <DictionaryField {...common(f, ctx)} field={f} />,
+  array: (f, ctx) => (
+    <FunctionField
+      {...common(f, ctx)}
+      render={(record: Record<string, unknown>) => toList(record[f.name]).join(', ')}
+    />
+  ),
+  json: (f, ctx) => (
+    <FunctionField
+      {...common(f, ctx)}
+      render={(record: Record<string, unknown>) => JSON.stringify(record[f.name] ?? null)}
+    />
+  ),
+};
+
+/** The Field element of one field; masked fields are masked in list cells. */
+export function renderField(field: EngineField, ctx: FieldContext): ReactElement | null {
+  if (ctx.isListCell && field.meta.mask) {
+    return <MaskedField {...common(field, ctx)} mask={field.meta.mask} />;
+  }
+  return FIELD_TABLE[field.kind](field, ctx);
+}
+
+function toList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}

@@ -1,0 +1,97 @@
+import {
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  NullableBooleanInput,
+  NumberInput,
+  PasswordInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  TextInput,
+} from 'react-admin';
+import type { ReactElement } from 'react';
+import type { FieldKind } from './fieldKind.ts';
+import { isRequired } from './fieldKind.ts';
+import type { EngineField } from './registry.ts';
+import { DictionaryInput } from './DictionaryInput.tsx';
+import { EnumInput } from './EnumInput.tsx';
+
+export interface InputContext {
+  resource: string;
+  /** Filters: no required marks, a tri-state boolean. */
+  isFilter?: boolean;
+  /** Edit forms: write-only fields may stay blank (blank keeps the stored value). */
+  isEdit?: boolean;
+  alwaysOn?: boolean;
+}
+
+type InputRenderer = (field: EngineField, ctx: InputContext) => ReactElement;
+
+const common = (field: EngineField, ctx: InputContext) => ({
+  key: field.name,
+  source: field.name,
+  label: field.label,
+  alwaysOn: ctx.alwaysOn,
+  isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && isRequired(field.schema),
+});
+
+/** zod type (field kind) -> react-admin Input. */
+export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
+  string: (f, ctx) => <TextInput {...common(f, ctx)} />,
+  text: (f, ctx) => <TextInput {...common(f, ctx)} multiline={!ctx.isFilter} minRows={3} />,
+  email: (f, ctx) => <TextInput {...common(f, ctx)} type="email" />,
+  url: (f, ctx) => <TextInput {...common(f, ctx)} type="url" />,
+  password: (f, ctx) => <PasswordInput {...common(f, ctx)} autoComplete="new-password" />,
+  number: (f, ctx) => <NumberInput {...common(f, ctx)} />,
+  boolean: (f, ctx) =>
+    ctx.isFilter ? <NullableBooleanInput {...common(f, ctx)} /> : <BooleanInput {...common(f, ctx)} />,
+  enum: (f, ctx) => <EnumInput {...common(f, ctx)} resource={ctx.resource} spec={f} />,
+  date: (f, ctx) => <DateInput {...common(f, ctx)} />,
+  datetime: (f, ctx) => <DateTimeInput {...common(f, ctx)} />,
+  belongsTo: (f, ctx) => {
+    const { label, isRequired: _required, ...rest } = common(f, ctx);
+    return <ReferenceInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
+  },
+  manyToMany: (f, ctx) => {
+    const { label, isRequired: _required, ...rest } = common(f, ctx);
+    return <ReferenceArrayInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
+  },
+  dictionary: (f, ctx) => <DictionaryInput {...common(f, ctx)} spec={f} />,
+  array: (f, ctx) => (
+    <TextInput
+      {...common(f, ctx)}
+      format={(value: unknown) => (Array.isArray(value) ? value.join(', ') : '')}
+      parse={(text: string) =>
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      }
+    />
+  ),
+  json: (f, ctx) => (
+    <TextInput
+      {...common(f, ctx)}
+      multiline
+      format={(value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2))}
+      parse={(text: string) => parseJson(text)}
+    />
+  ),
+};
+
+/** A read-only field on a form: shown, never editable, never sent. */
+export function renderReadOnlyInput(field: EngineField): ReactElement {
+  return <TextInput key={field.name} source={field.name} label={field.label} readOnly />;
+}
+
+export function renderInput(field: EngineField, ctx: InputContext): ReactElement {
+  return INPUT_TABLE[field.kind](field, ctx);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

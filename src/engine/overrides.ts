@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+import type { Resource } from '../../resources/define.ts';
+
+/** A screen of a resource; it receives the resource so it can reuse engine parts (renderField, ResourceForm...). */
+export type ResourceView = ComponentType<{ resource: Resource }>;
+
+/**
+ * Hand-written screens that replace generated ones, per resource and per view; `false` removes a view (no
+ * show page, say). Everything not listed here stays generated.
+ */
+export interface ResourceViews {
+  list?: ResourceView | false;
+  create?: ResourceView | false;
+  edit?: ResourceView | false;
+  show?: ResourceView | false;
+}
+
+/**
+ * The one place to override a generated screen without forking the engine. Keyed by resource name.
+ *
+ * @example
+ * // src/engine/overrides.ts
+ * import { StaffEdit } from '../pages/settings/staff/StaffEdit.tsx';
+ * export const overrides: Record<string, ResourceViews> = { staff: { edit: StaffEdit, show: false } };
+ */
+export const overrides: Record<string, ResourceViews> = {};

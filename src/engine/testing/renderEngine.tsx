@@ -1,0 +1,66 @@
+import { render } from '@testing-library/react';
+import { createInstance } from 'i18next';
+import { getI18nProvider } from 'ra-i18n-i18next';
+import { AdminContext, Notification, TestMemoryRouter, memoryStore } from 'react-admin';
+import type { I18nProvider } from 'react-admin';
+import { Route, Routes } from 'react-router-dom';
+import { catalogs } from '../../../locales/index.ts';
+import type { Locale } from '../../../locales/index.ts';
+import { createDataProvider } from '../dataProvider.ts';
+import { EngineResource } from '../EngineResource.tsx';
+import type { ResourceViews } from '../overrides.ts';
+import { contacts } from './contacts.ts';
+import { departments, roles } from './related.ts';
+
+export const testResources = [contacts, departments, roles];
+
+/** react-admin's i18nProvider over the real catalogues, one i18next instance per call. */
+export async function testI18nProvider(locale: Locale = 'en'): Promise<I18nProvider> {
+  return getI18nProvider(createInstance(), {
+    lng: locale,
+    resources: { [locale]: { translation: catalogs[locale] } },
+    interpolation: { escapeValue: false },
+    nsSeparator: false,
+    returnNull: false,
+  });
+}
+
+/**
+ * Renders the engine's routes of `contacts` under /settings at `path`, with the real dataProvider (tests stub
+ * fetch) and the real message catalogues.
+ */
+export async function renderEngine({
+  path,
+  locale = 'en',
+  overrides = {},
+  onLocation,
+}: {
+  path: string;
+  locale?: Locale;
+  overrides?: Record<string, ResourceViews>;
+  onLocation?: (pathname: string) => void;
+}) {
+  const i18nProvider = await testI18nProvider(locale);
+  const store = memoryStore();
+  const view = render(
+    <TestMemoryRouter initialEntries={[path]} locationCallback={(l) => onLocation?.(l.pathname)}>
+      <AdminContext
+        dataProvider={createDataProvider({ resources: testResources })}
+        i18nProvider={i18nProvider}
+        store={store}
+      >
+        <Routes>
+          {testResources.map((resource) => (
+            <Route
+              key={resource.name}
+              path={`/settings/${resource.name}/*`}
+              element={<EngineResource resource={resource} all={testResources} overrides={overrides} />}
+            />
+          ))}
+        </Routes>
+        <Notification />
+      </AdminContext>
+    </TestMemoryRouter>,
+  );
+  return { ...view, store };
+}

@@ -1,0 +1,25 @@
+import { useMemo } from 'react';
+import { useTranslate } from 'react-admin';
+import type { EngineField } from './registry.ts';
+import { enumValues } from './fieldKind.ts';
+
+export interface Choice {
+  id: string;
+  name: string;
+}
+
+/**
+ * An enum field's options with their labels from `resources.<resource>.values.<field>.<value>` (the value
+ * itself when no label is declared). The server writes the same labels into CSV exports.
+ */
+export function useEnumChoices(resource: string, field: EngineField): Choice[] {
+  const translate = useTranslate();
+  return useMemo(
+    () =>
+      enumValues(field.schema).map((value) => ({
+        id: value,
+        name: translate(`resources.${resource}.values.${field.name}.${value}`, { _: value }),
+      })),
+    [translate, resource, field],
+  );
+}
