@@ -156,6 +156,28 @@ export interface ResourceOptions<S extends z.ZodObject> {
   timestamps?: boolean;
   /** Module this resource belongs to (modules can be disabled later); default `core`. */
   module?: string;
+  /**
+   * The routes the engine mounts (default: all): `['list', 'read']` for a read-only collection, `[]` for a
+   * resource a module serves itself (the table, migration check, query language and screens still apply).
+   */
+  operations?: readonly ResourceOperation[];
+}
+
+/** The contract's routes of a collection, as `operations` names them. */
+export const RESOURCE_OPERATIONS = [
+  'list',
+  'read',
+  'create',
+  'update',
+  'delete',
+  'export',
+  'import',
+] as const;
+export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
+
+/** Whether the engine serves `operation` for a resource. */
+export function hasOperation(resource: Resource, operation: ResourceOperation): boolean {
+  return (resource.options.operations ?? RESOURCE_OPERATIONS).includes(operation);
 }
 
 /** A declared resource: the options with defaults applied. */

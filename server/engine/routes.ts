@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Resource } from '../../resources/define.ts';
+import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { requirePermission } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
@@ -23,7 +23,7 @@ export function permissionFor(resource: Resource, action: Action): string {
   return action === 'read' ? resource.permission : `${resource.permission}.${action}`;
 }
 
-/** Mounts the contract's seven routes for one resource. Thin: parse, call an operation, reply. */
+/** Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply. */
 export function registerResourceRoutes(
   app: FastifyInstance,
   { db, resource, registry }: { db: Db; resource: Resource; registry: readonly Resource[] },
@@ -37,33 +37,48 @@ export function registerResourceRoutes(
     async authorize(action) {
       const principal = await requirePermission(request, permissionFor(resource, action));
       const ua = request.headers['user-agent'];
-      return { userId: principal.userId, ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
+      return {
+        userId: principal.userId,
+        ip: request.ip,
+        userAgent: typeof ua === 'string' ? ua : null,
+        principal,
+        origin: `${request.protocol}://${request.host}`,
+      };
     },
     label: (field) => fieldLabel(request, resource, field),
   });
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   const queryOf = (request: FastifyRequest) => (request.query ?? {}) as RawQuery;
 
-  app.get(base, { schema: schemas.list }, async (request) =>
-    ok(await listRecords(ctxOf(request), queryOf(request))),
-  );
-  app.post(base, { schema: schemas.create }, async (request, reply) => {
-    const record = await createRecord(ctxOf(request), request.body);
-    return reply.code(201).send(ok(record));
-  });
-  app.get(`${base}/export`, { schema: schemas.export }, (request, reply) =>
-    exportCsv(ctxOf(request), queryOf(request), request, reply),
-  );
-  app.post(`${base}/import`, { schema: schemas.import }, async (request) =>
-    ok(await importCsv(ctxOf(request), queryOf(request), request)),
-  );
-  app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
-    ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),
-  );
-  app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
-    ok(await updateRecord(ctxOf(request), idOf(request), request.body)),
-  );
-  app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
-    ok(await deleteRecord(ctxOf(request), idOf(request))),
-  );
+  const has = (operation: Parameters<typeof hasOperation>[1]) => hasOperation(resource, operation);
+
+  if (has('list'))
+    app.get(base, { schema: schemas.list }, async (request) =>
+      ok(await listRecords(ctxOf(request), queryOf(request))),
+    );
+  if (has('create'))
+    app.post(base, { schema: schemas.create }, async (request, reply) => {
+      const record = await createRecord(ctxOf(request), request.body);
+      return reply.code(201).send(ok(record));
+    });
+  if (has('export'))
+    app.get(`${base}/export`, { schema: schemas.export }, (request, reply) =>
+      exportCsv(ctxOf(request), queryOf(request), request, reply),
+    );
+  if (has('import'))
+    app.post(`${base}/import`, { schema: schemas.import }, async (request) =>
+      ok(await importCsv(ctxOf(request), queryOf(request), request)),
+    );
+  if (has('read'))
+    app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
+      ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),
+    );
+  if (has('update'))
+    app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
+      ok(await updateRecord(ctxOf(request), idOf(request), request.body)),
+    );
+  if (has('delete'))
+    app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
+      ok(await deleteRecord(ctxOf(request), idOf(request))),
+    );
 }
