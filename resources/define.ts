@@ -63,6 +63,8 @@ export interface FieldMeta {
   mask?: 'phone' | 'email' | 'idCard';
   /** How write-only values are stored: `argon2` hashes them (passwords). */
   hash?: 'argon2';
+  /** Storage column of a write-only field when it differs from its name (`password` -> `password_hash`). */
+  column?: string;
   /** Translation key of the label; default `resources.<resource>.fields.<field>`. */
   label?: string;
 }

@@ -100,6 +100,12 @@ export const SETTINGS_MENU: readonly MenuItem[] = [
         icon: 'History',
         path: '/settings/activities',
       },
+      {
+        name: PERMISSION.usersUsers,
+        title: 'settings.people.menu.users',
+        icon: 'People',
+        path: '/settings/users',
+      },
     ],
   },
   {

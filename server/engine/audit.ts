@@ -1,4 +1,5 @@
 import type { Resource } from '../../resources/define.ts';
+import type { Principal } from '../core/principal.ts';
 import type { Queryable } from '../db/index.ts';
 import { fieldsOf } from './fields.ts';
 
@@ -9,6 +10,10 @@ export interface Actor {
   userId: string;
   ip: string | null;
   userAgent: string | null;
+  /** The caller's staff record and permission names, for hooks that enforce who may write what. */
+  principal?: Principal;
+  /** `<scheme>://<host>` of the request, for links a hook hands out. */
+  origin?: string;
 }
 
 export type Changes = Record<string, [unknown, unknown]>;

@@ -6,6 +6,7 @@ import type { Db, Queryable } from '../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { mapDbError } from './db-errors.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
+import { hooksOf } from './hooks.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
 import { loadRecords, selectColumns, type WireRecord } from './records.ts';
 import { withoutSystemKeys, writeSchemas } from './schemas.ts';
@@ -74,8 +75,9 @@ export async function createRecord(ctx: OperationContext, body: unknown): Promis
     string,
     unknown
   >;
-  const id = await ctx.db.transaction((tx) => insertRecord(ctx, tx, data, actor));
-  return fetchRecord(ctx, ctx.db, id);
+  const extras: Record<string, unknown> = {};
+  const id = await ctx.db.transaction((tx) => insertRecord(ctx, tx, data, actor, extras));
+  return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
 }
 
 export async function updateRecord(ctx: OperationContext, id: string, body: unknown): Promise<WireRecord> {
@@ -83,8 +85,9 @@ export async function updateRecord(ctx: OperationContext, id: string, body: unkn
   const input = withoutSystemKeys(body);
   const parsed = validate(writeSchemas(ctx.resource).update, input) as Record<string, unknown>;
   const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in (input as object)));
-  await ctx.db.transaction((tx) => patchRecord(ctx, tx, id, given, actor));
-  return fetchRecord(ctx, ctx.db, id);
+  const extras: Record<string, unknown> = {};
+  await ctx.db.transaction((tx) => patchRecord(ctx, tx, id, given, actor, extras));
+  return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
 }
 
 export async function deleteRecord(ctx: OperationContext, id: string): Promise<null> {
@@ -92,6 +95,7 @@ export async function deleteRecord(ctx: OperationContext, id: string): Promise<n
   const { resource } = ctx;
   await ctx.db.transaction(async (tx) => {
     const before = await fetchRecord(ctx, tx, id, [], true);
+    await hooksOf(resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
     try {
       await tx.query(`DELETE FROM ${ident(resource.table)} WHERE "id" = $1`, [id]);
     } catch (error) {
@@ -108,14 +112,20 @@ export async function deleteRecord(ctx: OperationContext, id: string): Promise<n
   return null;
 }
 
-/** Inserts one validated record with its links and audit row; returns the new id. Used by import too. */
+/**
+ * Inserts one validated record with its links, hooks and audit row; returns the new id. Used by import too.
+ * What the resource's afterWrite hook returns is copied into `extras` (for the response).
+ */
 export async function insertRecord(
   ctx: OperationContext,
   tx: Queryable,
   data: Record<string, unknown>,
   actor: Actor,
+  extras: Record<string, unknown> = {},
 ): Promise<string> {
   const { resource } = ctx;
+  const hooks = hooksOf(resource);
+  await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor });
   await checkUnique(ctx, tx, data, null);
   const values = await columnValues(resource, data);
   const names = Object.keys(values);
@@ -128,6 +138,8 @@ export async function insertRecord(
     await writeLinks(resource, tx, newId, data);
     return newId;
   });
+  const added = await hooks.afterWrite?.({ action: 'create', tx, id, before: null, data, actor });
+  Object.assign(extras, added ?? {});
   await writeAudit(tx, {
     resource,
     action: 'create',
@@ -145,9 +157,12 @@ export async function patchRecord(
   id: string,
   given: Record<string, unknown>,
   actor: Actor,
+  extras: Record<string, unknown> = {},
 ): Promise<void> {
   const { resource } = ctx;
+  const hooks = hooksOf(resource);
   const before = await fetchRecord(ctx, tx, id, [], true);
+  await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
   await checkUnique(ctx, tx, given, id);
   const values = await columnValues(resource, given);
   const sets = Object.keys(values).map((name, i) => `${ident(name)} = $${i + 2}`);
@@ -160,6 +175,8 @@ export async function patchRecord(
       ]);
     await writeLinks(resource, tx, id, given);
   });
+  const added = await hooks.afterWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  Object.assign(extras, added ?? {});
   const changes = diffChanges(resource, before, { ...before, ...given });
   if (Object.keys(changes).length)
     await writeAudit(tx, { resource, action: 'update', subjectId: id, changes, actor });
@@ -230,7 +247,7 @@ async function columnValues(
   const out: Record<string, unknown> = {};
   for (const f of fieldsOf(resource)) {
     if (!f.isColumn || !(f.name in data) || f.meta.readOnly) continue;
-    out[f.name] = await toColumn(f, data[f.name]);
+    out[(f.meta.writeOnly && f.meta.column) || f.name] = await toColumn(f, data[f.name]);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Condition, Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
+import { hooksOf } from './hooks.ts';
 
 /**
  * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`,
@@ -137,6 +138,8 @@ function conditionSql(
     const inner = CONDITION_SQL[condition === '=' ? '=' : 'in'](`j.${ident(j.targetColumn)}`, values, bind);
     return `EXISTS (SELECT 1 FROM ${ident(j.table)} j WHERE j.${ident(j.ownerColumn)} = ${ident(resource.table)}."id" AND ${inner})`;
   }
+  const custom = hooksOf(resource).filters?.[target.name];
+  if (custom) return custom({ column: ident(target.name), condition, values, bind });
   return CONDITION_SQL[condition](ident(target.name), values, bind);
 }
 

@@ -1,6 +1,7 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from './fields.ts';
+import { hooksOf } from './hooks.ts';
 
 export type WireRecord = Record<string, unknown> & { id: string };
 
@@ -44,6 +45,7 @@ export async function loadRecords(
   }
   for (const name of includes)
     await INCLUDERS.find((i) => i.matches(resource, name))?.load({ db, resource, registry, records, name });
+  await hooksOf(resource).afterRead?.({ db, records });
   return records;
 }
 

@@ -96,7 +96,7 @@ function columnOf(
   const onDelete = isChildKey ? 'CASCADE' : f.isNullable ? 'SET NULL' : 'RESTRICT';
   const values = f.enumValues.map(sqlLiteral).join(', ');
   return {
-    name: f.name,
+    name: (f.meta.writeOnly && f.meta.column) || f.name,
     type: COLUMN_TYPES[kind],
     notNull: !f.isNullable,
     default: f.hasDefault && f.defaultValue !== undefined ? sqlDefault(f.defaultValue, kind) : null,

@@ -1,8 +1,9 @@
 import { authModule } from './auth/index.ts';
 import { resourcesModule } from '../engine/module.ts';
+import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
 import type { AppModule } from './types.ts';
 
 /** Every feature module, in registration order. Add a module by importing it and listing it here. */
-export const modules: AppModule[] = [systemModule, authModule, settingsModule, resourcesModule];
+export const modules: AppModule[] = [systemModule, authModule, settingsModule, resourcesModule, peopleModule];

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { PERMISSION } from '../schemas/permissions.ts';
+import { defineResource, field } from './define.ts';
+
+/** A role's grants: permission names (pages, groups and `<page>.<action>`), per the API contract. */
+export const rolePermissions = z.object({
+  menu_ids: z.array(z.string().trim().min(1).max(100)).max(500).default([]),
+});
+
+/**
+ * Roles (`v1/user/roles`). Members hold the union of their enabled roles' `menu_ids`. The server refuses
+ * unknown names and names the editor does not hold (server/modules/people).
+ */
+export const roles = defineResource({
+  name: 'roles',
+  endpoint: 'v1/user/roles',
+  permission: PERMISSION.usersRoles,
+  schema: z.object({
+    name: field(z.string().trim().min(1).max(60), { search: 'like', sort: true, list: true, unique: true }),
+    intro: field(z.string().trim().max(500).default(''), { input: 'textarea', list: true }),
+    permissions: field(rolePermissions.default({ menu_ids: [] }), { list: false }),
+    sort: field(z.int().min(0).max(1_000_000).default(0), { sort: true, list: true }),
+    state: field(z.boolean().default(true), { search: '=', sort: true, list: true }),
+  }),
+  recordRepresentation: 'name',
+  defaultSort: { field: 'sort', order: 'asc' },
+});

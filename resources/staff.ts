@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { email, phone } from '../schemas/common.ts';
+import { PERMISSION } from '../schemas/permissions.ts';
+import { defineResource, field, reference, references } from './define.ts';
+
+export const GENDERS = ['male', 'female', 'unknown'] as const;
+
+/**
+ * Staff (`v1/user/staff`): the people who may use the back office. `user_id` is set when the invitee joins
+ * (`POST v1/user/join`); until then the record is "unregistered". The server adds `registered` and, right
+ * after a create or a re-issue, `invitation_url` (only the token's hash is stored, so it is shown once).
+ * Who may set what (is_admin, roles, own record) is enforced in server/modules/people.
+ */
+export const staff = defineResource({
+  name: 'staff',
+  endpoint: 'v1/user/staff',
+  permission: PERMISSION.usersStaff,
+  schema: z.object({
+    name: field(z.string().trim().min(1).max(60), { search: 'like', sort: true, list: true }),
+    gender: field(z.enum(GENDERS).default('unknown'), { search: '=', list: true }),
+    phone: field(phone.nullable().optional(), { search: 'like', list: true, mask: 'phone', input: 'phone' }),
+    email: field(email.nullable().optional(), { search: 'like', list: true, mask: 'email', input: 'email' }),
+    department_id: reference('departments', { search: ['=', 'in'], list: true }),
+    role_ids: references('roles', { search: ['=', 'in'], list: true }),
+    state: field(z.boolean().default(true), { search: '=', sort: true, list: true }),
+    is_supervisor: field(z.boolean().default(false), { search: '=', list: false }),
+    is_admin: field(z.int().min(0).max(1).default(0), { search: '=', list: false }),
+    user_id: reference('users', { readOnly: true, search: '=', list: false }),
+  }),
+  recordRepresentation: 'name',
+});

@@ -1,0 +1,52 @@
+import type { Resource } from '../../resources/define.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Actor } from './audit.ts';
+import type { WireRecord } from './records.ts';
+
+/**
+ * Server-side behaviour a resource needs beyond its schema (resources/ stays free of server code, so the
+ * hooks are registered here by the domain module that owns the resource). Every write path of the engine
+ * (create, update, delete, CSV import) runs them inside the write's transaction, so a rule enforced in a
+ * hook cannot be bypassed through another route. Example:
+ * `registerResourceHooks('departments', { beforeWrite: async (e) => { if (cycle) throw AppError... } })`
+ */
+export interface WriteEvent {
+  action: 'create' | 'update' | 'delete';
+  tx: Queryable;
+  /** The record's id; null before a create. */
+  id: string | null;
+  /** The stored record before the write (update, delete), read FOR UPDATE. */
+  before: WireRecord | null;
+  /** The validated input (only the keys given, on update); empty on delete. A hook may change it. */
+  data: Record<string, unknown>;
+  actor: Actor;
+}
+
+export interface ResourceHooks {
+  /** Runs after validation, before the SQL; throw an AppError to refuse the write. */
+  beforeWrite?(event: WriteEvent): Promise<void>;
+  /** Runs after the SQL and before the audit row; what it returns is added to the create/update response. */
+  afterWrite?(event: WriteEvent & { id: string }): Promise<Record<string, unknown> | void>;
+  /** Adds derived values to records read by any route (list, read, include). */
+  afterRead?(args: { db: Queryable; records: WireRecord[] }): Promise<void>;
+  /**
+   * Replaces the SQL of a search on one field (e.g. a department and its sub-departments). Gets the quoted
+   * column, the condition and the parsed values; returns a clause using `bind` for every value.
+   */
+  filters?: Record<
+    string,
+    (args: { column: string; condition: string; values: unknown[]; bind: (v: unknown) => string }) => string
+  >;
+}
+
+const registry = new Map<string, ResourceHooks>();
+
+/** Registers the hooks of a resource (by name); a second call replaces the first. */
+export function registerResourceHooks(resourceName: string, hooks: ResourceHooks): void {
+  registry.set(resourceName, hooks);
+}
+
+/** The hooks of a resource (empty when none are registered). */
+export function hooksOf(resource: Resource): ResourceHooks {
+  return registry.get(resource.name) ?? {};
+}

@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { validate } from '../../core/http.ts';
+import { requirePermission, requireUser } from '../../core/principal.ts';
+import type { Db, Queryable } from '../../db/index.ts';
+import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
+import { issueInvitation, redeemInvitation } from './invitations.ts';
+import { alreadyRegistered } from './staffHooks.ts';
+
+const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
+const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^\\d{1,19}$' } } };
+
+/**
+ * `POST v1/user/join` (the signed-in user takes the staff record an invitation names),
+ * `POST v1/user/staff/<id>/invitation` (a new link for an unregistered record; the old one stops working)
+ * and `GET v1/user/users/<id>/logins` (sign-in history from the activity log).
+ */
+export function registerAccountRoutes(app: FastifyInstance, db: Db): void {
+  app.post(
+    '/api/v1/user/join',
+    { schema: { tags: ['account'], summary: 'Join the staff invitation' } },
+    async (request) => {
+      const principal = await requireUser(request);
+      const { invitation } = validate(joinSchema, request.body);
+      const result = await db.transaction((tx) =>
+        redeemInvitation(tx, { token: invitation, userId: principal.userId }),
+      );
+      if ('error' in result) {
+        if (result.error === 'already_staff') throw new AppError(409, 'settings.people.errors.already_staff');
+        throw AppError.validation({ invitation: ['settings.people.errors.invitation_invalid'] });
+      }
+      await audit(db, request, {
+        action: 'staff.join',
+        operatorId: principal.userId,
+        subjectId: result.staffId,
+      });
+      return ok({ staff_id: result.staffId });
+    },
+  );
+
+  app.post(
+    '/api/v1/user/staff/:id/invitation',
+    {
+      schema: {
+        tags: ['people'],
+        summary: 'Re-issue the invitation link of an unregistered staff member',
+        params: idParam,
+      },
+    },
+    async (request) => {
+      const principal = await requirePermission(request, `${PERMISSION.usersStaff}.update`);
+      const { id } = request.params as { id: string };
+      const issued = await db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ user_id: string | null; is_admin: number }>(
+          'SELECT user_id, is_admin FROM staff WHERE id = $1 FOR UPDATE',
+          [id],
+        );
+        if (!rows[0]) throw AppError.notFound();
+        if (rows[0].user_id !== null) throw alreadyRegistered();
+        if (Number(rows[0].is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
+        await assertCanManageStaff(tx, principal, id);
+        return issueInvitation(tx, { staffId: id, origin: `${request.protocol}://${request.host}` });
+      });
+      await audit(db, request, { action: 'staff.invitation', operatorId: principal.userId, subjectId: id });
+      return ok(issued);
+    },
+  );
+
+  app.get(
+    '/api/v1/user/users/:id/logins',
+    {
+      schema: { tags: ['people'], summary: 'Sign-in history of one account (newest first)', params: idParam },
+    },
+    async (request) => {
+      await requirePermission(request, PERMISSION.usersUsers);
+      const { id } = request.params as { id: string };
+      const query = request.query as { page?: string; size?: string };
+      const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+      const size = Math.min(100, Math.max(1, Number.parseInt(query.size ?? '15', 10) || 15));
+      const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
+      const { rows } = await db.query(
+        `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
+        [id],
+      );
+      const { rows: count } = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
+        [id],
+      );
+      const total = Number(count[0]!.n);
+      const data = rows.map((r) => ({
+        ...r,
+        id: String(r.id),
+        created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
+      }));
+      return ok({
+        data,
+        meta: {
+          pagination: {
+            total,
+            count: data.length,
+            per_page: size,
+            current_page: page,
+            total_pages: Math.ceil(total / size),
+          },
+        },
+      });
+    },
+  );
+}
+
+async function audit(
+  db: Queryable,
+  request: FastifyRequest,
+  { action, operatorId, subjectId }: { action: string; operatorId: string; subjectId: string },
+): Promise<void> {
+  const ua = request.headers['user-agent'];
+  await db.query(
+    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
+     VALUES ($1, $2, 'staff', $3, $4, $5)`,
+    [operatorId, action, subjectId, request.ip, typeof ua === 'string' ? ua.slice(0, 500) : null],
+  );
+}

@@ -1,0 +1,29 @@
+import { registerResourceHooks } from '../../engine/hooks.ts';
+import type { AppModule } from '../types.ts';
+import { registerAccountRoutes } from './accountRoutes.ts';
+import { departmentHooks } from './departmentHooks.ts';
+import { registerMenuRoutes } from './menus.ts';
+import { roleHooks } from './roleHooks.ts';
+import { staffHooks } from './staffHooks.ts';
+import { registerDepartmentTreeRoute } from './tree.ts';
+import { userHooks } from './userHooks.ts';
+
+// The rules of the people resources run inside the engine's write paths (create, update, delete, import).
+registerResourceHooks('departments', departmentHooks);
+registerResourceHooks('roles', roleHooks);
+registerResourceHooks('staff', staffHooks);
+registerResourceHooks('users', userHooks);
+
+/**
+ * People and access (issue 5): the settings menu call, the department tree, joining through an
+ * invitation, re-issuing invitations and sign-in history. The collections themselves (users, staff,
+ * roles, departments) are engine resources (resources/*.ts) with the hooks above.
+ */
+export const peopleModule: AppModule = {
+  name: 'people',
+  register(app, { db }) {
+    registerMenuRoutes(app);
+    registerDepartmentTreeRoute(app, db);
+    registerAccountRoutes(app, db);
+  },
+};

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { SETTINGS_MENU, filterMenu, type MenuItem } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { can, requireStaff } from '../../core/principal.ts';
+
+/** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
+export interface WireMenuItem {
+  name: string | null;
+  title: string;
+  title_key: string;
+  icon: string | null;
+  path: string | null;
+  disabled: boolean;
+  children?: WireMenuItem[];
+}
+
+/**
+ * `GET v1/system/menus`: the settings menu of schemas/permissions.ts filtered by the caller's names exactly
+ * as spec 6 says (children filtered recursively, nameless items kept, administrators see everything).
+ */
+export function registerMenuRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/v1/system/menus',
+    { schema: { tags: ['system'], summary: "The settings menu tree, filtered by the caller's permissions" } },
+    async (request) => {
+      const principal = await requireStaff(request);
+      const toWire = (item: MenuItem): WireMenuItem => ({
+        name: item.name ?? null,
+        title: request.t(item.title),
+        title_key: item.title,
+        icon: item.icon ?? null,
+        path: item.path ?? null,
+        disabled: item.disabled ?? false,
+        ...(item.children ? { children: item.children.map(toWire) } : {}),
+      });
+      return ok(filterMenu(SETTINGS_MENU, (name) => can(principal, name)).map(toWire));
+    },
+  );
+}

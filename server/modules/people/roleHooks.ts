@@ -1,0 +1,38 @@
+import { AppError } from '../../core/errors.ts';
+import type { ResourceHooks } from '../../engine/hooks.ts';
+import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
+
+const GRANTABLE = grantableNames();
+
+const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[] =>
+  ((record?.permissions as { menu_ids?: string[] } | undefined)?.menu_ids ?? []).map(String);
+
+/**
+ * Role rules: `menu_ids` holds only known permission names (deduplicated); someone who is not an
+ * administrator may only write roles whose names (before and after) they hold themselves, and never a
+ * role they are a member of.
+ */
+export const roleHooks: ResourceHooks = {
+  async beforeWrite({ action, tx, data, before, actor }) {
+    const principal = principalOf(actor);
+    if ('permissions' in data) {
+      const names = [...new Set(menuIdsOf(data))];
+      const unknown = names.filter((n) => !GRANTABLE.has(n));
+      if (unknown.length)
+        throw new AppError(422, 'errors.validation', {
+          fields: { permissions: ['settings.people.errors.unknown_permission'] },
+        });
+      data.permissions = { menu_ids: names };
+    }
+    if (isAdmin(principal)) return;
+    if (before) {
+      const { rows } = await tx.query('SELECT 1 FROM staff_roles WHERE staff_id = $1 AND role_id = $2', [
+        principal.staff.id,
+        before.id,
+      ]);
+      if (rows.length) throw forbidden('own_roles');
+      assertHoldsAll(principal, menuIdsOf(before));
+    }
+    if (action !== 'delete') assertHoldsAll(principal, menuIdsOf(data));
+  },
+};

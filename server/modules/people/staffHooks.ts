@@ -1,0 +1,76 @@
+import { AppError } from '../../core/errors.ts';
+import type { ResourceHooks, WriteEvent } from '../../engine/hooks.ts';
+import {
+  assertCanManageStaff,
+  assertHoldsAll,
+  assertNotLastAdmin,
+  forbidden,
+  isAdmin,
+  namesOfRoles,
+  principalOf,
+} from './guards.ts';
+import { issueInvitation } from './invitations.ts';
+
+const sameIds = (a: unknown, b: unknown) =>
+  JSON.stringify([...((a as string[]) ?? [])].map(String).sort()) ===
+  JSON.stringify([...((b as string[]) ?? [])].map(String).sort());
+
+/**
+ * Staff rules: only administrators set is_admin or touch an administrator; roles given must grant only
+ * names the caller holds; nobody changes their own roles, disables or deletes themselves; the last
+ * administrator stays. A new record gets an invitation link; reads add `registered`.
+ */
+export const staffHooks: ResourceHooks = {
+  async beforeWrite(event) {
+    const principal = principalOf(event.actor);
+    const { tx, data, before } = event;
+    const isSelf = before !== null && before.id === principal.staff.id;
+    if (before) await assertCanManageStaff(tx, principal, before.id);
+
+    if (event.action === 'delete') {
+      if (isSelf) throw forbidden('self');
+      if (isEnabledAdmin(before)) await assertNotLastAdmin(tx, before!.id);
+      return;
+    }
+    const wantsAdmin = 'is_admin' in data && Number(data.is_admin) !== Number(before?.is_admin ?? 0);
+    if (wantsAdmin && !isAdmin(principal)) throw forbidden('set_admin');
+    if ('role_ids' in data && !sameIds(data.role_ids, before?.role_ids ?? [])) {
+      if (isSelf) throw forbidden('own_roles');
+      const added = (data.role_ids as string[]).filter((id) => !(before?.role_ids as string[])?.includes(id));
+      if (!isAdmin(principal)) assertHoldsAll(principal, await namesOfRoles(tx, added));
+    }
+    if (isSelf && data.state === false) throw forbidden('self');
+    const demotes = (wantsAdmin && Number(data.is_admin) === 0) || data.state === false;
+    if (demotes && isEnabledAdmin(before)) await assertNotLastAdmin(tx, before!.id);
+  },
+
+  async afterWrite(event: WriteEvent & { id: string }) {
+    if (event.action !== 'create') return;
+    return issueInvitation(event.tx, { staffId: event.id, origin: event.actor.origin ?? '' });
+  },
+
+  async afterRead({ records }) {
+    for (const record of records) {
+      record.registered = record.user_id !== null && record.user_id !== undefined;
+      record.invitation_url = null;
+    }
+  },
+
+  filters: {
+    // A department includes its sub-departments (UNION, not UNION ALL: a cycle cannot loop forever).
+    department_id: ({ column, values, bind }) =>
+      `${column} IN (WITH RECURSIVE sub(id) AS (
+         SELECT id FROM departments WHERE id IN (${values.map(bind).join(', ')})
+         UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id)
+       SELECT id FROM sub)`,
+  },
+};
+
+function isEnabledAdmin(record: Record<string, unknown> | null): boolean {
+  return record !== null && Number(record.is_admin) === 1 && record.state === true;
+}
+
+/** 409 when a staff record already belongs to a user (no new invitation for it). */
+export function alreadyRegistered(): AppError {
+  return new AppError(409, 'settings.people.errors.already_registered');
+}

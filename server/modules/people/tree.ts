@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { can, requireStaff } from '../../core/principal.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Db } from '../../db/index.ts';
+
+export interface DepartmentNode {
+  id: string;
+  parent_id: string;
+  title: string;
+  value: string;
+  sort: number;
+  state: boolean;
+  children: DepartmentNode[];
+}
+
+/**
+ * `GET v1/user/department/tree`: every department, nested, siblings by sort then id (disabled ones too,
+ * with `state` false, so the client's tree builder decides). Readable with the departments page or the
+ * staff page (whose filter and form pick departments from it).
+ */
+export function registerDepartmentTreeRoute(app: FastifyInstance, db: Db): void {
+  app.get(
+    '/api/v1/user/department/tree',
+    { schema: { tags: ['people'], summary: 'Departments as a nested tree' } },
+    async (request) => {
+      const principal = await requireStaff(request);
+      if (!can(principal, PERMISSION.usersDepartments) && !can(principal, PERMISSION.usersStaff))
+        throw AppError.forbidden();
+      const { rows } = await db.query<{
+        id: string;
+        parent_id: string;
+        name: string;
+        sort: number;
+        state: boolean;
+      }>('SELECT id, parent_id, name, sort, state FROM departments ORDER BY sort, id');
+      return ok(nest(rows));
+    },
+  );
+}
+
+/** Builds the nested tree; a node whose superior is missing (or in a cycle) is shown at the root. */
+export function nest(
+  rows: { id: string; parent_id: string; name: string; sort: number; state: boolean }[],
+): DepartmentNode[] {
+  const nodes = new Map<string, DepartmentNode>();
+  for (const r of rows) {
+    const id = String(r.id);
+    nodes.set(id, {
+      id,
+      parent_id: String(r.parent_id),
+      title: r.name,
+      value: id,
+      sort: Number(r.sort),
+      state: r.state,
+      children: [],
+    });
+  }
+  const roots: DepartmentNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = nodes.get(node.parent_id);
+    if (parent && !isAncestor(nodes, node.id, parent)) parent.children.push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
+
+function isAncestor(nodes: Map<string, DepartmentNode>, id: string, start: DepartmentNode): boolean {
+  const seen = new Set<string>();
+  for (let n: DepartmentNode | undefined = start; n && !seen.has(n.id); n = nodes.get(n.parent_id)) {
+    if (n.id === id) return true;
+    seen.add(n.id);
+  }
+  return false;
+}

@@ -1,0 +1,48 @@
+import { isAcceptablePassword } from '../../auth/password.ts';
+import { revokeTokens } from '../../auth/tokens.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Queryable } from '../../db/index.ts';
+import type { ResourceHooks } from '../../engine/hooks.ts';
+import { assertCanManageUser, assertNotLastAdmin, forbidden, principalOf } from './guards.ts';
+
+/**
+ * User rules: nobody disables or deletes their own account; nobody but an administrator touches the
+ * account of an administrator or of someone holding more names; the last administrator's account stays
+ * enabled. Disabling an account or setting its password revokes every token it holds.
+ */
+export const userHooks: ResourceHooks = {
+  async beforeWrite({ action, tx, data, before, actor }) {
+    const principal = principalOf(actor);
+    if (typeof data.password === 'string') {
+      const sources = [data, before ?? {}];
+      const identities = sources.flatMap((r) =>
+        [r.username, r.email, r.phone].map((v) => v as string | null),
+      );
+      if (!isAcceptablePassword(data.password, { identities }))
+        throw AppError.validation({ password: ['validation.password_format'] });
+    }
+    if (!before) return;
+    await assertCanManageUser(tx, principal, before.id);
+    const isSelf = before.id === principal.userId;
+    const disables = action === 'delete' || (data.state === false && before.state === true);
+    if (disables && isSelf) throw forbidden('self');
+    if (disables) {
+      const staffId = await adminStaffOf(tx, before.id);
+      if (staffId) await assertNotLastAdmin(tx, staffId);
+    }
+  },
+
+  async afterWrite({ action, tx, id, data, before }) {
+    if (action !== 'update') return;
+    const disabled = data.state === false && before?.state === true;
+    if (disabled || typeof data.password === 'string') await revokeTokens(tx, { userId: id });
+  },
+};
+
+async function adminStaffOf(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM staff WHERE user_id = $1 AND is_admin = 1 AND state',
+    [userId],
+  );
+  return rows[0] ? String(rows[0].id) : null;
+}
