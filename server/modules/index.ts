@@ -1,9 +1,21 @@
+import { activitiesModule } from './activities/index.ts';
 import { authModule } from './auth/index.ts';
 import { resourcesModule } from '../engine/module.ts';
+import { filesModule } from './files/index.ts';
 import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
 import type { AppModule } from './types.ts';
+import { wechatModule } from './wechat/index.ts';
 
 /** Every feature module, in registration order. Add a module by importing it and listing it here. */
-export const modules: AppModule[] = [systemModule, authModule, settingsModule, resourcesModule, peopleModule];
+export const modules: AppModule[] = [
+  systemModule,
+  authModule,
+  settingsModule,
+  resourcesModule,
+  wechatModule,
+  peopleModule,
+  filesModule,
+  activitiesModule,
+];

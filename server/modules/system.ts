@@ -2,6 +2,7 @@ import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from './types.ts';
+import { isWechatOn } from './wechat/session.ts';
 
 /** Start-up configuration (`GET /api/v1`) and health checks. */
 export const systemModule: AppModule = {
@@ -31,6 +32,7 @@ export const systemModule: AppModule = {
                         currency: { type: 'string' },
                         decimals: { type: 'integer' },
                         country: { type: 'string' },
+                        wechat: { type: 'boolean', description: 'WeChat sign-in is on (show its button)' },
                       },
                     },
                   },
@@ -41,11 +43,12 @@ export const systemModule: AppModule = {
         },
       },
       async () => {
-        const [site, languages, currency, country] = await Promise.all([
+        const [site, languages, currency, country, wechat] = await Promise.all([
           getSettings(db, 'site'),
           getSettings(db, 'languages'),
           getSettings(db, 'currency'),
           getSettings(db, 'country'),
+          isWechatOn(db),
         ]);
         return ok({
           status: 'ready' as const,
@@ -55,6 +58,7 @@ export const systemModule: AppModule = {
             currency: currency.currency,
             decimals: currency.decimals,
             country: country.country,
+            wechat,
           },
         });
       },

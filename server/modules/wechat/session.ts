@@ -1,0 +1,73 @@
+import type { FastifyRequest } from 'fastify';
+import { issueToken } from '../../auth/tokens.ts';
+import { AppError } from '../../core/errors.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { Queryable } from '../../db/index.ts';
+import { recordActivity } from '../auth/activity.ts';
+
+export interface WechatSettings {
+  appId: string;
+  secret: string;
+  registration: boolean;
+}
+
+/** The `login` settings when WeChat sign-in is on (enabled with an app id); 404 otherwise. */
+export async function requireWechat(db: Queryable): Promise<WechatSettings> {
+  const login = await getSettings(db, 'login');
+  if (!login.wechat_enabled || !login.wechat_app_id) throw AppError.notFound();
+  return { appId: login.wechat_app_id, secret: login.wechat_app_secret, registration: login.registration };
+}
+
+/** Whether WeChat sign-in is on, for the start-up config and the account page. */
+export async function isWechatOn(db: Queryable): Promise<boolean> {
+  const login = await getSettings(db, 'login');
+  return Boolean(login.wechat_enabled && login.wechat_app_id);
+}
+
+/**
+ * Signs a user in after WeChat vouched for them: the same token rules as a password sign-in (a new token,
+ * remember = 30 days, last_login_at, activity with address and user agent). `action` names the event.
+ */
+export async function signIn(
+  db: Queryable,
+  {
+    request,
+    userId,
+    remember,
+    action,
+    changes,
+  }: {
+    request: FastifyRequest;
+    userId: string;
+    remember: boolean;
+    action: string;
+    changes?: Record<string, unknown>;
+  },
+): Promise<{ access_token: string; expires_at: string | null }> {
+  const userAgent = request.headers['user-agent'];
+  const token = await issueToken(db, {
+    userId,
+    remember,
+    ip: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent : undefined,
+  });
+  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
+  await recordActivity(db, {
+    request,
+    action,
+    operatorId: userId,
+    subjectId: userId,
+    changes: { method: 'wechat', remember, ...changes },
+  });
+  return { access_token: token.accessToken, expires_at: token.expiresAt?.toISOString() ?? null };
+}
+
+/** Whether `href` is a same-origin path that may ride along on the return URL. */
+export function isSafePath(href: string): boolean {
+  if (href.length > 2048 || !href.startsWith('/') || href.startsWith('//')) return false;
+  // Backslashes, whitespace and control characters are read as `/` or dropped by URL parsers.
+  if (/[\s\\]/u.test(href)) return false;
+  return ![...href].some(
+    (ch) => ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f),
+  );
+}

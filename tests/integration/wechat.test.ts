@@ -1,0 +1,387 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { hashPassword } from '../../server/auth/password.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import { ensureFirstAdmin } from '../../server/bootstrap.ts';
+import { loadConfig } from '../../server/config.ts';
+import { REDACT_PATHS } from '../../server/core/logger.ts';
+import en from '../../locales/en/auth.json';
+import { ADMIN } from '../helpers/app.ts';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
+import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+
+// Built by hand (not createTestApp) so the pino output can be checked for secrets at the end.
+const lines: string[] = [];
+const responses: string[] = [];
+const secrets: string[] = [];
+let app: FastifyInstance;
+let testDb: TestDb;
+let wx: FakeWechat;
+let smtp: TestSmtp;
+let adminToken: string;
+const PASSWORD = 'lunar-otter-plays-cello';
+const E = en.wechat.errors;
+
+beforeAll(async () => {
+  wx = await startFakeWechat();
+  smtp = await startSmtp();
+  testDb = await createTestDb();
+  await ensureFirstAdmin(testDb.db, ADMIN);
+  const capture = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, capture);
+  const config = {
+    ...loadConfig({ DATA_DIR: `/tmp/admin-wechat-${process.pid}` }),
+    logToFile: false,
+    distDir: '/nonexistent-dist',
+    smtpUrl: smtp.url,
+    publicOrigin: 'http://admin.test',
+    wechatOpenBase: wx.url,
+    wechatApiBase: wx.url,
+  };
+  app = await buildApp({ db: testDb.db, config, logger });
+  await app.ready();
+  const { rows } = await testDb.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [
+    'admin',
+  ]);
+  adminToken = (await issueToken(testDb.db, { userId: rows[0]!.id, remember: false })).accessToken;
+  secrets.push(wx.secret);
+  await setWechat(true);
+});
+afterAll(async () => {
+  await app?.close();
+  await testDb?.drop();
+  await wx?.close();
+  await smtp?.close();
+});
+
+let ipSeq = 0;
+/** Each call comes from its own address, so the per-address ceilings never interfere between tests. */
+async function call(opts: InjectOptions & { token?: string }) {
+  const { token, headers, ...rest } = opts;
+  ipSeq += 1;
+  const res = await app.inject({
+    remoteAddress: `10.7.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`,
+    ...rest,
+    headers: { 'accept-language': 'en', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  } as InjectOptions);
+  responses.push(res.body, JSON.stringify(res.headers));
+  return res;
+}
+
+function setWechat(enabled: boolean, extra: Record<string, unknown> = {}) {
+  return call({
+    method: 'POST',
+    url: '/api/v1/settings/login',
+    token: adminToken,
+    payload: {
+      registration: true,
+      methods: ['password', 'wechat'],
+      wechat_enabled: enabled,
+      wechat_app_id: wx.appId,
+      wechat_app_secret: wx.secret,
+      ...extra,
+    },
+  });
+}
+
+/** GET auth, then the fake's consent page: the code + state WeChat hands back, and this browser's cookie. */
+async function startFlow(query = '') {
+  const res = await call({ url: `/api/v1/wechat/officialaccount/auth${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  const cookie = res.cookies.find((c) => c.name === 'wechat_browser')!;
+  const { code, state, returnUrl } = await authorize(res.json().data.url);
+  secrets.push(code);
+  return {
+    code,
+    state,
+    returnUrl,
+    cookies: { wechat_browser: cookie.value },
+    url: res.json().data.url as string,
+  };
+}
+
+function login(flow: { code: string; state: string; cookies: Record<string, string> }) {
+  return call({
+    method: 'POST',
+    url: '/api/v1/wechat/officialaccount/login',
+    payload: { code: flow.code, state: flow.state },
+    cookies: flow.cookies,
+  });
+}
+
+function register(payload: Record<string, unknown>) {
+  return call({ method: 'POST', url: '/api/v1/wechat/officialaccount/register', payload });
+}
+
+async function profileOf(token: string) {
+  const res = await call({ url: '/api/v1/user/profile', token });
+  expect(res.statusCode).toBe(200);
+  return res.json().data as { id: string; username: string; email: string | null };
+}
+
+async function count(table: string): Promise<number> {
+  const { rows } = await testDb.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
+  return Number(rows[0]!.n);
+}
+
+describe('GET auth', () => {
+  it('answers the WeChat authorisation URL with a state bound to this browser by an httpOnly cookie', async () => {
+    const res = await call({
+      url: '/api/v1/wechat/officialaccount/auth?href=%2Fsettings%2Fstaff%3Fpage%3D2',
+    });
+    expect(res.statusCode).toBe(200);
+    const url: string = res.json().data.url;
+    const back = encodeURIComponent('http://admin.test/login?href=%2Fsettings%2Fstaff%3Fpage%3D2');
+    expect(url).toMatch(
+      new RegExp(
+        `^${wx.url}/connect/oauth2/authorize\\?appid=${wx.appId}&redirect_uri=${back.replace(/[.?%]/g, '\\$&')}` +
+          '&response_type=code&scope=snsapi_userinfo&state=[A-Za-z0-9_-]{32}#wechat_redirect$',
+      ),
+    );
+    const cookie = res.cookies.find((c) => c.name === 'wechat_browser')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/v1/wechat/officialaccount' });
+    expect(cookie.maxAge).toBe(600);
+    // Only hashes are stored.
+    const state = new URL(url).searchParams.get('state')!;
+    const { rows } = await testDb.db.query('SELECT * FROM wechat_states');
+    expect(JSON.stringify(rows)).not.toContain(state);
+    expect(JSON.stringify(rows)).not.toContain(cookie.value);
+  });
+
+  it('drops a hostile href from the return URL', async () => {
+    for (const href of ['//evil.example', 'https://evil.example', '/\\evil.example', '/a b']) {
+      const res = await call({ url: `/api/v1/wechat/officialaccount/auth?href=${encodeURIComponent(href)}` });
+      const redirect = new URL(new URL(res.json().data.url).searchParams.get('redirect_uri')!);
+      expect(redirect.toString(), href).toBe('http://admin.test/login');
+    }
+  });
+});
+
+describe('first sign-in, registration and repeat sign-in', () => {
+  it('gives an unknown WeChat user a ticket with nickname and avatar, then registers a new account', async () => {
+    wx.user = { openid: 'o-first', nickname: '小明', headimgurl: 'https://thirdwx.qlogo.cn/mmopen/a/132' };
+    const flow = await startFlow('?href=%2Fdashboard');
+    expect(flow.returnUrl.pathname).toBe('/login');
+    expect(flow.returnUrl.searchParams.get('href')).toBe('/dashboard');
+    const res = await login(flow);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ nickname: '小明', avatar: 'https://thirdwx.qlogo.cn/mmopen/a/132' });
+    expect(data.registration).toBe(true);
+    expect(data.registration_ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(data.access_token).toBeUndefined();
+    secrets.push(data.registration_ticket);
+    const { rows } = await testDb.db.query('SELECT * FROM wechat_tickets');
+    expect(JSON.stringify(rows)).not.toContain(data.registration_ticket);
+
+    const bad = await register({ ticket: data.registration_ticket, username: '1bad' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.username).toBeDefined();
+    const done = await register({ ticket: data.registration_ticket, username: 'xiaoming' });
+    expect(done.statusCode, done.body).toBe(200);
+    const token = done.json().data.access_token;
+    secrets.push(token);
+    expect(await profileOf(token)).toMatchObject({ username: 'xiaoming', email: null });
+    // The ticket worked once.
+    const again = await register({ ticket: data.registration_ticket, username: 'xiaoming2' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe(E.ticket_invalid);
+  });
+
+  it('signs the linked WeChat user straight in the next time, with a new token each time', async () => {
+    wx.user = { openid: 'o-first', nickname: '小明2', headimgurl: 'https://thirdwx.qlogo.cn/mmopen/b/132' };
+    const first = await login(await startFlow());
+    expect(first.statusCode, first.body).toBe(200);
+    expect(Object.keys(first.json().data).sort()).toEqual(['access_token', 'expires_at']);
+    const second = await login(await startFlow('?remember=1'));
+    const a = first.json().data;
+    const b = second.json().data;
+    secrets.push(a.access_token, b.access_token);
+    expect(a.access_token).not.toBe(b.access_token);
+    expect(a.expires_at).toBeNull();
+    expect((Date.parse(b.expires_at) - Date.now()) / 86_400_000).toBeGreaterThan(29.9);
+    expect((await profileOf(b.access_token)).username).toBe('xiaoming');
+    const { rows } = await testDb.db.query<{ nickname: string }>('SELECT nickname FROM wechat_identities');
+    expect(rows.map((r) => r.nickname)).toContain('小明2');
+    const acts = await testDb.db.query<{ action: string; changes: { method?: string } }>(
+      `SELECT action, changes FROM activity_logs WHERE action IN ('auth.login', 'auth.register')`,
+    );
+    expect(acts.rows.filter((r) => r.changes?.method === 'wechat').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('registers with a password and an email proven by a code', async () => {
+    wx.user = { openid: 'o-mail', unionid: 'u-mail', nickname: 'Mail' };
+    const ticket = (await login(await startFlow())).json().data.registration_ticket;
+    secrets.push(ticket);
+    const sent = await call({
+      method: 'POST',
+      url: '/api/v1/user/captcha',
+      payload: { channel: 'email', to: 'mail@example.com', scene: 'register' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const code = await smtp.nextCode('mail@example.com');
+    secrets.push(code);
+    const body = { ticket, username: 'mailer', email: 'mail@example.com', password: PASSWORD };
+    const mismatch = await register({ ...body, password_confirmation: 'other', captcha: code });
+    expect(mismatch.statusCode).toBe(422);
+    const wrong = await register({ ...body, password_confirmation: PASSWORD, captcha: '000000' });
+    expect(wrong.json().errors).toEqual({ captcha: ['The captcha is wrong or has expired'] });
+    // That miss burnt nothing but a try; a new code is needed after 60 s, so use the same code again.
+    const ok = await register({ ...body, password_confirmation: PASSWORD, captcha: code });
+    expect(ok.statusCode, ok.body).toBe(200);
+    secrets.push(ok.json().data.access_token);
+    const password = await call({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { username: 'mail@example.com', password: PASSWORD },
+    });
+    expect(password.statusCode).toBe(200);
+    // The same WeChat user by unionid (say, through another official account with another openid).
+    wx.user = { openid: 'o-mail-other-app', unionid: 'u-mail', nickname: 'Mail' };
+    const byUnion = await login(await startFlow());
+    expect((await profileOf(byUnion.json().data.access_token)).username).toBe('mailer');
+  });
+});
+
+describe('linking to an existing account', () => {
+  it('refuses a wrong password, links with the right one, then signs that account in', async () => {
+    await testDb.db.query(
+      `INSERT INTO users (username, name, email, password_hash) VALUES ('linda', 'Linda', 'linda@example.com', $1)`,
+      [await hashPassword(PASSWORD)],
+    );
+    wx.user = { openid: 'o-linda', nickname: 'Linda WX' };
+    const ticket = (await login(await startFlow())).json().data.registration_ticket;
+    secrets.push(ticket);
+    const wrong = await register({ ticket, link: { username: 'linda', password: 'not-her-password' } });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors).toEqual({ username: [en.failed] });
+    expect(await count('wechat_identities WHERE nickname = $$Linda WX$$')).toBe(0);
+    const right = await register({ ticket, link: { username: 'linda@example.com', password: PASSWORD } });
+    expect(right.statusCode, right.body).toBe(200);
+    secrets.push(right.json().data.access_token);
+    expect((await profileOf(right.json().data.access_token)).username).toBe('linda');
+    const next = await login(await startFlow());
+    expect((await profileOf(next.json().data.access_token)).username).toBe('linda');
+
+    // Another WeChat user cannot be linked to an account that already has one.
+    wx.user = { openid: 'o-linda-2', nickname: 'Second' };
+    const other = (await login(await startFlow())).json().data.registration_ticket;
+    const taken = await register({ ticket: other, link: { username: 'linda', password: PASSWORD } });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(E.already_linked);
+  });
+
+  it('kills a ticket after 5 wrong passwords', async () => {
+    wx.user = { openid: 'o-guess', nickname: 'Guess' };
+    const ticket = (await login(await startFlow())).json().data.registration_ticket;
+    for (let i = 0; i < 5; i++) {
+      const res = await register({ ticket, link: { username: `nobody${i}`, password: 'wrong-password' } });
+      expect(res.statusCode).toBe(422);
+    }
+    const res = await register({ ticket, link: { username: 'linda', password: PASSWORD } });
+    expect(res.json().message).toBe(E.ticket_invalid);
+  });
+});
+
+describe('codes and states', () => {
+  it('answers a reused code and an invalid code with WeChat’s reason', async () => {
+    wx.user = { openid: 'o-first', nickname: '小明' };
+    const flow = await startFlow();
+    expect((await login(flow)).statusCode).toBe(200);
+    const reused = await login({ ...(await startFlow()), code: flow.code });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toBe(E.code_used);
+    const invalid = await login({ ...(await startFlow()), code: 'no-such-code' });
+    expect(invalid.json()).toMatchObject({ code: 422, message: E.invalid_code });
+    const zh = await call({
+      method: 'POST',
+      url: '/api/v1/wechat/officialaccount/login',
+      payload: { code: 'no-such-code', state: (await startFlow()).state },
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(zh.json().message).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('refuses a reused, unknown, expired or other-browser state with 422, before asking WeChat', async () => {
+    const flow = await startFlow();
+    const before = wx.requests.length;
+    const cases = [
+      { ...flow, state: 'not-a-state' },
+      { ...flow, cookies: {} },
+      { ...flow, cookies: { wechat_browser: 'x'.repeat(43) } },
+    ];
+    for (const c of cases) {
+      const res = await login(c);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe(E.state_invalid);
+    }
+    // A state shown by another browser is burnt: the right browser cannot use it afterwards either.
+    expect((await login(flow)).json().message).toBe(E.state_invalid);
+    expect(wx.requests.length).toBe(before);
+
+    const used = await startFlow();
+    expect((await login(used)).statusCode).toBe(200);
+    expect((await login({ ...used, code: wx.issueCode() })).json().message).toBe(E.state_invalid);
+
+    const old = await startFlow();
+    await testDb.db.query(`UPDATE wechat_states SET expires_at = now() - interval '1 second'`);
+    expect((await login(old)).json().message).toBe(E.state_invalid);
+  });
+
+  it('reports a wrong app secret as a set-up problem, without echoing the secret', async () => {
+    await setWechat(true, { wechat_app_secret: 'a-wrong-secret-value' });
+    secrets.push('a-wrong-secret-value');
+    const res = await login(await startFlow());
+    expect(res.json()).toMatchObject({ code: 422, message: E.misconfigured });
+    await setWechat(true);
+  });
+
+  it('refuses a disabled account', async () => {
+    wx.user = { openid: 'o-linda', nickname: 'Linda WX' };
+    await testDb.db.query(`UPDATE users SET state = false WHERE username = 'linda'`);
+    const res = await login(await startFlow());
+    expect(res.json()).toMatchObject({ code: 422, message: E.disabled });
+    await testDb.db.query(`UPDATE users SET state = true WHERE username = 'linda'`);
+  });
+});
+
+describe('switched off', () => {
+  it('answers 404 for every public WeChat call and says so at start-up', async () => {
+    const flow = await startFlow();
+    await setWechat(false);
+    expect((await call({ url: '/api/v1/wechat/officialaccount/auth' })).statusCode).toBe(404);
+    expect((await login(flow)).statusCode).toBe(404);
+    expect((await register({ ticket: 'x', username: 'someone' })).statusCode).toBe(404);
+    expect((await call({ url: '/api/v1' })).json().data.config.wechat).toBe(false);
+    await setWechat(true);
+    expect((await call({ url: '/api/v1' })).json().data.config.wechat).toBe(true);
+  });
+});
+
+describe('secrets', () => {
+  it('never puts the app secret, codes, tickets or tokens in a response, a log line or the activity log', async () => {
+    const { rows } = await testDb.db.query('SELECT changes FROM activity_logs');
+    const stored = JSON.stringify(rows);
+    const logText = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    // WeChat's own access tokens (seen only by the fake) must not leak either.
+    const wechatTokens = wx.requests.map((r) => /access_token=([^&]+)/.exec(r)?.[1]).filter(Boolean);
+    for (const secret of [...secrets, ...(wechatTokens as string[])]) {
+      expect(logText.includes(secret), `log holds ${secret.slice(0, 6)}…`).toBe(false);
+      expect(stored.includes(secret)).toBe(false);
+    }
+    const body = responses.join('\n');
+    for (const secret of [wx.secret, 'a-wrong-secret-value', ...(wechatTokens as string[])]) {
+      expect(body.includes(secret)).toBe(false);
+    }
+  });
+});
