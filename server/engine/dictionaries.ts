@@ -8,12 +8,44 @@ export type DictionaryLoader = (
   locale: Locale,
 ) => Promise<Map<string, string> | null>;
 
+interface StoredEntry {
+  label?: unknown;
+  value?: unknown;
+  state?: unknown;
+}
+
 /**
- * Hook for dictionary-backed fields (`dictionary('gender')`) in CSV export and import: until the
- * dictionaries issue lands there is no dictionaries table, so values are written as they are. That issue
- * calls `setDictionaryLoader(...)` once at start-up with a loader reading its table.
+ * Dictionary-backed fields (`dictionary('gender')`) in CSV export (values written as labels) and import
+ * (labels read back as values). Reads the dictionaries resource's table (`dictionary_types`, entries in the
+ * `data` jsonb list); only enabled entries count. Labels are not translated: a dictionary holds one label
+ * per entry, so `locale` is unused here. Tests may swap the loader with `setDictionaryLoader`.
  */
-let loader: DictionaryLoader = async () => null;
+export const readDictionary: DictionaryLoader = async (db, slug) => {
+  const rows = await db
+    .query<{ data: StoredEntry[] | string | null }>('SELECT data FROM dictionary_types WHERE slug = $1', [
+      slug,
+    ])
+    .then(
+      (result) => result.rows,
+      (error: { code?: string }) => {
+        // A test database built from fixture migrations only has no dictionaries table: no dictionary.
+        if (error.code === '42P01') return [];
+        throw error;
+      },
+    );
+  if (rows.length === 0) return null;
+  const raw = rows[0]!.data;
+  const entries = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as StoredEntry[];
+  const out = new Map<string, string>();
+  for (const entry of entries) {
+    const isEnabled = entry.state === undefined || entry.state === true || entry.state === 1;
+    if (isEnabled && typeof entry.value === 'string' && typeof entry.label === 'string')
+      out.set(entry.value, entry.label);
+  }
+  return out;
+};
+
+let loader: DictionaryLoader = readDictionary;
 
 export function setDictionaryLoader(next: DictionaryLoader): void {
   loader = next;

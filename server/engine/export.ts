@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { stringify } from 'csv-stringify';
+import { stringify, type Stringifier } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
@@ -8,7 +7,7 @@ import { fieldsOf, ident } from './fields.ts';
 import { fieldLabel } from './labels.ts';
 import type { OperationContext } from './operations.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
-import { loadRecords, selectColumns, toWire } from './records.ts';
+import { exportSelectColumns, loadRecords, type WireRecord } from './records.ts';
 
 /** Rows fetched from the cursor per round trip. */
 const BATCH = 2000;
@@ -31,24 +30,26 @@ export async function exportCsv(
   const columns = exportColumns(resource, raw.fields);
   const writers = await cellWriters(db, request, resource, columns);
   const hasLinks = fieldsOf(resource).some((f) => f.kind === 'references' && columns.includes(f.name));
-  const csv = stringify({ bom: true });
+  const csv = stringify({ bom: true, writableHighWaterMark: BATCH, readableHighWaterMark: 1 << 20 });
   csv.write(columns.map((c) => fieldLabel(request, resource, c)));
   void reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', attachment(`${resource.name}-${stamp()}.csv`))
     .header('cache-control', 'no-store')
     .send(csv);
-  const sql = `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} ${q.where} ${q.orderBy}`;
+  const sql = `SELECT ${exportSelectColumns(resource, columns)} FROM ${ident(resource.table)} ${q.where} ${q.orderBy}`;
   try {
     await db.transaction(async (tx) => {
       await tx.query(`DECLARE engine_export NO SCROLL CURSOR FOR ${sql}`, q.params);
       while (!csv.destroyed) {
         const { rows } = await tx.query(`FETCH ${BATCH} FROM engine_export`);
         if (rows.length === 0) break;
-        const records = hasLinks ? await loadRecords(tx, resource, ctx.registry, rows) : rows.map(toWire);
-        for (const record of records) {
-          if (!csv.write(columns.map((c, i) => writers[i]!(record[c])))) await drained(csv);
-        }
+        const records = hasLinks
+          ? await loadRecords(tx, resource, ctx.registry, rows)
+          : (rows as WireRecord[]);
+        for (const record of records) csv.write(columns.map((c, i) => writers[i]!(record[c])));
+        // Back-pressure once per batch: memory holds at most one batch beyond the stream's buffers.
+        if (csv.writableNeedDrain) await drained(csv);
       }
       await tx.query('CLOSE engine_export');
     });
@@ -100,7 +101,16 @@ function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
-async function drained(csv: NodeJS.ReadWriteStream & { destroyed: boolean }): Promise<void> {
-  if (csv.destroyed) return;
-  await Promise.race([once(csv, 'drain'), once(csv, 'close')]);
+/** Resolves when the stream drains or closes (client gone), without leaving listeners behind. */
+function drained(csv: Stringifier): Promise<void> {
+  if (csv.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      csv.off('drain', done);
+      csv.off('close', done);
+      resolve();
+    };
+    csv.on('drain', done);
+    csv.on('close', done);
+  });
 }
