@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser } from '../helpers/users.ts';
 
 let t: TestApp;
 let admin: string;
