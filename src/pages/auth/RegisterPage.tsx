@@ -19,6 +19,7 @@ import { setToken } from '../../providers/token.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
 import { useAuthForm } from './useAuthForm.ts';
+import { joinInvitation } from '../people/joinInvitation.ts';
 
 /** Registration: username, an email or phone proven by a code (60-second resend countdown), password twice. */
 export function RegisterPage() {
@@ -42,8 +43,9 @@ export function RegisterPage() {
     const body = { ...rest, [channelField(channel)]: to.trim() };
     const isDone = await form.submit(registerSchema, body, async () => {
       const data = await httpClient<{ access_token: string }>('v1/user/register', { method: 'POST', body });
-      clearProfile(queryClient);
       setToken(data.access_token, false);
+      await joinInvitation(params.get('invitation'));
+      clearProfile(queryClient);
     });
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
