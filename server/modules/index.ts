@@ -1,5 +1,7 @@
+import { activitiesModule } from './activities/index.ts';
 import { authModule } from './auth/index.ts';
 import { resourcesModule } from '../engine/module.ts';
+import { filesModule } from './files/index.ts';
 import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
@@ -12,6 +14,8 @@ export const modules: AppModule[] = [
   authModule,
   settingsModule,
   resourcesModule,
-  peopleModule,
   wechatModule,
+  peopleModule,
+  filesModule,
+  activitiesModule,
 ];

@@ -1,0 +1,98 @@
+import type { FastifyRequest } from 'fastify';
+import { activities } from '../../../resources/activities.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { requirePermission } from '../../core/principal.ts';
+import type { Queryable } from '../../db/index.ts';
+import { ident } from '../../engine/fields.ts';
+import { parseListQuery, type RawQuery } from '../../engine/query.ts';
+import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
+import type { AppModule } from '../types.ts';
+
+export { trimActivityLog } from './trim.ts';
+
+const BASE = `/api/${activities.endpoint}`;
+
+/**
+ * The activity log (`GET v1/user/logs`, `GET v1/user/logs/<id>`): the engine's list query language on the
+ * `activities` resource (paging; filters by operator_id, action, subject_type, created_at between ...), each
+ * row with its operator embedded as `{ id, username, name }`. Read-only: there is no write route at all,
+ * rows are written by the audit of every operation and removed only by `trimActivityLog`.
+ */
+export const activitiesModule: AppModule = {
+  name: 'activities',
+  register(app, { db }) {
+    app.get(
+      BASE,
+      { schema: { tags: ['activities'], summary: 'Activity log (list query of the contract)' } },
+      async (request) => {
+        await requirePermission(request, activities.permission);
+        const q = parseListQuery(activities, (request.query ?? {}) as RawQuery);
+        const table = ident(activities.table);
+        const offset = (q.page - 1) * q.size;
+        const { rows } = await db.query(
+          `SELECT ${selectColumns(activities)} FROM ${table} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
+          q.params,
+        );
+        const counted = await db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${table} ${q.where}`,
+          q.params,
+        );
+        const total = Number(counted.rows[0]!.n);
+        const data = await withOperators(db, rows);
+        const pagination = {
+          total,
+          count: data.length,
+          per_page: q.size,
+          current_page: q.page,
+          total_pages: Math.ceil(total / q.size),
+        };
+        return ok({ data, meta: { pagination } });
+      },
+    );
+    app.get<{ Params: { id: string } }>(
+      `${BASE}/:id`,
+      { schema: { tags: ['activities'], summary: 'One activity' } },
+      async (request: FastifyRequest<{ Params: { id: string } }>) => {
+        await requirePermission(request, activities.permission);
+        const { id } = request.params;
+        if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
+        const { rows } = await db.query(
+          `SELECT ${selectColumns(activities)} FROM ${ident(activities.table)} WHERE "id" = $1`,
+          [id],
+        );
+        if (rows.length === 0) throw AppError.notFound();
+        return ok((await withOperators(db, rows))[0]);
+      },
+    );
+  },
+};
+
+/** Rows as the contract sends them, each with `operator: { id, username, name }` (null once deleted). */
+async function withOperators(db: Queryable, rows: Record<string, unknown>[]): Promise<WireRecord[]> {
+  const records = rows.map(toWire);
+  const ids = [
+    ...new Set(
+      records
+        .map((r) => r.operator_id)
+        .filter((v) => v != null)
+        .map(String),
+    ),
+  ];
+  const operators = new Map<string, { id: string; username: string; name: string | null }>();
+  if (ids.length) {
+    const { rows: users } = await db.query<{ id: string; username: string; name: string | null }>(
+      `SELECT id, username, name FROM users WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+      ids,
+    );
+    for (const u of users) operators.set(String(u.id), { ...u, id: String(u.id) });
+  }
+  return records.map((r) => {
+    const operatorId = r.operator_id == null ? null : String(r.operator_id);
+    return {
+      ...r,
+      operator_id: operatorId,
+      operator: operatorId ? (operators.get(operatorId) ?? null) : null,
+    };
+  });
+}

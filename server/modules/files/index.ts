@@ -1,0 +1,200 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { assets } from '../../../resources/assets.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { requirePermission } from '../../core/principal.ts';
+import { getSettings } from '../../core/settings.ts';
+import type { Db, Queryable } from '../../db/index.ts';
+import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
+import { attachment } from '../../engine/export.ts';
+import type { AppModule } from '../types.ts';
+import { ACTIVE_MIME_TYPES, SNIFF_BYTES, sniff } from './sniff.ts';
+import { FileTooLargeError, localStorage, newStorageKey, type FileStorage } from './storage.ts';
+
+const BASE = `/api/${assets.endpoint}`;
+/** Room for the multipart envelope (boundaries, part headers) above the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * Files (`v1/resources/assets`): `POST` multipart with one part `file` (size limit from the basic settings,
+ * type sniffed from the bytes against an allow-list, staged and renamed into place), `GET <id>/download`
+ * (always an attachment, `nosniff`, sandboxed) and `DELETE <id>` (row, audit, then the bytes). The engine
+ * serves list, read and export of the same resource. Example: `createFilesModule({ storage: memoryStorage })`;
+ * the default keeps files in DATA_DIR/uploads.
+ */
+export function createFilesModule({ storage }: { storage?: FileStorage } = {}): AppModule {
+  return {
+    name: 'files',
+    async register(app, { db, config }) {
+      const store = storage ?? localStorage(path.join(config.dataDir, 'uploads'));
+      await app.register(async (scope) => {
+        await scope.register(multipart, { limits: { files: 1, fields: 5, parts: 10 } });
+        scope.post(
+          BASE,
+          { schema: { tags: ['files'], summary: 'Upload one file (multipart part `file`)' } },
+          async (request, reply) => reply.code(201).send(ok(await upload(request, db, store))),
+        );
+      });
+      app.get<{ Params: { id: string } }>(
+        `${BASE}/:id/download`,
+        { schema: { tags: ['files'], summary: 'Download a file (attachment)' } },
+        async (request, reply) => {
+          await requirePermission(request, assets.permission);
+          const row = await findAsset(db, request.params.id);
+          const file = await store.open(row.storage_key).catch((error: { code?: string }) => {
+            if (error.code === 'ENOENT') throw AppError.notFound();
+            throw error;
+          });
+          const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
+          return reply
+            .header('content-type', isActive ? 'application/octet-stream' : row.mime)
+            .header('content-length', file.size)
+            .header('content-disposition', attachment(row.name))
+            .header('x-content-type-options', 'nosniff')
+            .header('content-security-policy', "default-src 'none'; sandbox")
+            .header('cache-control', 'private, no-store')
+            .send(file.stream);
+        },
+      );
+      app.delete<{ Params: { id: string } }>(
+        `${BASE}/:id`,
+        { schema: { tags: ['files'], summary: 'Delete a file' } },
+        async (request) => {
+          const principal = await requirePermission(request, `${assets.permission}.delete`);
+          const actor = actorOf(request, principal.userId);
+          const key = await db.transaction(async (tx) => {
+            const row = await findAsset(tx, request.params.id, true);
+            await tx.query('DELETE FROM assets WHERE id = $1', [row.id]);
+            const before = { name: row.name, size: row.size, mime: row.mime };
+            const changes = diffChanges(assets, before, null);
+            await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
+            return row.storage_key;
+          });
+          await store.remove(key).catch((error: unknown) => {
+            request.log.warn({ err: { type: (error as Error).name } }, 'asset file not removed');
+          });
+          return ok(null);
+        },
+      );
+    },
+  };
+}
+
+/** The default module (local directory under DATA_DIR). */
+export const filesModule: AppModule = createFilesModule();
+
+interface AssetRow {
+  id: string;
+  name: string;
+  size: number;
+  mime: string;
+  storage_key: string;
+  created_at: Date | string;
+}
+
+async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
+  const principal = await requirePermission(request, `${assets.permission}.create`);
+  const { upload_max_size: max } = await getSettings(db, 'basic');
+  if (!request.isMultipart()) throw fileRequired();
+  if (Number(request.headers['content-length'] ?? 0) > max + MULTIPART_OVERHEAD) throw tooLarge(max);
+  const part = await request.file({ limits: { fileSize: max + 1 }, throwFileSizeLimit: false });
+  if (!part) throw fileRequired();
+  if (part.fieldname !== 'file' || !part.filename) {
+    part.file.resume();
+    throw fileRequired();
+  }
+  // A client that goes away mid-body must not leave a half-written file behind.
+  const onClose = () => {
+    if (!request.raw.complete) part.file.destroy(new Error('upload aborted'));
+  };
+  request.raw.once('close', onClose);
+  const staged = await store
+    .stage(part.file, { maxBytes: max, headBytes: SNIFF_BYTES })
+    .catch((error: unknown) => {
+      if (error instanceof FileTooLargeError) throw tooLarge(max);
+      throw error;
+    })
+    .finally(() => request.raw.off('close', onClose));
+  const type = sniff(staged.head, part.filename);
+  const problem = part.file.truncated
+    ? tooLarge(max)
+    : staged.size === 0
+      ? fileRequired()
+      : !type.ok
+        ? AppError.validation({ file: [`settings.files.errors.${type.reason}`] })
+        : null;
+  if (problem || !type.ok) {
+    await staged.discard();
+    throw problem;
+  }
+  const key = newStorageKey(type.ext);
+  await staged.commit(key);
+  const record = { name: displayName(part.filename, type.ext), size: staged.size, mime: type.mime };
+  try {
+    return await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string; created_at: Date }>(
+        'INSERT INTO assets (name, size, mime, storage_key) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
+        [record.name, record.size, record.mime, key],
+      );
+      const id = String(rows[0]!.id);
+      const changes = diffChanges(assets, null, record);
+      const actor = actorOf(request, principal.userId);
+      await writeAudit(tx, { resource: assets, action: 'create', subjectId: id, changes, actor });
+      return { id, ...record, created_at: new Date(rows[0]!.created_at).toISOString() };
+    });
+  } catch (error) {
+    await store.remove(key);
+    throw error;
+  }
+}
+
+async function findAsset(db: Queryable, id: string, forUpdate = false): Promise<AssetRow> {
+  if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
+  const { rows } = await db.query<AssetRow>(
+    `SELECT id, name, size, mime, storage_key, created_at FROM assets WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  if (!rows[0]) throw AppError.notFound();
+  return { ...rows[0], id: String(rows[0].id) };
+}
+
+/** The client's name for display only: no path, no control characters, at most 200 characters. */
+export function displayName(clientName: string, ext: string): string {
+  const base = (clientName.split(/[\\/]/).pop() ?? '')
+    .normalize('NFC')
+    .split('')
+    .filter((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim();
+  return base.slice(-200) || `file.${ext}`;
+}
+
+function actorOf(request: FastifyRequest, userId: string): Actor {
+  const ua = request.headers['user-agent'];
+  return { userId, ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
+}
+
+function fileRequired(): AppError {
+  return new AppError(422, 'validation.file_required', { fields: { file: ['validation.file_required'] } });
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError(413, 'validation.file_limit', {
+    params: { limit: formatBytes(max) },
+    fields: { file: ['validation.file_too_large'] },
+  });
+}
+
+/** 10485760 -> "10 MB" (binary units, as the limit is set in bytes). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
