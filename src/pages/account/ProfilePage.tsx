@@ -14,6 +14,7 @@ import { USER_INCLUDE, clearProfile, profileKey } from '../../providers/profile.
 import type { Profile } from '../../providers/profile.ts';
 import { CaptchaButton } from '../auth/CaptchaButton.tsx';
 import { useAuthForm } from '../auth/useAuthForm.ts';
+import { WechatIdentityCard } from '../auth/wechat/WechatIdentityCard.tsx';
 
 /** The signed-in user's name, email and phone; a new email or phone needs a code sent to it. */
 export function ProfilePage() {
@@ -31,7 +32,12 @@ export function ProfilePage() {
       </Alert>
     );
   }
-  return <ProfileForm profile={data} />;
+  return (
+    <>
+      <ProfileForm profile={data} />
+      <WechatIdentityCard />
+    </>
+  );
 }
 
 function ProfileForm({ profile }: { profile: Profile }) {

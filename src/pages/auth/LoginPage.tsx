@@ -15,6 +15,8 @@ import { loginSchema } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
 import { useAuthForm } from './useAuthForm.ts';
+import { WechatButton } from './wechat/WechatButton.tsx';
+import { WechatReturn } from './wechat/WechatReturn.tsx';
 
 /** Sign-in with a username, email or phone number; returns to the safe `href` or the dashboard. */
 export function LoginPage() {
@@ -29,6 +31,12 @@ export function LoginPage() {
     const isDone = await form.submit(loginSchema, values, (data) => authProvider.login(data));
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
+  // WeChat sends the user back here with code + state (issue 7).
+  const wechatCode = params.get('code');
+  const wechatState = params.get('state');
+  if (wechatCode && wechatState) {
+    return <WechatReturn code={wechatCode} state={wechatState} href={params.get('href')} />;
+  }
 
   return (
     <Stack
@@ -85,6 +93,7 @@ export function LoginPage() {
       >
         {t('auth.login.submit')}
       </Button>
+      <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
       <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
         <Link component={RouterLink} to="/register">
           {t('auth.login.to_register')}
