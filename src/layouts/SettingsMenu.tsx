@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { SETTINGS_MENU, filterMenu } from '../../schemas/permissions.ts';
 import type { MenuItem } from '../../schemas/permissions.ts';
+import { useSettingsMenu } from '../pages/people/useSettingsMenu.ts';
 import { hasPermission } from '../providers/permissions.ts';
 import { usePermissionList } from '../providers/useCan.ts';
 import { activeMenuPath } from './activeMenuPath.ts';
@@ -17,20 +18,25 @@ import { menuIcon } from './menuIcons.tsx';
 
 export interface SettingsMenuProps {
   collapsed: boolean;
-  /** Menu tree to show; defaults to the static definition (later: GET v1/system/menus). */
+  /** Menu tree to show; defaults to `GET v1/system/menus` (the static tree filtered here until it answers). */
   items?: readonly MenuItem[];
   onNavigate?: () => void;
 }
 
 /** The settings side menu, grouped and filtered by the user's permissions (spec 6). */
-export function SettingsMenu({ collapsed, items = SETTINGS_MENU, onNavigate }: SettingsMenuProps) {
+export function SettingsMenu({ collapsed, items, onNavigate }: SettingsMenuProps) {
   const { t } = useTranslation();
   const { permissions } = usePermissionList();
+  const server = useSettingsMenu();
   const { pathname } = useLocation();
   const active = activeMenuPath(pathname);
   const groups = useMemo(
-    () => filterMenu(items, (name) => hasPermission(permissions, name)),
-    [items, permissions],
+    () =>
+      // The server's tree is already filtered; the static one is filtered here with the same rule.
+      !items && server.items
+        ? server.items
+        : filterMenu(items ?? SETTINGS_MENU, (name) => hasPermission(permissions, name)),
+    [items, server.items, permissions],
   );
 
   return (

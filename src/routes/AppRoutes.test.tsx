@@ -120,7 +120,7 @@ describe('app routes and guard', { timeout: 20_000 }, () => {
     expect(within(nav).queryByRole('link', { name: '角色' })).toBeNull();
     // system.system.logs without its group system.system stays hidden.
     expect(within(nav).queryByRole('link', { name: '系统日志' })).toBeNull();
-    expect(screen.getByRole('heading', { name: '员工' })).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/settings/staff');
   });
 
   it('shows "No Permission" on general settings without system.settings', async () => {
@@ -132,7 +132,7 @@ describe('app routes and guard', { timeout: 20_000 }, () => {
     stubWideScreen();
     renderAt('/settings', { profile: staff([], 1) });
     const nav = await screen.findByRole('navigation', { name: '设置导航' }, { timeout: 10_000 });
-    expect(within(nav).getAllByRole('link')).toHaveLength(12);
+    expect(within(nav).getAllByRole('link')).toHaveLength(13);
     expect(screen.getByRole('heading', { name: '常规设置' })).toBeTruthy();
   });
 
