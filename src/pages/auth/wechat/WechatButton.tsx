@@ -23,12 +23,15 @@ export function WechatButton({
   remember = false,
   onError,
   isWeChat = detectDevice(currentDeviceEnv()).isWeChat,
+  onRedirect = (url: string) => window.location.assign(url),
 }: {
   href?: string | null;
   remember?: boolean;
   onError: (message: string) => void;
   /** Overridable for tests; defaults to the current browser. */
   isWeChat?: boolean;
+  /** Leaves for WeChat; overridable for tests (jsdom cannot navigate away). */
+  onRedirect?: (url: string) => void;
 }) {
   const { t } = useTranslation();
   const config = useSiteConfig() as { wechat?: boolean };
@@ -39,7 +42,7 @@ export function WechatButton({
     setStarting(true);
     try {
       const url = await startWechatAuth({ href: safeHref(href), remember });
-      window.location.assign(url);
+      onRedirect(url);
     } catch (error) {
       setStarting(false);
       onError(isHttpError(error) ? error.message : t('auth.errors.network'));
