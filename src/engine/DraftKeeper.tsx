@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { useNotify } from 'react-admin';
+import { useNotify, useRecordContext } from 'react-admin';
 import { draftStore } from './draftStore.ts';
 
 /**
@@ -8,20 +8,39 @@ import { draftStore } from './draftStore.ts';
  * react-admin's warnWhenUnsavedChanges still warns), and saves the values whenever the user changes them.
  * Write-only values (passwords) are never written to storage.
  */
-export function DraftKeeper({ draftKey, secretFields }: { draftKey: string; secretFields: string[] }) {
+export function DraftKeeper({
+  draftKey,
+  secretFields,
+  needsRecord,
+}: {
+  draftKey: string;
+  secretFields: string[];
+  /** Edit forms: restore only once the record is loaded (the form resets to it when it arrives). */
+  needsRecord: boolean;
+}) {
   const { reset, getValues, formState } = useFormContext();
   const values = useWatch();
   const notify = useNotify();
   const isRestored = useRef(false);
+  const record = useRecordContext();
+  const isReady = !needsRecord || !!record;
 
   useEffect(() => {
-    if (isRestored.current) return;
-    isRestored.current = true;
+    if (!isReady || isRestored.current) return;
     const draft = draftStore.read(draftKey);
-    if (!draft) return;
-    reset({ ...getValues(), ...draft }, { keepDefaultValues: true });
-    notify('engine.draft.restored', { type: 'info' });
-  }, [draftKey, reset, getValues, notify]);
+    if (!draft) {
+      isRestored.current = true;
+      return;
+    }
+    // The form resets itself to the record in its own effect, which runs after this child's effect; restore
+    // on the next tick so the draft lands on top (and the form counts as dirty).
+    const timer = setTimeout(() => {
+      isRestored.current = true;
+      reset({ ...getValues(), ...draft }, { keepDefaultValues: true });
+      notify('engine.draft.restored', { type: 'info' });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [isReady, draftKey, reset, getValues, notify]);
 
   const isDirty = formState.isDirty;
   useEffect(() => {

@@ -33,12 +33,13 @@ export function ResourceForm({
       warnWhenUnsavedChanges
       toolbar={
         <Toolbar>
-          <SaveButton />
+          {/* On create, Save is usable at once so an empty form shows which fields are required. */}
+          <SaveButton alwaysEnable={!isEdit} />
           {toolbarExtra}
         </Toolbar>
       }
     >
-      <DraftKeeper draftKey={draftKey} secretFields={secrets} />
+      <DraftKeeper draftKey={draftKey} secretFields={secrets} needsRecord={isEdit} />
       {fields.map((field) => {
         if (field.meta.readOnly) return isEdit ? renderReadOnlyInput(field) : null;
         return renderInput(field, { resource: resource.name, isEdit });

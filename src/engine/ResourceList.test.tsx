@@ -30,6 +30,8 @@ function api(handler?: (call: FakeCall) => unknown) {
   });
 }
 
+vi.setConfig({ testTimeout: 20_000 });
+
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ResourceList', () => {
@@ -51,7 +53,7 @@ describe('ResourceList', () => {
     await renderEngine({ path: '/settings/contacts' });
     await screen.findByText('Bob');
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
-    await waitFor(() => expect(screen.queryByText('Bob')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Bob')).toBeNull(), { timeout: 5000 });
     const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
     expect(last?.query.get('search')).toBe('name:Ali');
     expect(last?.query.get('searchFields')).toBe('name:like');

@@ -1,3 +1,5 @@
+import { isBlank } from './formPayload.ts';
+
 /**
  * The fields of `data` that differ from `previous` (deep comparison), so an update PATCHes only what the
  * user changed. `id` and timestamps are never sent.
@@ -18,7 +20,8 @@ const NEVER_SENT = new Set(['id', 'created_at', 'updated_at']);
 
 function isEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  // A blank is a blank: a field the record lacks and the form shows empty has not changed.
+  if (isBlank(a) && isBlank(b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

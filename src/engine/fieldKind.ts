@@ -139,8 +139,3 @@ export function enumValues(schema: z.ZodType): string[] {
 export function isRequired(schema: z.ZodType): boolean {
   return !schema.safeParse(undefined).success;
 }
-
-/** True when the schema accepts null (a cleared optional field is sent as null then). */
-export function acceptsNull(schema: z.ZodType): boolean {
-  return schema.safeParse(null).success;
-}

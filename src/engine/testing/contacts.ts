@@ -23,7 +23,8 @@ export const contacts = defineResource({
     homepage: field(z.url().optional(), {}),
     department_id: reference('departments', { search: '=' }),
     role_ids: references('roles'),
-    category: dictionary('contact_category', { search: '=' }),
+    // `.optional()` after `dictionary()`: the engine still finds the metadata on the inner schema.
+    category: dictionary('contact_category', { search: '=' }).optional(),
     password: field(z.string().min(8).optional(), { writeOnly: true }),
     note: field(z.string().max(500).optional(), { input: 'textarea' }),
     code: field(z.string().optional(), { readOnly: true }),
