@@ -74,7 +74,11 @@ async function runOn(driver: string, db: Db): Promise<void> {
     say(`  bare   : ${fmt(bare)}`);
     say(`  engine / bare = ${((engine.rps / bare.rps) * 100).toFixed(0)}%   (target >= 70%)`);
     await seed(db, LIST_ROWS, EXPORT_ROWS);
-    const exp = await exportRun(`${address}/api/${gadgets.endpoint}/export`, token);
+    const exp = await exportRun(`${address}/api/${gadgets.endpoint}/export`, token).catch((error: Error) => {
+      say(`export failed: ${error.message} (${String((error.cause as Error | undefined)?.message ?? '')})`);
+      return null;
+    });
+    if (!exp) return;
     say(
       `export (${exp.rows} rows): ${Math.round(exp.rows / exp.seconds)} rows/s in ${exp.seconds.toFixed(1)}s,` +
         ` ${(exp.bytes / 1e6).toFixed(0)} MB, peak RSS growth ${(exp.rssGrowth / 1e6).toFixed(0)} MB` +
@@ -165,7 +169,7 @@ async function serve(db: Db): Promise<FastifyInstance> {
     },
   };
   const modules = [...defaultModules.map((m) => (m.name === engine.name ? engine : m)), bare];
-  const app = await buildApp({ db, config, logger: pino({ level: 'silent' }), modules });
+  const app = await buildApp({ db, config, logger: pino({ level: 'error' }), modules });
   await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
   return app;
 }
