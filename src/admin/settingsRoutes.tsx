@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
+import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
 
 /**
  * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the
@@ -30,6 +31,9 @@ const PAGES = [
   { path: 'logs', permission: PERMISSION.systemLogs, title: 'app.menu.logs' },
 ] as const;
 
+/** Hand-written pages that replace a placeholder (the `assets` resource's page lives at /settings/resources). */
+const PAGE_ELEMENTS: Partial<Record<string, ReactNode>> = { resources: <FilesPage /> };
+
 // Resources of the registry get generated screens (src/engine); their placeholders give way.
 const generated = engineRoutes();
 const isGenerated = (path: string) => generated.some((route) => route.name === path);
@@ -41,9 +45,9 @@ export const settingsRoutes: SettingsRoute[] = [
     { path: `${path}/create`, permission, element: <PlaceholderPage titleKey={title} detail="create" /> },
     { path: `${path}/:id`, permission, element: <PlaceholderPage titleKey={title} /> },
   ]),
-  ...PAGES.map(({ path, permission, title }) => ({
+  ...PAGES.filter(({ path }) => !isGenerated(path)).map(({ path, permission, title }) => ({
     path,
     permission,
-    element: <PlaceholderPage titleKey={title} />,
+    element: PAGE_ELEMENTS[path] ?? <PlaceholderPage titleKey={title} />,
   })),
 ];

@@ -1,5 +1,10 @@
 import type { ComponentType } from 'react';
 import type { Resource } from '../../resources/define.ts';
+import { DepartmentTreePage } from '../pages/people/DepartmentTreePage.tsx';
+import { RoleCreate } from '../pages/people/RoleCreate.tsx';
+import { RoleEdit } from '../pages/people/RoleEdit.tsx';
+import { StaffCreate } from '../pages/people/StaffCreate.tsx';
+import { StaffEdit } from '../pages/people/StaffEdit.tsx';
 
 /** A screen of a resource; it receives the resource so it can reuse engine parts (renderField, ResourceForm...). */
 export type ResourceView = ComponentType<{ resource: Resource }>;
@@ -23,4 +28,8 @@ export interface ResourceViews {
  * import { StaffEdit } from '../pages/settings/staff/StaffEdit.tsx';
  * export const overrides: Record<string, ResourceViews> = { staff: { edit: StaffEdit, show: false } };
  */
-export const overrides: Record<string, ResourceViews> = {};
+export const overrides: Record<string, ResourceViews> = {
+  departments: { list: DepartmentTreePage, create: false, edit: false, show: false },
+  roles: { create: RoleCreate, edit: RoleEdit },
+  staff: { create: StaffCreate, edit: StaffEdit },
+};

@@ -1,0 +1,119 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Cookies from 'js-cookie';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/i18n.ts';
+import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
+import { DepartmentTreePage } from './DepartmentTreePage.tsx';
+
+const reply = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const node = (id: string, parent: string, title: string, children: unknown[] = [], state = true) => ({
+  id,
+  parent_id: parent,
+  title,
+  value: id,
+  sort: 0,
+  state,
+  children,
+});
+const TREE = [
+  node('1', '0', 'HQ', [node('2', '1', 'Sales', [node('3', '2', 'East')])]),
+  node('4', '0', 'Lab', [], false),
+];
+
+let calls: { method: string; url: string; body: unknown }[] = [];
+
+function fakeApi({ writeFails }: { writeFails?: { status: number; body: unknown } } = {}) {
+  return vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    if (url.startsWith('/api/v1/user/profile'))
+      return reply({
+        code: 200,
+        data: { id: '1', username: 'a', staff: { id: '1', is_admin: 1, roles: [] } },
+      });
+    if (url.startsWith('/api/v1/user/department/tree')) return reply({ code: 200, data: TREE });
+    if (writeFails) return reply(writeFails.body, writeFails.status);
+    return reply({ code: 200, data: { id: '9' } }, method === 'POST' ? 201 : 200);
+  });
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // The route guard loads the profile before a settings page renders; the page reads it from the cache.
+  client.setQueryData(profileKey(STAFF_INCLUDE), { id: '1', username: 'a', staff: { id: '1', is_admin: 1 } });
+  return render(
+    <QueryClientProvider client={client}>
+      <DepartmentTreePage />
+    </QueryClientProvider>,
+  );
+}
+
+describe('DepartmentTreePage', () => {
+  beforeAll(async () => {
+    await initI18n('en');
+  });
+  beforeEach(() => {
+    calls = [];
+    Cookies.set('access_token', 'tok', { path: '/' });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Cookies.remove('access_token', { path: '/' });
+  });
+
+  it('shows the nested tree, disabled departments marked', async () => {
+    vi.stubGlobal('fetch', fakeApi());
+    renderPage();
+    const tree = await screen.findByRole('list', { name: 'Departments' });
+    expect(await within(tree).findByText('East')).toBeTruthy();
+    const hq = within(tree).getByText('HQ').closest('li')!;
+    expect(within(hq).getByText('Sales')).toBeTruthy();
+    expect(within(hq).getByText('East')).toBeTruthy();
+    expect(within(hq).queryByText('Lab')).toBeNull();
+    expect(within(within(tree).getByText('Lab').closest('li')!).getByText('Disabled')).toBeTruthy();
+  });
+
+  it('adds a sub-department under the chosen node', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('fetch', fakeApi());
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Add sub-department: Sales' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'West');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const post = calls.find((c) => c.method === 'POST');
+    expect(post?.url).toBe('/api/v1/user/departments');
+    expect(post?.body).toMatchObject({ name: 'West', parent_id: '2', state: true });
+    expect(screen.getByText('Save successful')).toBeTruthy();
+  });
+
+  it('moves a department and shows the server refusing a cycle under the field', async () => {
+    const user = userEvent.setup();
+    const cycle = {
+      code: 422,
+      message: 'Invalid',
+      data: null,
+      errors: { parent_id: ['Cannot move under itself'] },
+    };
+    vi.stubGlobal('fetch', fakeApi({ writeFails: { status: 422, body: cycle } }));
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Move: HQ' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('combobox', { name: /Superior/ }));
+    await user.click(await screen.findByRole('option', { name: /East/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Cannot move under itself')).toBeTruthy();
+    const patch = calls.find((c) => c.method === 'PATCH');
+    expect(patch?.url).toBe('/api/v1/user/departments/1');
+    expect(patch?.body).toMatchObject({ parent_id: '3' });
+    // A department is never offered as its own superior.
+    await user.click(within(dialog).getByRole('combobox', { name: /Superior/ }));
+    expect(screen.queryByRole('option', { name: /^HQ$/ })).toBeNull();
+  });
+});

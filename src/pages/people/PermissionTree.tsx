@@ -1,0 +1,101 @@
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ancestorMap,
+  descendantsOf,
+  permissionNodes,
+  toggle,
+  type PermissionNode,
+} from './permissionTree.ts';
+
+/**
+ * The role editor's permission tree: every group, page and action with a checkbox. Checking a child checks
+ * its parents; unchecking a parent clears its children; a parent with only some children checked shows as
+ * indeterminate.
+ *
+ * @example
+ * <PermissionTree value={menuIds} onChange={setMenuIds} />
+ */
+export function PermissionTree({
+  value,
+  onChange,
+  disabled = false,
+}: {
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  disabled?: boolean;
+}) {
+  const nodes = useMemo(() => permissionNodes(), []);
+  const ancestors = useMemo(() => ancestorMap(nodes), [nodes]);
+  const selected = new Set(value);
+  const render = (node: PermissionNode, depth: number) => {
+    const below = descendantsOf(node);
+    const held = below.filter((name) => selected.has(name)).length;
+    return (
+      <Box key={node.name} sx={{ pl: depth * 3 }}>
+        <NodeCheckbox
+          node={node}
+          checked={selected.has(node.name)}
+          indeterminate={held > 0 && held < below.length}
+          disabled={disabled}
+          onToggle={() => onChange(toggle(value, node, ancestors))}
+        />
+        {node.children.length > 0 && depth >= 1 ? (
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', pl: 3 }}>
+            {node.children.map((child) => (
+              <NodeCheckbox
+                key={child.name}
+                node={child}
+                checked={selected.has(child.name)}
+                indeterminate={false}
+                disabled={disabled}
+                onToggle={() => onChange(toggle(value, child, ancestors))}
+              />
+            ))}
+          </Box>
+        ) : (
+          node.children.map((child) => render(child, depth + 1))
+        )}
+      </Box>
+    );
+  };
+  return (
+    <Box role="group" aria-label="permissions">
+      {nodes.map((node) => render(node, 0))}
+    </Box>
+  );
+}
+
+function NodeCheckbox({
+  node,
+  checked,
+  indeterminate,
+  disabled,
+  onToggle,
+}: {
+  node: PermissionNode;
+  checked: boolean;
+  indeterminate: boolean;
+  disabled: boolean;
+  onToggle: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormControlLabel
+      control={
+        <Checkbox
+          size="small"
+          checked={checked}
+          indeterminate={!checked && indeterminate}
+          disabled={disabled}
+          onChange={onToggle}
+          inputProps={{ 'aria-label': `${t(node.title)} (${node.name})` }}
+        />
+      }
+      label={t(node.title)}
+    />
+  );
+}

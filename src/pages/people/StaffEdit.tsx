@@ -1,0 +1,24 @@
+import { useGetOne, useGetRecordId } from 'react-admin';
+import type { Resource } from '../../../resources/define.ts';
+import { ResourceEdit } from '../../engine/ResourceEdit.tsx';
+import { InvitationPanel } from './InvitationPanel.tsx';
+import { takeIssuedInvitation } from './issuedInvitations.ts';
+
+/** `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link. */
+export function StaffEdit({ resource }: { resource: Resource }) {
+  const id = String(useGetRecordId());
+  const { data } = useGetOne<{ id: string; registered?: boolean }>('staff', { id });
+  return (
+    <>
+      <ResourceEdit resource={resource} />
+      {data ? (
+        <InvitationPanel
+          key={id}
+          staffId={id}
+          isRegistered={data.registered === true}
+          initialUrl={takeIssuedInvitation(id)}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import { PERMISSION_ACTIONS, SETTINGS_MENU, type MenuItem } from '../../../schemas/permissions.ts';
+
+/** One checkbox of the role editor: a group, a page or an action, with its label key and children. */
+export interface PermissionNode {
+  name: string;
+  /** Locale key of a group or page title; actions use `settings.people.roles.actions.<action>`. */
+  title: string;
+  children: PermissionNode[];
+}
+
+/** The whole permission tree: groups -> pages -> `<page>.<action>` (from the settings menu, the one source). */
+export function permissionNodes(items: readonly MenuItem[] = SETTINGS_MENU): PermissionNode[] {
+  return items.flatMap((item): PermissionNode[] => {
+    if (!item.name) return [];
+    const children = item.children
+      ? permissionNodes(item.children)
+      : PERMISSION_ACTIONS.map((action) => ({
+          name: `${item.name}.${action}`,
+          title: `settings.people.roles.actions.${action}`,
+          children: [],
+        }));
+    return [{ name: item.name, title: item.title, children }];
+  });
+}
+
+/** name -> its ancestors (nearest first), for "checking a child includes its parents". */
+export function ancestorMap(nodes: readonly PermissionNode[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const walk = (list: readonly PermissionNode[], above: string[]) => {
+    for (const node of list) {
+      out.set(node.name, above);
+      walk(node.children, [node.name, ...above]);
+    }
+  };
+  walk(nodes, []);
+  return out;
+}
+
+/** Every name below a node. */
+export function descendantsOf(node: PermissionNode): string[] {
+  return node.children.flatMap((child) => [child.name, ...descendantsOf(child)]);
+}
+
+/**
+ * The new selection after toggling `node`: checking adds it and its ancestors (a child is useless without
+ * its parents: spec 6 hides a page whose group is not held); unchecking removes it and its descendants.
+ */
+export function toggle(
+  selected: readonly string[],
+  node: PermissionNode,
+  ancestors: Map<string, string[]>,
+): string[] {
+  const set = new Set(selected);
+  if (set.has(node.name)) {
+    set.delete(node.name);
+    for (const name of descendantsOf(node)) set.delete(name);
+  } else {
+    set.add(node.name);
+    for (const name of ancestors.get(node.name) ?? []) set.add(name);
+  }
+  return [...set];
+}
