@@ -367,6 +367,17 @@ describe('switched off', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents every WeChat call', async () => {
+    const doc = (await call({ url: '/api/docs' })).json();
+    const base = '/api/v1/wechat/officialaccount';
+    expect(Object.keys(doc.paths[`${base}/auth`])).toEqual(['get']);
+    expect(doc.paths[`${base}/login`].post.summary).toBeTruthy();
+    expect(doc.paths[`${base}/register`].post.requestBody).toBeDefined();
+    expect(Object.keys(doc.paths[`${base}/identity`]).sort()).toEqual(['delete', 'get']);
+  });
+});
+
 describe('secrets', () => {
   it('never puts the app secret, codes, tickets or tokens in a response, a log line or the activity log', async () => {
     const { rows } = await testDb.db.query('SELECT changes FROM activity_logs');
