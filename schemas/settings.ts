@@ -58,6 +58,10 @@ export const settingsSchemas = {
       )
       .default({}),
   }),
+  /** Named staff levels, in order (lowest first). */
+  level: z.object({
+    levels: z.array(z.string().trim().min(1).max(30)).max(50).default([]),
+  }),
   sms: z.object({
     /** '' means not configured (unless SMS_ENDPOINT is set, which selects `http`). */
     provider: z.enum(['', 'log', 'http']).default(''),

@@ -15,6 +15,7 @@ import { ProfilePage } from '../pages/account/ProfilePage.tsx';
 import { DashboardPage } from '../pages/dashboard/DashboardPage.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
+import { GeneralSettingsPage } from '../pages/settings/general/GeneralSettingsPage.tsx';
 import { authProvider } from '../providers/authProvider.ts';
 import { createDataProvider } from '../engine/dataProvider.ts';
 import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
@@ -88,7 +89,7 @@ export function AdminApp() {
             index
             element={
               <RequirePermission name={PERMISSION.settings}>
-                <PlaceholderPage titleKey="app.menu.general" />
+                <GeneralSettingsPage />
               </RequirePermission>
             }
           />

@@ -1,5 +1,9 @@
 import type { ComponentType } from 'react';
 import type { Resource } from '../../resources/define.ts';
+import { ActivityLogPage } from '../pages/settings/activities/ActivityLogPage.tsx';
+import { DictionaryCreate } from '../pages/settings/dictionaries/DictionaryCreate.tsx';
+import { DictionaryEdit } from '../pages/settings/dictionaries/DictionaryEdit.tsx';
+import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
 import { DepartmentTreePage } from '../pages/people/DepartmentTreePage.tsx';
 import { RoleCreate } from '../pages/people/RoleCreate.tsx';
 import { RoleEdit } from '../pages/people/RoleEdit.tsx';
@@ -32,4 +36,7 @@ export const overrides: Record<string, ResourceViews> = {
   departments: { list: DepartmentTreePage, create: false, edit: false, show: false },
   roles: { create: RoleCreate, edit: RoleEdit },
   staff: { create: StaffCreate, edit: StaffEdit },
+  dictionaries: { create: DictionaryCreate, edit: DictionaryEdit, show: false },
+  assets: { list: FilesPage, create: false, edit: false, show: false },
+  activities: { list: ActivityLogPage, create: false, edit: false, show: false },
 };

@@ -1,0 +1,29 @@
+import { Edit, useGetRecordId } from 'react-admin';
+import type { Resource } from '../../../../resources/define.ts';
+import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
+import { draftStore } from '../../../engine/draftStore.ts';
+import { formPayload } from '../../../engine/formPayload.ts';
+import { useSaveSuccess } from '../../../engine/useSaveSuccess.ts';
+import { DictionaryForm } from './DictionaryForm.tsx';
+
+/** `/settings/dictionaries/{id}`: the type and its entries, saved together (pessimistic, field errors inline). */
+export function DictionaryEdit({ resource }: { resource: Resource }) {
+  const id = useGetRecordId();
+  const draftKey = draftStore.key(resource.name, id);
+  const onSuccess = useSaveSuccess(resource.name, draftKey);
+  return (
+    <Edit
+      resource={resource.name}
+      mutationMode="pessimistic"
+      mutationOptions={{ onSuccess }}
+      transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: true })}
+    >
+      <DictionaryForm
+        resource={resource}
+        isEdit
+        draftKey={draftKey}
+        toolbarExtra={<DeleteRecordButton resource={resource} redirect="list" />}
+      />
+    </Edit>
+  );
+}

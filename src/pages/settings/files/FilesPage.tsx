@@ -1,0 +1,72 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Button,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  Pagination,
+  TextField,
+  TextInput,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+} from 'react-admin';
+import { assets } from '../../../../resources/assets.ts';
+import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
+import { downloadFile } from '../../../engine/download.ts';
+import { AssetThumbnail } from './AssetThumbnail.tsx';
+import { UploadZone } from './UploadZone.tsx';
+import { ASSETS_ENDPOINT, formatSize, type Asset } from './uploadFile.ts';
+
+const filters = [<TextInput key="name" source="name" alwaysOn />];
+
+/**
+ * `/settings/resources`: upload (drag and drop or pick, several at once, with progress), the list of files
+ * with image thumbnails, download and delete.
+ */
+export function FilesPage() {
+  const refresh = useRefresh();
+  return (
+    <List
+      resource={assets.name}
+      sort={{ field: 'id', order: 'DESC' }}
+      perPage={15}
+      filters={filters}
+      pagination={<Pagination rowsPerPageOptions={[15, 50, 100]} />}
+      actions={false}
+      empty={false}
+      aside={undefined}
+    >
+      <UploadZone onUploaded={() => refresh()} />
+      <Datagrid rowClick={false} bulkActionButtons={false}>
+        <AssetThumbnail label="resources.assets.fields.preview" />
+        <TextField source="name" />
+        <FunctionField source="size" render={(record: Asset) => formatSize(record.size)} />
+        <TextField source="mime" />
+        <DateField source="created_at" showTime />
+        <DownloadButton />
+        <DeleteRecordButton resource={assets} />
+      </Datagrid>
+    </List>
+  );
+}
+
+function DownloadButton() {
+  const record = useRecordContext<Asset>();
+  const notify = useNotify();
+  if (!record) return null;
+  const onClick = async () => {
+    try {
+      await downloadFile(`${ASSETS_ENDPOINT}/${record.id}/download`);
+      notify('settings.files.downloaded', { type: 'success' });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <Button label="settings.files.download" onClick={() => void onClick()}>
+      <DownloadIcon />
+    </Button>
+  );
+}

@@ -1,0 +1,85 @@
+import { currentLocale } from '../../../i18n/locale.ts';
+import { buildUrl, getDefaultHeaders } from '../../../providers/httpClient.ts';
+import { getToken, getXsrfToken } from '../../../providers/token.ts';
+
+/** The asset the upload call returns (API contract, Files). */
+export interface Asset {
+  id: string;
+  name: string;
+  size: number;
+  mime: string;
+  created_at: string;
+}
+
+export const ASSETS_ENDPOINT = 'v1/resources/assets';
+
+/**
+ * Uploads one file as multipart (part `file`) with the app's token, XSRF header and language, reporting
+ * progress (0..1). XMLHttpRequest because fetch cannot report upload progress. Rejects with the server's
+ * message (413 "Files should be less than 10 MB", 422 "This file type is not allowed", ...).
+ *
+ * @example
+ * const asset = await uploadFile(file, { onProgress: (p) => setProgress(p) });
+ */
+export function uploadFile(
+  file: File,
+  { onProgress, signal }: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+): Promise<Asset> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(ASSETS_ENDPOINT));
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Language': currentLocale(),
+      ...getDefaultHeaders(),
+    };
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const xsrf = getXsrfToken();
+    if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const body = parse(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300 && body?.data) return resolve(body.data as Asset);
+      const detail = body?.errors?.file?.[0];
+      const message =
+        body?.message && detail && detail !== body.message ? `${body.message}: ${detail}` : null;
+      reject(new Error(message ?? body?.message ?? xhr.statusText ?? 'Upload failed'));
+    };
+    xhr.onerror = () => reject(new Error('Network error'));
+    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+interface Envelope {
+  data?: unknown;
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+function parse(text: string): Envelope | null {
+  try {
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return null;
+  }
+}
+
+/** 10485760 -> "10 MB". */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 || Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

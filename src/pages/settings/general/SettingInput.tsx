@@ -1,0 +1,84 @@
+import {
+  BooleanInput,
+  CheckboxGroupInput,
+  NumberInput,
+  PasswordInput,
+  SelectInput,
+  TextInput,
+  useTranslate,
+} from 'react-admin';
+import type { ReactElement } from 'react';
+import type { SettingField, SettingKind } from './groupFields.ts';
+
+const label = (key: string) => `settings.general.fields.${key}`;
+const optionLabel = (value: string) => `settings.general.options.${value || 'none'}`;
+
+type Renderer = (
+  field: SettingField,
+  ctx: { isSet: boolean; translate: (k: string) => string },
+) => ReactElement;
+
+/** Settings key kind -> input (lookup table, like the engine's). */
+const INPUTS: Record<SettingKind, Renderer> = {
+  number: (f) => <NumberInput source={f.key} label={label(f.key)} />,
+  text: (f) => <TextInput source={f.key} label={label(f.key)} />,
+  boolean: (f) => <BooleanInput source={f.key} label={label(f.key)} />,
+  secret: (f, { isSet, translate }) => (
+    <PasswordInput
+      source={f.key}
+      label={label(f.key)}
+      autoComplete="new-password"
+      helperText={translate(isSet ? 'settings.general.secret_set' : 'settings.general.secret_not_set')}
+    />
+  ),
+  select: (f) => (
+    <SelectInput
+      source={f.key}
+      label={label(f.key)}
+      choices={(f.options ?? []).map((value) => ({ id: value, name: optionLabel(value) }))}
+      emptyValue=""
+    />
+  ),
+  checkboxes: (f) => (
+    <CheckboxGroupInput
+      source={f.key}
+      label={label(f.key)}
+      choices={(f.options ?? []).map((value) => ({ id: value, name: optionLabel(value) }))}
+    />
+  ),
+  list: (f) => (
+    <TextInput
+      source={f.key}
+      label={label(f.key)}
+      format={(value: unknown) => (Array.isArray(value) ? value.join(', ') : '')}
+      parse={(text: string) =>
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      }
+    />
+  ),
+  json: (f) => (
+    <TextInput
+      source={f.key}
+      label={label(f.key)}
+      multiline
+      minRows={4}
+      format={(value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2))}
+      parse={(text: string) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return text;
+        }
+      }}
+    />
+  ),
+};
+
+/** One input of a settings group. `isSet` tells a secret whether a value is stored. */
+export function SettingInput({ field, isSet }: { field: SettingField; isSet: boolean }) {
+  const translate = useTranslate();
+  return INPUTS[field.kind](field, { isSet, translate });
+}

@@ -1,0 +1,76 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { SaveButton, SimpleForm, Toolbar, useNotify, useTranslate } from 'react-admin';
+import { settingsSchemas, type SettingsGroup } from '../../../../schemas/settings.ts';
+import { LoadingState } from '../../../components/LoadingState.tsx';
+import { httpClient } from '../../../providers/httpClient.ts';
+import { isHttpError } from '../../../providers/httpError.ts';
+import { siteKey } from '../../../providers/siteConfig.ts';
+import { GROUP_FIELDS } from './groupFields.ts';
+import { SettingInput } from './SettingInput.tsx';
+import { settingsPayload, settingsResolver } from './settingsResolver.ts';
+
+export const settingsKey = (group: SettingsGroup) => ['settings', group] as const;
+
+/**
+ * One settings group as a form: loaded from `GET v1/settings/<group>`, checked with the group's zod schema,
+ * saved with `POST` ("Save successful"); server field errors land under their inputs. Saving refreshes the
+ * site config (`GET /api/v1`), so the site name and languages change at once, without a restart.
+ */
+export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const fields = GROUP_FIELDS[group];
+  const { data } = useQuery({
+    queryKey: settingsKey(group),
+    queryFn: () => httpClient<Record<string, unknown>>(`v1/settings/${group}`),
+  });
+  const resolver = useMemo(
+    () => settingsResolver({ schema: settingsSchemas[group], fields, translate }),
+    [group, fields, translate],
+  );
+  if (!data) return <LoadingState />;
+
+  const onSubmit = async (values: Record<string, unknown>) => {
+    try {
+      const saved = await httpClient<Record<string, unknown>>(`v1/settings/${group}`, {
+        method: 'POST',
+        body: settingsPayload(values, fields),
+      });
+      queryClient.setQueryData(settingsKey(group), saved);
+      await queryClient.invalidateQueries({ queryKey: siteKey });
+      notify('settings.general.saved', { type: 'success' });
+      return undefined;
+    } catch (error) {
+      if (isHttpError(error) && Object.keys(error.errors).length) {
+        return Object.fromEntries(Object.entries(error.errors).map(([key, messages]) => [key, messages[0]]));
+      }
+      notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
+      return undefined;
+    }
+  };
+
+  // Secrets never come back; the form starts them blank and says whether one is stored.
+  const record = {
+    ...data,
+    ...Object.fromEntries(fields.filter((f) => f.kind === 'secret').map((f) => [f.key, ''])),
+  };
+  return (
+    <SimpleForm
+      key={JSON.stringify(data)}
+      record={record}
+      resolver={resolver}
+      onSubmit={onSubmit}
+      toolbar={
+        <Toolbar>
+          <SaveButton />
+        </Toolbar>
+      }
+    >
+      {fields.map((field) => (
+        <SettingInput key={field.key} field={field} isSet={data[`${field.key}_set`] === true} />
+      ))}
+    </SimpleForm>
+  );
+}

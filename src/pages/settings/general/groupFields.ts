@@ -1,0 +1,63 @@
+import type { SettingsGroup } from '../../../../schemas/settings.ts';
+
+/** How one settings key is edited. `secret` keys are write-only: empty keeps the stored value. */
+export type SettingKind =
+  'number' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json';
+
+export interface SettingField {
+  key: string;
+  kind: SettingKind;
+  /** Choices of `select` / `checkboxes` (labels: settings.general.options.<value>, '' = none). */
+  options?: readonly string[];
+}
+
+/** The tabs of the general settings page, in the contract's order, and the inputs of each group. */
+export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
+  basic: [
+    { key: 'upload_max_size', kind: 'number' },
+    { key: 'activity_retention_days', kind: 'number' },
+  ],
+  sms: [
+    { key: 'provider', kind: 'select', options: ['', 'log', 'http'] },
+    { key: 'endpoint', kind: 'text' },
+    { key: 'access_key_id', kind: 'text' },
+    { key: 'access_key_secret', kind: 'secret' },
+    { key: 'sign_name', kind: 'text' },
+    { key: 'template', kind: 'text' },
+  ],
+  login: [
+    { key: 'registration', kind: 'boolean' },
+    { key: 'methods', kind: 'checkboxes', options: ['password', 'code', 'wechat'] },
+    { key: 'wechat_enabled', kind: 'boolean' },
+    { key: 'wechat_app_id', kind: 'text' },
+    { key: 'wechat_app_secret', kind: 'secret' },
+  ],
+  site: [{ key: 'site_name', kind: 'text' }],
+  country: [
+    { key: 'country', kind: 'text' },
+    { key: 'phone_pattern', kind: 'text' },
+  ],
+  currency: [
+    { key: 'currency', kind: 'text' },
+    { key: 'decimals', kind: 'number' },
+  ],
+  languages: [{ key: 'languages', kind: 'list' }],
+  level: [{ key: 'levels', kind: 'list' }],
+  message: [
+    { key: 'smtp_url', kind: 'secret' },
+    { key: 'mail_from', kind: 'text' },
+    { key: 'templates', kind: 'json' },
+  ],
+};
+
+export const GROUPS = [
+  'basic',
+  'sms',
+  'login',
+  'site',
+  'country',
+  'currency',
+  'languages',
+  'level',
+  'message',
+] as const satisfies readonly SettingsGroup[];

@@ -1,0 +1,49 @@
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import { decodeMessage, issueKey } from '../../../../schemas/messages.ts';
+import type { GROUP_FIELDS } from './groupFields.ts';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * Validates a settings form with the group's own zod schema and the server's message keys, so the page
+ * shows the same sentences a POST would return. Blank secrets are left out (they keep the stored value).
+ */
+export function settingsResolver({
+  schema,
+  fields,
+  translate,
+}: {
+  schema: z.ZodObject;
+  fields: (typeof GROUP_FIELDS)[keyof typeof GROUP_FIELDS];
+  translate: Translate;
+}): Resolver<FieldValues> {
+  return async (values) => {
+    const result = await schema.safeParseAsync(settingsPayload(values, fields), {
+      error: (iss) => issueKey(iss),
+    });
+    if (result.success) return { values, errors: {} };
+    const errors: Record<string, { type: string; message: string }> = {};
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0] ?? 'root');
+      if (errors[name]) continue;
+      const { key, params } = decodeMessage(issue.message);
+      errors[name] = { type: issue.code, message: translate(key, { _: key, ...params }) };
+    }
+    return { values: {}, errors: errors as FieldErrors };
+  };
+}
+
+/** What the form sends: the group's keys only; a blank secret becomes '' (the server keeps the old value). */
+export function settingsPayload(
+  values: Record<string, unknown>,
+  fields: (typeof GROUP_FIELDS)[keyof typeof GROUP_FIELDS],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const value = values[f.key];
+    if (f.kind === 'secret') out[f.key] = typeof value === 'string' ? value : '';
+    else if (value !== undefined) out[f.key] = value;
+  }
+  return out;
+}
