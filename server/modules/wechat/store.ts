@@ -122,7 +122,8 @@ export async function touchIdentity(
   { id, user, appId }: { id: string; user: WechatUser; appId: string },
 ): Promise<void> {
   await db.query(
-    `UPDATE wechat_identities SET nickname = $2, avatar_url = $3, unionid = coalesce(unionid, $4),
+    `UPDATE wechat_identities SET nickname = $2, avatar_url = $3, unionid = coalesce(unionid,
+         (SELECT $4::text WHERE NOT EXISTS (SELECT 1 FROM wechat_identities WHERE unionid = $4::text))),
        app_id = $5, last_login_at = now() WHERE id = $1`,
     [id, user.nickname, user.avatar, user.unionid, appId],
   );
