@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from '../../server/app.ts';
 import { modules as defaultModules } from '../../server/modules/index.ts';
 import type { AppModule } from '../../server/modules/types.ts';
@@ -37,8 +38,11 @@ export async function createTestApp(
     extraModules = [],
     resources,
     migrationsDir,
+    logger: customLogger,
   }: {
     extraModules?: AppModule[];
+    /** The server's pino logger, e.g. one writing to a stream the test reads; silent by default. */
+    logger?: Logger;
     /** Registers these resources instead of resources/index.ts, after applying `migrationsDir`'s SQL. */
     resources?: Resource[];
     migrationsDir?: string;
@@ -59,7 +63,7 @@ export async function createTestApp(
     ...overrides,
   };
   await ensureFirstAdmin(db, ADMIN);
-  const logger = overrides.logToFile ? undefined : pino({ level: 'silent' });
+  const logger = customLogger ?? (overrides.logToFile ? undefined : pino({ level: 'silent' }));
   const app = await buildApp({ db, config, logger, modules: [...modules, ...extraModules] });
   await app.ready();
   let token: string | null = null;

@@ -1,31 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.ts';
-import { ensureFirstAdmin } from '../../server/bootstrap.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/core/logger.ts';
-import { ADMIN } from '../helpers/app.ts';
-import { createTestDb, type TestDb } from '../helpers/db.ts';
+import { ADMIN, createTestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 
-// The app is built here rather than with createTestApp so that its pino output can be captured.
+// Every pino line of the server, at trace level and with the production redaction paths.
 const lines: string[] = [];
-let app: FastifyInstance;
-let testDb: TestDb;
-let config: Config;
+let t: TestApp;
 const secrets: string[] = [ADMIN.password];
 
 beforeAll(async () => {
-  testDb = await createTestDb();
-  config = {
-    ...loadConfig({ DATA_DIR: `/tmp/admin-auth-logs-${process.pid}` }),
-    logToFile: false,
-    distDir: '/nonexistent-dist',
-  };
-  await ensureFirstAdmin(testDb.db, ADMIN);
   const capture = new Writable({
     write(chunk: Buffer, _enc, done) {
       lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -33,22 +21,16 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, capture);
-  app = await buildApp({ db: testDb.db, config, logger });
-  await app.ready();
-  await testDb.db.query(`INSERT INTO settings (name, value) VALUES ('sms', '{"provider": "log"}')`);
+  t = await createTestApp({}, { logger });
+  await t.db.query(`INSERT INTO settings (name, value) VALUES ('sms', '{"provider": "log"}')`);
 });
 afterAll(async () => {
-  await app.close();
-  await testDb.drop();
+  await t.close();
 });
 
 const responses: string[] = [];
 async function call(opts: InjectOptions & { token?: string }) {
-  const { token, headers, ...rest } = opts;
-  const res = await app.inject({
-    ...rest,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-  } as InjectOptions);
+  const res = await t.request(opts);
   responses.push(res.body, JSON.stringify(res.headers));
   return res;
 }
@@ -56,7 +38,7 @@ async function call(opts: InjectOptions & { token?: string }) {
 /** Sends a code by SMS (log driver) and reads it from a fresh outbox file. */
 async function smsCode(payload: { to: string; scene: string }): Promise<string> {
   const phone = payload.to;
-  const outbox = path.join(config.dataDir, 'outbox', 'sms.log');
+  const outbox = path.join(t.config.dataDir, 'outbox', 'sms.log');
   fs.rmSync(outbox, { force: true });
   const sent = await call({
     method: 'POST',
@@ -120,7 +102,7 @@ describe('no secret reaches a log line or a response', () => {
     });
     expect(changed.statusCode).toBe(200);
 
-    await testDb.db.query(`UPDATE rate_limits SET reset_at = now() - interval '1 second'`);
+    await t.db.query(`UPDATE rate_limits SET reset_at = now() - interval '1 second'`);
     const resetCode = await smsCode({ to: phone, scene: 'reset' });
     expect(resetCode).not.toBe(registerCode);
     secrets.push(resetCode);
@@ -150,7 +132,7 @@ describe('no secret reaches a log line or a response', () => {
 
     // The log driver left a masked notice in the log, and the activity log holds every event.
     expect(lines.some((l) => l.includes('137****0009'))).toBe(true);
-    const { rows } = await testDb.db.query<{ action: string }>(
+    const { rows } = await t.db.query<{ action: string }>(
       'SELECT action, changes, ip, user_agent FROM activity_logs',
     );
     const actions = rows.map((r) => r.action);
