@@ -14,7 +14,8 @@ export const dictionaryEntrySchema = z.object({
     (v) => (typeof v === 'string' || typeof v === 'number' ? (BOOLEAN_INPUTS[String(v)] ?? v) : v),
     z.boolean().default(true),
   ),
-  memo: z.string().trim().max(255).default(''),
+  // Forms send a cleared memo as null; it is stored as ''.
+  memo: z.preprocess((v) => v ?? '', z.string().trim().max(255)),
 });
 export type DictionaryEntry = z.output<typeof dictionaryEntrySchema>;
 

@@ -20,7 +20,13 @@ export function DictionaryDataInput() {
           defaultValue
           helperText={false}
         />
-        <TextInput source="memo" label="resources.dictionaries.fields.data_memo" helperText={false} />
+        <TextInput
+          source="memo"
+          label="resources.dictionaries.fields.data_memo"
+          helperText={false}
+          defaultValue=""
+          parse={(value: string) => value}
+        />
       </SimpleFormIterator>
     </ArrayInput>
   );

@@ -1,0 +1,68 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, listEnvelope } from '../../../engine/testing/fakeFetch.ts';
+import { renderSettingsPage } from '../testing/renderSettingsPage.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const EMPTY_ENTRY = 'Dictionary data label or value cannot be empty';
+
+describe('dictionary entries, edited inline', () => {
+  it('refuses an entry with an empty label before calling the server, then saves the entries', async () => {
+    const calls = fakeFetch((call) =>
+      call.method === 'POST'
+        ? { status: 201, body: { code: 200, data: { id: '7', ...(call.body as object) } } }
+        : { body: listEnvelope([]) },
+    );
+    await renderSettingsPage({ path: '/settings/dictionaries/create' });
+    await userEvent.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Priority');
+    await userEvent.type(screen.getByRole('textbox', { name: /^Slug/ }), 'priority');
+    await userEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const row = (await screen.findAllByRole('listitem'))[0]!;
+    await userEvent.type(within(row).getByRole('textbox', { name: /^Value/ }), 'high');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(EMPTY_ENTRY)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await userEvent.type(within(row).getByRole('textbox', { name: /^Label/ }), 'High');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.path).toBe('/api/v1/dictionary/types');
+    expect(post.body).toEqual({
+      name: 'Priority',
+      slug: 'priority',
+      data: [{ label: 'High', value: 'high', state: true, memo: '' }],
+    });
+  });
+
+  it('loads the entries of a type on its edit page and shows the server 422 under the entry', async () => {
+    const type = {
+      id: '3',
+      name: 'Gender',
+      slug: 'gender',
+      data: [{ label: 'Male', value: 'male', state: true, memo: '' }],
+    };
+    fakeFetch((call) =>
+      call.method === 'PATCH'
+        ? {
+            status: 422,
+            body: { code: 422, message: 'Invalid', errors: { 'data.0.value': [EMPTY_ENTRY] } },
+          }
+        : call.path.endsWith('/3')
+          ? { body: { code: 200, data: type } }
+          : { body: listEnvelope([type]) },
+    );
+    await renderSettingsPage({ path: '/settings/dictionaries/3' });
+    const label = await screen.findByDisplayValue('Male');
+    await userEvent.clear(label);
+    await userEvent.type(label, 'Man');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(EMPTY_ENTRY)).toBeTruthy();
+  });
+});

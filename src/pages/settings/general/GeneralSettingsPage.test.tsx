@@ -1,0 +1,97 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, type FakeCall } from '../../../engine/testing/fakeFetch.ts';
+import { renderSettingsPage } from '../testing/renderSettingsPage.tsx';
+import { GeneralSettingsPage } from './GeneralSettingsPage.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
+afterEach(() => vi.unstubAllGlobals());
+
+const STORED: Record<string, Record<string, unknown>> = {
+  basic: { upload_max_size: 10485760, activity_retention_days: 180 },
+  site: { site_name: 'Admin' },
+  sms: {
+    provider: 'log',
+    endpoint: '',
+    access_key_id: 'AK',
+    access_key_secret_set: true,
+    sign_name: '',
+    template: '',
+  },
+};
+
+function server() {
+  return fakeFetch((call: FakeCall) => {
+    const group = call.path.split('/').pop()!;
+    if (call.method === 'POST') {
+      const body = call.body as Record<string, unknown>;
+      if (group === 'site' && body.site_name === 'taken')
+        return {
+          status: 422,
+          body: { code: 422, message: 'Invalid', errors: { site_name: ['Server says no'] } },
+        };
+      return { body: { code: 200, data: body } };
+    }
+    return { body: { code: 200, data: STORED[group] ?? {} } };
+  });
+}
+
+describe('general settings', () => {
+  it('shows a tab per settings group of the contract', async () => {
+    server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    const tabs = await screen.findAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      'Basic',
+      'SMS',
+      'Login',
+      'Site',
+      'Country',
+      'Currency',
+      'Languages',
+      'Levels',
+      'Message',
+    ]);
+    expect(await screen.findByDisplayValue('10485760')).toBeTruthy();
+  });
+
+  it('validates with the group schema before saving, then saves ("Save successful")', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Site' }));
+    const name = await screen.findByDisplayValue('Admin');
+    await userEvent.clear(name);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Cannot be empty')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.type(name, 'Acme');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Save successful')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ site_name: 'Acme' });
+  });
+
+  it('shows a server field error under its input', async () => {
+    server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Site' }));
+    const name = await screen.findByDisplayValue('Admin');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'taken');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Server says no')).toBeTruthy();
+  });
+
+  it('keeps secrets write-only: says whether one is set, and a blank field keeps it', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'SMS' }));
+    expect(await screen.findByText('Set (leave empty to keep)')).toBeTruthy();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Signature' }), 'Acme');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ access_key_secret: '', sign_name: 'Acme', access_key_id: 'AK' });
+    expect(body).not.toHaveProperty('access_key_secret_set');
+  });
+});
