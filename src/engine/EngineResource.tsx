@@ -10,10 +10,14 @@ import { resources as registered } from '../../resources/index.ts';
 import { overrides as registeredOverrides } from './overrides.ts';
 import type { ResourceView, ResourceViews } from './overrides.ts';
 import { representationField } from './registry.ts';
+import { servesOperation } from './useAbilities.ts';
 import { ResourceCreate } from './ResourceCreate.tsx';
 import { ResourceEdit } from './ResourceEdit.tsx';
 import { ResourceList } from './ResourceList.tsx';
 import { ResourceShow } from './ResourceShow.tsx';
+
+/** The operation a generated view needs the server to serve. */
+const VIEW_OPERATION = { list: 'list', create: 'create', edit: 'update', show: 'read' } as const;
 
 const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
   list: ResourceList,
@@ -69,7 +73,9 @@ function viewsOf(
   const out: Partial<Record<keyof ResourceViews, ResourceView>> = {};
   for (const view of Object.keys(GENERATED) as (keyof ResourceViews)[]) {
     const chosen = own[view];
-    if (chosen !== false) out[view] = chosen ?? GENERATED[view];
+    if (chosen === false) continue;
+    if (chosen) out[view] = chosen;
+    else if (servesOperation(resource, VIEW_OPERATION[view])) out[view] = GENERATED[view];
   }
   return out;
 }

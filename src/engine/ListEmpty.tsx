@@ -1,19 +1,21 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { CreateButton, useTranslate } from 'react-admin';
+import { CreateButton, useResourceDefinition, useTranslate } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { ImportButton } from './ImportButton.tsx';
+import type { Ability } from './useAbilities.ts';
 
 /** The empty state of a list without any record: say so, and offer create and import. */
-export function ListEmpty({ resource }: { resource: Resource }) {
+export function ListEmpty({ resource, can }: { resource: Resource; can: Record<Ability, boolean> }) {
   const translate = useTranslate();
+  const { hasCreate } = useResourceDefinition({ resource: resource.name });
   return (
     <Box sx={{ textAlign: 'center', py: 6 }}>
       <Typography variant="h6" component="p" color="text.secondary" gutterBottom>
         {translate('engine.list.empty')}
       </Typography>
-      <CreateButton resource={resource.name} />
-      <ImportButton resource={resource} />
+      {hasCreate && can.create ? <CreateButton resource={resource.name} /> : null}
+      {can.import ? <ImportButton resource={resource} /> : null}
     </Box>
   );
 }

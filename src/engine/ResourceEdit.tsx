@@ -5,6 +5,7 @@ import { formPayload } from './formPayload.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
 import { useSaveSuccess } from './useSaveSuccess.ts';
+import { useAbilities } from './useAbilities.ts';
 
 /**
  * The generated edit screen. Pessimistic, so server field errors land on the form; only changed fields are
@@ -14,6 +15,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
   const id = useGetRecordId();
   const draftKey = draftStore.key(resource.name, id);
   const onSuccess = useSaveSuccess(resource.name, draftKey);
+  const can = useAbilities(resource);
   return (
     <Edit
       resource={resource.name}
@@ -25,7 +27,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
         resource={resource}
         isEdit
         draftKey={draftKey}
-        toolbarExtra={<DeleteRecordButton resource={resource} redirect="list" />}
+        toolbarExtra={can.delete ? <DeleteRecordButton resource={resource} redirect="list" /> : null}
       />
     </Edit>
   );

@@ -129,7 +129,7 @@ describe('ImportDialog', () => {
     });
     await renderEngine({ path: '/settings/contacts' });
     await screen.findByText('Alice');
-    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Import' }));
     const dialog = await screen.findByRole('dialog');
     const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
     await userEvent.upload(input, new File(['name,email\n'], 'contacts.csv', { type: 'text/csv' }));

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
@@ -75,7 +75,7 @@ describe('ResourceList', () => {
     const calls = api((call) => (call.method === 'DELETE' ? { body: { code: 200, data: null } } : undefined));
     await renderEngine({ path: '/settings/contacts' });
     const row = (await screen.findByText('Alice')).closest('tr') as HTMLElement;
-    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await within(row).findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Confirm to delete Alice?')).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -109,12 +109,37 @@ describe('ResourceList', () => {
       path: '/settings/contacts?filter=%7B%22name%22%3A%22Ali%22%7D&sort=name&order=ASC',
     });
     await screen.findByText('Alice');
-    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Export' }));
     await screen.findByText('Download successful');
     const exported = calls.find((c) => c.path === '/api/v1/test/contacts/export');
     expect(exported?.query.get('search')).toBe('name:Ali');
     expect(exported?.query.get('orderBy')).toBe('name');
     expect(exported?.query.has('page')).toBe(false);
     expect(click).toHaveBeenCalledOnce();
+  });
+});
+
+describe('ResourceList permissions', () => {
+  it('hides create, export, import and delete from a user without those permissions', async () => {
+    fakeFetch(() => ({ body: listEnvelope(rows) }));
+    const reader = {
+      id: '2',
+      is_admin: 0,
+      roles: [{ id: '1', name: 'r', permissions: { menu_ids: ['test.contacts'] } }],
+    };
+    await renderEngine({
+      path: '/settings/contacts',
+      profile: { id: '2', username: 'reader', staff: reader },
+    });
+    await screen.findByText('Alice');
+    expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Create' })).toBeNull();
+    // The same list for an administrator has them (so the assertions above can fail).
+    cleanup();
+    await renderEngine({ path: '/settings/contacts' });
+    expect(await screen.findByRole('button', { name: 'Export' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Create' })).toBeTruthy();
   });
 });

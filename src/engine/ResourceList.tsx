@@ -1,4 +1,12 @@
-import { BulkDeleteButton, Datagrid, EditButton, List, Pagination, ShowButton } from 'react-admin';
+import {
+  BulkDeleteButton,
+  Datagrid,
+  EditButton,
+  List,
+  Pagination,
+  ShowButton,
+  useResourceDefinition,
+} from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { renderField } from './fieldTable.tsx';
 import { renderInput } from './inputTable.tsx';
@@ -7,6 +15,7 @@ import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
+import { useAbilities } from './useAbilities.ts';
 
 /** How many filters are shown without opening the "Add filter" menu. */
 const ALWAYS_ON_FILTERS = 2;
@@ -21,7 +30,9 @@ const PER_PAGE = 15;
  * @example
  * <Resource name="staff" list={<ResourceList resource={staff} />} />
  */
-export function ResourceList({ resource, hasShow = true }: { resource: Resource; hasShow?: boolean }) {
+export function ResourceList({ resource }: { resource: Resource }) {
+  const can = useAbilities(resource);
+  const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
   const filters = filterFields(resource).map((field, index) =>
     renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
@@ -32,12 +43,15 @@ export function ResourceList({ resource, hasShow = true }: { resource: Resource;
       sort={defaultSortOf(resource)}
       perPage={PER_PAGE}
       filters={filters.length ? filters : undefined}
-      actions={<ListActions resource={resource} hasFilters={filters.length > 0} />}
+      actions={<ListActions resource={resource} hasFilters={filters.length > 0} can={can} />}
       pagination={<Pagination rowsPerPageOptions={[15, 20, 50, 100]} />}
-      empty={<ListEmpty resource={resource} />}
+      empty={<ListEmpty resource={resource} can={can} />}
     >
       <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
-      <Datagrid rowClick="edit" bulkActionButtons={<BulkDeleteButton mutationMode="pessimistic" />}>
+      <Datagrid
+        rowClick={hasEdit && can.update ? 'edit' : hasShow ? 'show' : false}
+        bulkActionButtons={can.delete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+      >
         {listFields(resource).map((field) =>
           renderField(field, {
             resource: resource.name,
@@ -45,9 +59,9 @@ export function ResourceList({ resource, hasShow = true }: { resource: Resource;
             isListCell: true,
           }),
         )}
-        <EditButton />
+        {hasEdit && can.update ? <EditButton /> : null}
         {hasShow ? <ShowButton /> : null}
-        <DeleteRecordButton resource={resource} />
+        {can.delete ? <DeleteRecordButton resource={resource} /> : null}
       </Datagrid>
     </List>
   );

@@ -1,18 +1,21 @@
-import { EditButton, Show, SimpleShowLayout, TopToolbar } from 'react-admin';
+import { EditButton, Show, SimpleShowLayout, TopToolbar, useResourceDefinition } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { renderField } from './fieldTable.tsx';
 import { readableFields } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
+import { useAbilities } from './useAbilities.ts';
 
 /** The generated show screen: every readable field, unmasked (masks are for list cells). */
 export function ResourceShow({ resource }: { resource: Resource }) {
+  const can = useAbilities(resource);
+  const { hasEdit } = useResourceDefinition({ resource: resource.name });
   return (
     <Show
       resource={resource.name}
       actions={
         <TopToolbar>
-          <EditButton />
-          <DeleteRecordButton resource={resource} redirect="list" />
+          {hasEdit && can.update ? <EditButton /> : null}
+          {can.delete ? <DeleteRecordButton resource={resource} redirect="list" /> : null}
         </TopToolbar>
       }
     >

@@ -1,4 +1,6 @@
 import { render } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import Cookies from 'js-cookie';
 import { createInstance } from 'i18next';
 import { getI18nProvider } from 'ra-i18n-i18next';
 import { AdminContext, Notification, TestMemoryRouter, memoryStore } from 'react-admin';
@@ -6,11 +8,20 @@ import type { I18nProvider } from 'react-admin';
 import { Route, Routes } from 'react-router-dom';
 import { catalogs } from '../../../locales/index.ts';
 import type { Locale } from '../../../locales/index.ts';
+import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
+import type { Profile } from '../../providers/profile.ts';
 import { createDataProvider } from '../dataProvider.ts';
 import { EngineResource } from '../EngineResource.tsx';
 import type { ResourceViews } from '../overrides.ts';
 import { contacts } from './contacts.ts';
 import { departments, roles } from './related.ts';
+
+/** An administrator: holds every permission. */
+export const ADMIN_PROFILE: Profile = {
+  id: '1',
+  username: 'admin',
+  staff: { id: '1', is_admin: 1, roles: [] },
+};
 
 export const testResources = [contacts, departments, roles];
 
@@ -34,17 +45,24 @@ export async function renderEngine({
   locale = 'en',
   overrides = {},
   onLocation,
+  profile = ADMIN_PROFILE,
 }: {
+  profile?: Profile;
   path: string;
   locale?: Locale;
   overrides?: Record<string, ResourceViews>;
   onLocation?: (pathname: string) => void;
 }) {
+  // Signed in, with the profile already loaded (in the app the route guard loads it first).
+  Cookies.set('access_token', 'test-token');
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(profileKey(STAFF_INCLUDE), profile);
   const i18nProvider = await testI18nProvider(locale);
   const store = memoryStore();
   const view = render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(l) => onLocation?.(l.pathname)}>
       <AdminContext
+        queryClient={queryClient}
         dataProvider={createDataProvider({ resources: testResources })}
         i18nProvider={i18nProvider}
         store={store}
