@@ -67,7 +67,8 @@ export async function buildApp({
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // WeChat profile pictures are shown from WeChat's image hosts.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https://thirdwx.qlogo.cn', 'https://wx.qlogo.cn'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -7,6 +7,8 @@ export interface SiteConfig {
   currency?: string;
   decimals?: number;
   country?: string;
+  /** WeChat official-account sign-in is on (login settings). */
+  wechat?: boolean;
 }
 
 export interface SystemStatus {

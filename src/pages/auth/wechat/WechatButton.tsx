@@ -34,7 +34,7 @@ export function WechatButton({
   onRedirect?: (url: string) => void;
 }) {
   const { t } = useTranslation();
-  const config = useSiteConfig() as { wechat?: boolean };
+  const config = useSiteConfig();
   const isOn = config.wechat === true;
   const [isStarting, setStarting] = useState(false);
 
