@@ -1,12 +1,5 @@
 import { vi } from 'vitest';
 
-export const ADMIN_PROFILE = {
-  id: '1',
-  username: 'admin',
-  name: 'Admin',
-  staff: { id: '1', is_admin: 1, roles: [] },
-};
-
 export interface FakeCall {
   method: string;
   url: string;
