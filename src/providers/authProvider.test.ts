@@ -51,6 +51,47 @@ describe('authProvider', () => {
     );
   });
 
+  it('register posts the payload and stores the token in a session cookie', async () => {
+    const set = vi.spyOn(Cookies, 'set');
+    client.setQueryData(['profile', 'avatar'], { id: '9', username: 'someone-else' });
+    fetchMock.mockResolvedValue(reply({ code: 200, data: { access_token: 'reg-token', expires_at: null } }));
+    const params = {
+      username: 'newbie',
+      email: 'new@example.com',
+      captcha: '123456',
+      password: 'pw-long-enough',
+      password_confirmation: 'pw-long-enough',
+    };
+    await createAuthProvider(client).register(params);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v1/user/register');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual(params);
+    expect(getToken()).toBe('reg-token');
+    expect(set).toHaveBeenCalledWith(
+      'access_token',
+      'reg-token',
+      expect.objectContaining({ expires: undefined }),
+    );
+    expect(client.getQueryData(['profile', 'avatar'])).toBeUndefined();
+  });
+
+  it('register rejects with the server errors and stores nothing', async () => {
+    fetchMock.mockResolvedValue(
+      reply({ code: 422, message: 'Invalid', data: null, errors: { captcha: ['Wrong code'] } }, 422),
+    );
+    await expect(
+      createAuthProvider(client).register({
+        username: 'newbie',
+        phone: '13800000000',
+        captcha: '000000',
+        password: 'pw-long-enough',
+        password_confirmation: 'pw-long-enough',
+      }),
+    ).rejects.toMatchObject({ status: 422, errors: { captcha: ['Wrong code'] } });
+    expect(getToken()).toBeUndefined();
+  });
+
   it('login rejects with the server message and stores nothing', async () => {
     fetchMock.mockResolvedValue(reply({ code: 422, message: 'Wrong username or password', data: null }, 422));
     await expect(createAuthProvider(client).login({ username: 'li', password: 'x' })).rejects.toThrow(

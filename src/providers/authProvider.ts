@@ -13,6 +13,16 @@ export interface LoginParams {
   remember?: boolean;
 }
 
+/** `POST v1/user/register`'s payload: one address (email or phone) proven by a code. */
+export interface RegisterParams {
+  username: string;
+  password: string;
+  password_confirmation: string;
+  captcha: string;
+  email?: string;
+  phone?: string;
+}
+
 /** Headers a policy switch may set; spec 4 says logout clears them. */
 export const POLICY_HEADERS = ['Policy-Name', 'Policy-Id'] as const;
 
@@ -23,7 +33,9 @@ export const POLICY_HEADERS = ['Policy-Name', 'Policy-Id'] as const;
  * @example
  * <Admin authProvider={createAuthProvider(queryClient)} />
  */
-export function createAuthProvider(client: QueryClient): AuthProvider {
+export function createAuthProvider(
+  client: QueryClient,
+): AuthProvider & { register(params: RegisterParams): Promise<void> } {
   return {
     async login({ username, password, remember = false }: LoginParams) {
       const data = await httpClient<{ access_token: string }>('v1/user/login', {
@@ -32,6 +44,16 @@ export function createAuthProvider(client: QueryClient): AuthProvider {
       });
       clearProfile(client);
       setToken(data.access_token, remember);
+    },
+
+    /** Registers and signs in (spec 7: "Login or register stores the token"), with a session cookie. */
+    async register(params: RegisterParams) {
+      const data = await httpClient<{ access_token: string }>('v1/user/register', {
+        method: 'POST',
+        body: params,
+      });
+      clearProfile(client);
+      setToken(data.access_token, false);
     },
 
     async logout() {

@@ -12,10 +12,9 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-d
 import { registerSchema } from '../../../schemas/auth.ts';
 import type { Channel } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
-import { httpClient } from '../../providers/httpClient.ts';
+import { authProvider } from '../../providers/authProvider.ts';
 import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
-import { setToken } from '../../providers/token.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
 import { useAuthForm } from './useAuthForm.ts';
@@ -42,10 +41,9 @@ export function RegisterPage() {
     const { channel, to, ...rest } = values;
     const body = { ...rest, [channelField(channel)]: to.trim() };
     const isDone = await form.submit(registerSchema, body, async () => {
-      const data = await httpClient<{ access_token: string }>('v1/user/register', { method: 'POST', body });
-      setToken(data.access_token, false);
-      await joinInvitation(params.get('invitation'));
-      clearProfile(queryClient);
+      await authProvider.register(body);
+      // Joining makes the account staff: the next profile load must see it.
+      if (await joinInvitation(params.get('invitation'))) clearProfile(queryClient);
     });
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
