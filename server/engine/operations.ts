@@ -3,6 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/http.ts';
 import type { Db, Queryable } from '../db/index.ts';
+import { publishEvent } from '../events/hub.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { mapDbError } from './db-errors.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
@@ -77,6 +78,7 @@ export async function createRecord(ctx: OperationContext, body: unknown): Promis
   >;
   const extras: Record<string, unknown> = {};
   const id = await ctx.db.transaction((tx) => insertRecord(ctx, tx, data, actor, extras));
+  await emitRecordChange(ctx, id, 'create', actor);
   return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
 }
 
@@ -87,6 +89,7 @@ export async function updateRecord(ctx: OperationContext, id: string, body: unkn
   const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in (input as object)));
   const extras: Record<string, unknown> = {};
   await ctx.db.transaction((tx) => patchRecord(ctx, tx, id, given, actor, extras));
+  await emitRecordChange(ctx, id, 'update', actor);
   return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
 }
 
@@ -109,7 +112,14 @@ export async function deleteRecord(ctx: OperationContext, id: string): Promise<n
       actor,
     });
   });
+  await emitRecordChange(ctx, id, 'delete', actor);
   return null;
+}
+
+/** Live event after commit (server/events): streams of holders of the resource's permission refresh. */
+function emitRecordChange(ctx: OperationContext, id: string, action: Action, actor: Actor) {
+  const data = { resource: ctx.resource.name, id, action, actor_id: actor.userId };
+  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
 }
 
 /**

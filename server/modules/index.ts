@@ -1,10 +1,12 @@
 import { activitiesModule } from './activities/index.ts';
 import { authModule } from './auth/index.ts';
+import { eventsModule } from '../events/module.ts';
 import { resourcesModule } from '../engine/module.ts';
 import { filesModule } from './files/index.ts';
 import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
+import { systemToolsModule } from './system-tools/index.ts';
 import type { AppModule } from './types.ts';
 import { wechatModule } from './wechat/index.ts';
 
@@ -18,4 +20,6 @@ export const modules: AppModule[] = [
   peopleModule,
   filesModule,
   activitiesModule,
+  eventsModule,
+  systemToolsModule,
 ];

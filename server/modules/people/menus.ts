@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SETTINGS_MENU, filterMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
+import { isMenuHidden } from '../system-tools/moduleGate.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
 export interface WireMenuItem {
@@ -33,7 +34,9 @@ export function registerMenuRoutes(app: FastifyInstance): void {
         disabled: item.disabled ?? false,
         ...(item.children ? { children: item.children.map(toWire) } : {}),
       });
-      return ok(filterMenu(SETTINGS_MENU, (name) => can(principal, name)).map(toWire));
+      return ok(
+        filterMenu(SETTINGS_MENU, (name) => can(principal, name) && !isMenuHidden(request, name)).map(toWire),
+      );
     },
   );
 }

@@ -1,0 +1,140 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { resolveToken } from '../auth/tokens.ts';
+import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
+import type { Db } from '../db/index.ts';
+import type { AppModule } from '../modules/types.ts';
+import { hubFor, type StampedEvent } from './hub.ts';
+import { producersFor } from './producers.ts';
+
+/** A comment line every 15 s keeps proxies from closing an idle stream; it also re-checks the token. */
+export const HEARTBEAT_MS = 15_000;
+/** A stream whose client reads slower than this many buffered bytes is dropped (it reconnects). */
+const MAX_BUFFERED = 1024 * 1024;
+
+interface OpenStream {
+  principal: Principal;
+  close(): void;
+}
+
+/**
+ * `GET /api/v1/events`: a server-sent-events stream for the signed-in user (Bearer header, so the token stays
+ * out of URLs). Every event is filtered by the subscriber's permissions; `Last-Event-ID` replays what this
+ * server still holds, otherwise a `reset` event tells the client to refetch. Events arrive from every server
+ * through LISTEN/NOTIFY (see hub.ts).
+ */
+export const eventsModule: AppModule = {
+  name: 'events',
+  async register(app, { db }) {
+    const hub = hubFor(db);
+    const producers = producersFor(db);
+    const streams = new Set<OpenStream>();
+    const refreshDemand = () =>
+      producers.update((permission) => [...streams].some((s) => can(s.principal, permission)));
+
+    app.addHook('onReady', () => hub.start());
+    app.addHook('preClose', async () => {
+      for (const s of [...streams]) s.close();
+      producers.stopAll();
+      await hub.stop();
+    });
+
+    app.get(
+      '/api/v1/events',
+      {
+        schema: {
+          tags: ['system'],
+          summary:
+            'Live events (server-sent events): record changes, monitor figures, job progress, log tail',
+          description:
+            'text/event-stream. Events: `record` {resource, id, action, actor_id}, `monitor`, `job`, `log`, ' +
+            '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
+            '`Last-Event-ID` to resume.',
+        },
+      },
+      async (request, reply) => {
+        const principal = await requireUser(request);
+        openStream({ request, reply, db, principal, streams, refreshDemand });
+      },
+    );
+  },
+};
+
+function openStream({
+  request,
+  reply,
+  db,
+  principal,
+  streams,
+  refreshDemand,
+}: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  db: Db;
+  principal: Principal;
+  streams: Set<OpenStream>;
+  refreshDemand: () => void;
+}): void {
+  const hub = hubFor(db);
+  const token = bearerToken(request) ?? '';
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string | string[]>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  raw.write('retry: 3000\n: connected\n\n');
+
+  const stream: OpenStream = { principal, close };
+  let closed = false;
+  const send = (event: StampedEvent) => {
+    if (closed || !isAllowed(stream.principal, event)) return;
+    const idLine = event.id ? `id: ${event.id}\n` : '';
+    raw.write(`${idLine}event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    if (raw.writableLength > MAX_BUFFERED) close();
+  };
+
+  const lastId = request.headers['last-event-id'];
+  if (typeof lastId === 'string' && lastId) {
+    const missed = hub.replaySince(lastId);
+    if (missed) for (const event of missed) send(event);
+    else raw.write(`event: reset\ndata: {}\n\n`);
+  }
+  const unsubscribe = hub.subscribe(send);
+  streams.add(stream);
+  refreshDemand();
+
+  const heartbeat = setInterval(() => {
+    raw.write(': ping\n\n');
+    // Revoked tokens and role changes apply to open streams too.
+    void resolveToken(db, token)
+      .then(async (owner) => {
+        if (!owner) return close();
+        stream.principal = await loadPrincipal(db, owner);
+        refreshDemand();
+      })
+      .catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  function close() {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    streams.delete(stream);
+    refreshDemand();
+    raw.end();
+  }
+  request.raw.on('close', close);
+  raw.on('close', close);
+  raw.on('error', close);
+}
+
+/** Whether a subscriber may see an event: its own user's events, and the permission it names. */
+export function isAllowed(principal: Principal, event: { permission: string | null; userId?: string }) {
+  if (event.userId !== undefined && event.userId !== principal.userId) return false;
+  return event.permission === null || can(principal, event.permission);
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { resources } from '../../../resources/index.ts';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { validate } from '../../core/http.ts';
+import { requirePermission } from '../../core/principal.ts';
+import { hubFor } from '../../events/hub.ts';
+import { producersFor } from '../../events/producers.ts';
+import type { AppModule } from '../types.ts';
+import { moduleCatalogue } from './catalogue.ts';
+import { registerDashboardRoutes } from './dashboard.ts';
+import { LOG_LEVELS, readLogs } from './logs.ts';
+import { tailLogs } from './logTail.ts';
+import { registerModuleGate } from './moduleGate.ts';
+import { registerModuleRoutes } from './modulesRoutes.ts';
+import { createMonitor } from './monitor.ts';
+
+/** Monitor figures go to watching streams this often. */
+export const MONITOR_INTERVAL_MS = 2_000;
+
+const logQuerySchema = z.object({
+  level: z.enum(LOG_LEVELS).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  text: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/**
+ * System tools: the dashboard figures, the monitor (`GET v1/system/monitor`, live every 2 s over
+ * `GET v1/events`), the system logs (`GET v1/system/logs`, live tail over events) and the modules
+ * (`v1/system/modules`, with the gate that hides a disabled module's menus and API).
+ */
+export const systemToolsModule: AppModule = {
+  name: 'system-tools',
+  register(app, { db, config }) {
+    const catalogue = moduleCatalogue(resources);
+    const logDir = path.join(config.dataDir, 'logs');
+    const monitor = createMonitor({ db, dataDir: config.dataDir });
+    const hub = hubFor(db);
+    const producers = producersFor(db);
+
+    registerModuleGate(app, db, catalogue);
+    registerModuleRoutes(app, db, catalogue);
+    registerDashboardRoutes(app, db);
+
+    producers.add({
+      name: 'monitor',
+      permission: PERMISSION.systemMonitor,
+      start() {
+        const timer = setInterval(() => {
+          void monitor
+            .snapshot()
+            .then((data) => hub.publishLocal({ type: 'monitor', data, permission: PERMISSION.systemMonitor }))
+            .catch(() => undefined);
+        }, MONITOR_INTERVAL_MS);
+        timer.unref();
+        return () => clearInterval(timer);
+      },
+    });
+    producers.add({
+      name: 'log-tail',
+      permission: PERMISSION.systemLogs,
+      start: () =>
+        tailLogs(logDir, (entry) =>
+          hub.publishLocal({ type: 'log', data: entry, permission: PERMISSION.systemLogs }),
+        ),
+    });
+    app.addHook('onClose', () => monitor.stop());
+
+    app.get(
+      '/api/v1/system/monitor',
+      { schema: { tags: ['system'], summary: 'Host, process, database and queue figures (a snapshot)' } },
+      async (request) => {
+        await requirePermission(request, PERMISSION.systemMonitor);
+        return ok(await monitor.snapshot());
+      },
+    );
+
+    app.get(
+      '/api/v1/system/logs',
+      {
+        schema: {
+          tags: ['system'],
+          summary:
+            'Application log lines, newest first (level = lowest level shown, from/to ISO times, text)',
+          querystring: {
+            type: 'object',
+            properties: {
+              level: { type: 'string', enum: [...LOG_LEVELS] },
+              from: { type: 'string', format: 'date-time' },
+              to: { type: 'string', format: 'date-time' },
+              text: { type: 'string' },
+              page: { type: 'integer', minimum: 1 },
+              size: { type: 'integer', minimum: 1, maximum: 200 },
+            },
+          },
+        },
+      },
+      async (request) => {
+        await requirePermission(request, PERMISSION.systemLogs);
+        const q = validate(logQuerySchema, request.query);
+        return ok(
+          await readLogs(logDir, {
+            level: q.level,
+            from: q.from ? new Date(q.from) : undefined,
+            to: q.to ? new Date(q.to) : undefined,
+            text: q.text?.trim() || undefined,
+            page: q.page,
+            size: q.size,
+          }),
+        );
+      },
+    );
+  },
+};

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { requirePermission } from '../../core/principal.ts';
+import type { Db } from '../../db/index.ts';
+import type { ModuleInfo } from './catalogue.ts';
+import { disabledModules, setModuleState } from './moduleGate.ts';
+
+const nameParam = {
+  type: 'object',
+  properties: { name: { type: 'string', pattern: '^[a-z][a-z0-9_-]*$' } },
+  required: ['name'],
+} as const;
+
+/**
+ * `GET v1/system/modules` (the catalogue with each module's state), `POST v1/system/modules/<name>/enable`
+ * and `.../disable` (`system.settings.modules.update`; a core module answers 422).
+ */
+export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: readonly ModuleInfo[]): void {
+  const toWire = (request: FastifyRequest, info: ModuleInfo, disabled: ReadonlySet<string>) => ({
+    name: info.name,
+    title: translated(request, `system.modules.items.${info.name}.title`, info.name),
+    description: translated(request, `system.modules.items.${info.name}.description`, ''),
+    core: info.isCore,
+    enabled: info.isCore || !disabled.has(info.name),
+    paths: info.paths.map((p) => `/api/${p}`),
+    menus: info.menus,
+  });
+
+  app.get(
+    '/api/v1/system/modules',
+    { schema: { tags: ['system'], summary: 'Feature modules with their description and state' } },
+    async (request) => {
+      await requirePermission(request, PERMISSION.settingsModules);
+      const disabled = await disabledModules(db);
+      return ok(catalogue.map((info) => toWire(request, info, disabled)));
+    },
+  );
+
+  for (const action of ['enable', 'disable'] as const) {
+    app.post(
+      `/api/v1/system/modules/:name/${action}`,
+      {
+        schema: {
+          tags: ['system'],
+          summary:
+            action === 'enable'
+              ? 'Enable a module (its menus and API come back)'
+              : 'Disable a module: its menus hide and its API answers 404 (core modules: 422)',
+          params: nameParam,
+        },
+      },
+      async (request) => {
+        const principal = await requirePermission(
+          request,
+          actionPermission(PERMISSION.settingsModules, 'update'),
+        );
+        const { name } = request.params as { name: string };
+        const info = catalogue.find((m) => m.name === name);
+        if (!info) throw AppError.notFound();
+        if (info.isCore)
+          throw new AppError(422, 'system.modules.errors.core', {
+            fields: { name: ['system.modules.errors.core'] },
+          });
+        await setModuleState(db, name, action === 'enable');
+        const userAgent = request.headers['user-agent'];
+        await db.query(
+          `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
+           VALUES ($1, $2, 'modules', $3, $4, $5)`,
+          [principal.userId, `modules.${action}`, name, request.ip, userAgent?.slice(0, 500) ?? null],
+        );
+        return ok(toWire(request, info, await disabledModules(db)));
+      },
+    );
+  }
+}
+
+function translated(request: FastifyRequest, key: string, fallback: string): string {
+  const text = request.t(key);
+  return text === key ? fallback : text;
+}

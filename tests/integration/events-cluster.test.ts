@@ -1,0 +1,107 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import type { Db } from '../../server/db/index.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { publishEvent } from '../../server/events/hub.ts';
+import type { FastifyInstance } from 'fastify';
+import { PERMISSION } from '../../schemas/permissions.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { openSse, type SseStream } from '../helpers/sse.ts';
+import { createUser } from '../helpers/users.ts';
+
+/**
+ * Two servers, one PostgreSQL: an event raised on one reaches a stream opened on the other through
+ * LISTEN/NOTIFY. PGlite is one process's embedded database, so there is no second server to reach: this
+ * file runs under `npm run test:pg` only.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('live events across two servers (PostgreSQL)', () => {
+  let first: TestApp;
+  let secondDb: Db;
+  let second: FastifyInstance;
+  let firstBase: string;
+  let secondBase: string;
+  const open: SseStream[] = [];
+
+  beforeAll(async () => {
+    first = await createTestApp();
+    firstBase = await first.app.listen({ port: 0, host: '127.0.0.1' });
+    secondDb = await openPostgres(first.dbUrl!, { max: 3 });
+    second = await buildApp({ db: secondDb, config: first.config, logger: pino({ level: 'silent' }) });
+    secondBase = await second.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    for (const s of open) s.close();
+    await second?.close();
+    await secondDb?.close();
+    await first?.close();
+  });
+
+  const stream = async (base: string, token: string) => {
+    const s = await openSse(base, token);
+    open.push(s);
+    for (let i = 0; i < 50 && !s.text().includes(': connected'); i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    return s;
+  };
+
+  it('a record changed through server A reaches a stream opened on server B', async () => {
+    const admin = await first.adminToken();
+    const onB = await stream(secondBase, admin);
+    const res = await first.request({
+      method: 'POST',
+      url: '/api/v1/user/departments',
+      token: admin,
+      payload: { name: 'Across servers' },
+    });
+    expect(res.statusCode).toBe(201);
+    const id = (res.json() as { data: { id: string } }).data.id;
+    const seen = await onB.waitFor((e) => e.event === 'record' && (e.data as { id: string }).id === id);
+    expect(seen.data).toMatchObject({ resource: 'departments', action: 'create' });
+  });
+
+  it('filters by permission on the receiving server too, and carries job progress', async () => {
+    const jobsClerk = await createUser(first.db, { staff: { permissions: [PERMISSION.systemJobs] } });
+    const other = await createUser(first.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    const [sJobs, sOther] = await Promise.all([
+      stream(firstBase, jobsClerk.token),
+      stream(secondBase, other.token),
+    ]);
+    const onBJobs = await stream(secondBase, jobsClerk.token);
+    await publishEvent(secondDb, {
+      type: 'job',
+      data: { queue: 'exports', id: 'j1', progress: 40 },
+      permission: PERMISSION.systemJobs,
+    });
+    await sJobs.waitFor((e) => e.event === 'job');
+    await onBJobs.waitFor((e) => e.event === 'job');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sOther.events.some((e) => e.event === 'job')).toBe(false);
+  });
+
+  it('a module disabled on server A answers 404 on server B at once', async () => {
+    const admin = await first.adminToken();
+    const before = await second.inject({
+      url: '/api/v1/dictionary/types',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(before.statusCode).toBe(200);
+    const off = await first.request({
+      method: 'POST',
+      url: '/api/v1/system/modules/dictionaries/disable',
+      token: admin,
+    });
+    expect(off.statusCode).toBe(200);
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 404; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      const res = await second.inject({
+        url: '/api/v1/dictionary/types',
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      status = res.statusCode;
+    }
+    expect(status).toBe(404);
+    await first.request({ method: 'POST', url: '/api/v1/system/modules/dictionaries/enable', token: admin });
+  });
+});
