@@ -9,7 +9,7 @@ export interface Choice {
 }
 
 /**
- * An enum field's options with their labels from `resources.<resource>.values.<field>.<value>` (the value
+ * An enum field's options with their labels from `resources.<resource>.enums.<field>.<value>` (the value
  * itself when no label is declared). The server writes the same labels into CSV exports.
  */
 export function useEnumChoices(resource: string, field: EngineField): Choice[] {
@@ -18,7 +18,7 @@ export function useEnumChoices(resource: string, field: EngineField): Choice[] {
     () =>
       enumValues(field.schema).map((value) => ({
         id: value,
-        name: translate(`resources.${resource}.values.${field.name}.${value}`, { _: value }),
+        name: translate(`resources.${resource}.enums.${field.name}.${value}`, { _: value }),
       })),
     [translate, resource, field],
   );
