@@ -138,12 +138,24 @@ describe('history fallback', () => {
     expect(await response.text()).toContain('<div id="root">');
   });
 
-  test('a signed-in administrator reloading /settings/staff stays on the staff page', async () => {
+  test('the hashed entry script is cached for a year', async () => {
+    const html = await (await page.request.get('/login')).text();
+    const src = html.match(/<script[^>]+type="module"[^>]+src="([^"]+)"/)?.[1];
+    expect(src).toMatch(/^\/assets\/.+-[\w-]{8}\.js$/);
+    const response = await page.request.get(src!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  test('a signed-in administrator reloading /settings/staff stays on the staff list', async () => {
+    const { username } = adminCredentials();
     await signInAsAdmin();
     await page.goto('/settings/staff');
-    await page.getByRole('heading', { name: zh.menu.staff }).waitFor();
+    // The first administrator has a staff record, so the staff list shows a row for them.
+    const adminCell = page.getByRole('table').getByRole('cell', { name: username, exact: true });
+    await adminCell.waitFor();
     await page.reload();
-    await page.getByRole('heading', { name: zh.menu.staff }).waitFor();
+    await adminCell.waitFor();
     expect(new URL(page.url()).pathname).toBe('/settings/staff');
     expect(await page.getByRole('heading', { name: zh.errors['404'].title }).count()).toBe(0);
   });
