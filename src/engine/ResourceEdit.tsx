@@ -1,5 +1,6 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { ChangedUnderneathBanner } from '../events/ChangedUnderneathBanner.tsx';
 import { draftStore } from './draftStore.ts';
 import { formPayload } from './formPayload.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
@@ -23,6 +24,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
       mutationOptions={{ onSuccess }}
       transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: true })}
     >
+      <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
       <ResourceForm
         resource={resource}
         isEdit

@@ -8,6 +8,7 @@ import {
   useResourceDefinition,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
 import { renderInput } from './inputTable.tsx';
 import { defaultSortOf, filterFields, listFields, sortableFields } from './registry.ts';
@@ -32,6 +33,7 @@ const PER_PAGE = 15;
  */
 export function ResourceList({ resource }: { resource: Resource }) {
   const can = useAbilities(resource);
+  useLiveList(resource.name);
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
   const filters = filterFields(resource).map((field, index) =>
