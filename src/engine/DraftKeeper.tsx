@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { useNotify, useRecordContext } from 'react-admin';
+import { useCanBlock, useNotify, useRecordContext } from 'react-admin';
 import { draftStore } from './draftStore.ts';
 
 /**
@@ -54,6 +54,18 @@ export function DraftKeeper({
     );
     draftStore.write(draftKey, kept);
   }, [values, isDirty, draftKey, secretFields]);
+
+  // Without a data router react-admin cannot block in-app navigation (the draft covers that); still warn
+  // before the tab is closed or reloaded with unsaved changes.
+  const canBlock = useCanBlock();
+  useEffect(() => {
+    if (canBlock || !isDirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [canBlock, isDirty]);
 
   return null;
 }
