@@ -141,6 +141,20 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/dashboard'));
   });
 
+  it('keeps a safe href on the register and reset links (and drops a hostile one)', async () => {
+    stubApi({});
+    const { unmount } = renderAt('/login?href=%2Faccount%2Fprofile', <LoginPage />);
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe(
+      '/register?href=%2Faccount%2Fprofile',
+    );
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe(
+      '/reset?href=%2Faccount%2Fprofile',
+    );
+    unmount();
+    renderAt('/login?href=%2F%2Fevil.example', <LoginPage />);
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/register');
+  });
+
   it('speaks Chinese by default', async () => {
     await i18n.changeLanguage('zh-CN');
     stubApi({});
@@ -198,6 +212,21 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     await userEvent.type(screen.getByLabelText(/^Confirm password/), 'another-passphrase');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect(screen.getByText('The passwords entered twice do not match')).toBeTruthy();
+  });
+});
+
+describe('links back to sign in', { timeout: 20_000 }, () => {
+  it('carry the href from the register and reset pages', async () => {
+    stubApi({});
+    const { unmount } = renderAt('/register?href=%2Faccount%2Fpassword', <RegisterPage />);
+    expect(screen.getByRole('link', { name: 'Already have an account? Sign in' }).getAttribute('href')).toBe(
+      '/login?href=%2Faccount%2Fpassword',
+    );
+    unmount();
+    renderAt('/reset?href=%2Faccount%2Fpassword', <ResetPage />);
+    expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe(
+      '/login?href=%2Faccount%2Fpassword',
+    );
   });
 });
 

@@ -15,6 +15,7 @@ import { loginSchema } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
 import { useAuthForm } from './useAuthForm.ts';
+import { withHref } from './withHref.ts';
 import { WechatButton } from './wechat/WechatButton.tsx';
 import { WechatReturn } from './wechat/WechatReturn.tsx';
 
@@ -95,10 +96,10 @@ export function LoginPage() {
       </Button>
       <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
       <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
-        <Link component={RouterLink} to="/register">
+        <Link component={RouterLink} to={withHref('/register', params.get('href'))}>
           {t('auth.login.to_register')}
         </Link>
-        <Link component={RouterLink} to="/reset">
+        <Link component={RouterLink} to={withHref('/reset', params.get('href'))}>
           {t('auth.login.to_reset')}
         </Link>
       </Stack>

@@ -18,6 +18,7 @@ import { queryClient } from '../../providers/queryClient.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
 import { useAuthForm } from './useAuthForm.ts';
+import { withHref } from './withHref.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
 
 /** Registration: username, an email or phone proven by a code (60-second resend countdown), password twice. */
@@ -113,7 +114,7 @@ export function RegisterPage() {
       >
         {t('auth.register.submit')}
       </Button>
-      <Link component={RouterLink} to="/login" sx={{ pt: 1 }}>
+      <Link component={RouterLink} to={withHref('/login', params.get('href'))} sx={{ pt: 1 }}>
         {t('auth.register.to_login')}
       </Link>
     </Stack>

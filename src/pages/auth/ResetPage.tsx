@@ -8,17 +8,20 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { resetSchema } from '../../../schemas/auth.ts';
 import type { Channel } from '../../../schemas/auth.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { ChannelFields } from './ChannelFields.tsx';
 import { useAuthForm } from './useAuthForm.ts';
+import { withHref } from './withHref.ts';
 
 /** Forgotten password: a code to the account's email or phone, then the new password twice. */
 export function ResetPage() {
   const { t } = useTranslation();
   const form = useAuthForm();
+  const [params] = useSearchParams();
+  const toLogin = withHref('/login', params.get('href'));
   const [notice, setNotice] = useState<string | null>(null);
   const [isDone, setDone] = useState(false);
   const [values, setValues] = useState({
@@ -46,7 +49,7 @@ export function ResetPage() {
         <Alert severity="success" role="status">
           {t('auth.reset.done')}
         </Alert>
-        <Link component={RouterLink} to="/login">
+        <Link component={RouterLink} to={toLogin}>
           {t('auth.reset.to_login')}
         </Link>
       </Stack>
@@ -109,7 +112,7 @@ export function ResetPage() {
       >
         {t('auth.reset.submit')}
       </Button>
-      <Link component={RouterLink} to="/login" sx={{ pt: 1 }}>
+      <Link component={RouterLink} to={toLogin} sx={{ pt: 1 }}>
         {t('auth.reset.to_login')}
       </Link>
     </Stack>
