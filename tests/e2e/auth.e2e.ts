@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import authEn from '../../locales/en/auth.json';
 import appZh from '../../locales/zh-CN/app.json';
 import authZh from '../../locales/zh-CN/auth.json';
+import errorsZh from '../../locales/zh-CN/errors.json';
 import { startSmtp } from '../helpers/smtp.ts';
 import type { TestSmtp } from '../helpers/smtp.ts';
 import { launchBrowser, newContext } from './helpers/browser.ts';
@@ -156,6 +157,27 @@ describe('sign in', () => {
   });
 });
 
+describe('brute force', () => {
+  test('after 5 wrong passwords even the right one waits, with the message above the form', async () => {
+    const user = freshUser('bf');
+    const password = 'Saffron-Glacier-Otter-26';
+    await createUser(user, password);
+    await page.goto('/login');
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const answer = page.waitForResponse((res) => res.url().endsWith('/api/v1/user/login'));
+      await fillSignIn(user.username, `wrong-password-${attempt}`);
+      expect((await answer).status()).toBe(422);
+      await expectFieldMessage(authZh.failed);
+    }
+    await fillSignIn(user.username, password);
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: NAV_TIMEOUT })
+      .toBe(errorsZh.rate_limited);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await tokenCookie()).toBeUndefined();
+  });
+});
+
 describe('sign out', () => {
   test('signing out returns to /login, and the old token is refused by the API', async () => {
     await page.goto('/login');
@@ -179,14 +201,15 @@ describe('sign out', () => {
 });
 
 describe('register', () => {
-  test('registers with a code from the mail (English), ends signed in as the new user', async () => {
+  test('registers with a code from the mail (English), signed in and back at the href', async () => {
     const user = freshUser('reg');
     const password = 'Harbor-Lantern-Violet-71';
-    await page.goto('/login');
+    await page.goto('/login?href=%2Faccount%2Fprofile');
     await page.getByRole('button', { name: appZh.language.switch }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
     await page.getByRole('link', { name: authEn.login.to_register }).click();
     await atPath('/register');
+    expect(new URL(page.url()).searchParams.get('href')).toBe('/account/profile');
     await page.getByRole('heading', { name: authEn.register.title }).waitFor();
 
     await page.getByRole('textbox', { name: authEn.fields.username }).fill(user.username);
@@ -207,15 +230,12 @@ describe('register', () => {
     await field(authEn.fields.password_confirmation).fill(password);
     await page.getByRole('button', { name: authEn.register.submit, exact: true }).click();
 
-    // Signed in. A new account is not staff, so /dashboard's guard shows 403 (spec 4, step 5); the token
-    // works and the account area shows the new user.
-    await atPath('/error/403');
+    // Signed in (session cookie) and back where the sign-in link pointed, showing the new user.
+    await atPath('/account/profile');
     const cookie = await tokenCookie();
     expect(cookie?.value).toBeTruthy();
     expect(cookie?.expires).toBe(-1);
     expect(await profileStatus(cookie!.value)).toBe(200);
-    await page.goto('/account/profile');
-    await atPath('/account/profile');
     await page.getByRole('heading', { name: authEn.profile.title }).waitFor();
     await expect
       .poll(() => page.getByRole('textbox', { name: authEn.fields.email }).inputValue())
