@@ -20,6 +20,11 @@ export interface Config {
   wechatOpenBase: string;
   wechatApiBase: string;
   smsEndpoint: string | null;
+  /** Run pg-boss (jobs and scheduled tasks) in this process. Tests turn it on only where they need it. */
+  jobs: boolean;
+  /** How often workers poll for jobs, and pg-boss's cron check interval (1-45 s); tests shorten both. */
+  jobsPollSeconds: number;
+  jobsCronSeconds: number;
 }
 
 /** Reads the configuration from an env-like object. Example: `loadConfig(process.env)`. */
@@ -42,6 +47,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wechatOpenBase: env.WECHAT_OPEN_BASE || 'https://open.weixin.qq.com',
     wechatApiBase: env.WECHAT_API_BASE || 'https://api.weixin.qq.com',
     smsEndpoint: env.SMS_ENDPOINT || null,
+    jobs: env.JOBS !== '0',
+    jobsPollSeconds: Math.max(0.5, Number(env.JOBS_POLL_SECONDS) || 2),
+    jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
   };
 }
 

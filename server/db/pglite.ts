@@ -31,5 +31,6 @@ export async function openPglite(dir: string | null): Promise<Db> {
       return async () => unsub();
     },
     close: () => pg.close(),
+    dumpDataDir: () => pg.dumpDataDir('gzip'),
   };
 }

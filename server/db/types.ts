@@ -23,4 +23,6 @@ export interface Db extends Queryable {
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PGlite only: a consistent tarball (gzip) of the data directory, for backups. */
+  dumpDataDir?(): Promise<Blob>;
 }

@@ -3,6 +3,7 @@ import { authModule } from './auth/index.ts';
 import { eventsModule } from '../events/module.ts';
 import { resourcesModule } from '../engine/module.ts';
 import { filesModule } from './files/index.ts';
+import { jobsModule } from './jobs/index.ts';
 import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
@@ -22,4 +23,5 @@ export const modules: AppModule[] = [
   activitiesModule,
   eventsModule,
   systemToolsModule,
+  jobsModule,
 ];

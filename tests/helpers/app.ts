@@ -60,6 +60,8 @@ export async function createTestApp(
     ...loadConfig({ DATA_DIR: `/tmp/admin-test-${process.pid}` }),
     logToFile: false,
     distDir: '/nonexistent-dist',
+    // pg-boss is opt-in per test app (`createTestApp({ jobs: true })`), so the rest of the suite stays fast.
+    jobs: false,
     ...overrides,
   };
   await ensureFirstAdmin(db, ADMIN);

@@ -1,0 +1,158 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { publishEvent } from '../events/hub.ts';
+import { PERMISSION } from '../../schemas/permissions.ts';
+import { bossDbOf } from './adapter.ts';
+import { BOSS_SCHEMA } from './counts.ts';
+
+/** One job as a handler receives it. */
+export interface JobContext<T> {
+  id: string;
+  queue: string;
+  data: T;
+  /** Records progress (0-100) on the active job, shown by the job queues page. */
+  progress(percent: number, detail?: Record<string, unknown>): Promise<void>;
+}
+
+/** A queue and the function that works its jobs; what the function returns becomes the job's output. */
+export interface QueueDefinition<T = Record<string, unknown>> {
+  name: string;
+  handler(job: JobContext<T>): Promise<unknown>;
+  /** pg-boss queue options: attempts after the first (`retryLimit`), seconds between them, time limit. */
+  options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number };
+}
+
+/** Queues every server works, declared by the modules that own them (before the app starts). */
+const declared = new Map<string, QueueDefinition<never>>();
+
+/**
+ * Declares a queue worked by every server that runs jobs. Example:
+ * `defineQueue({ name: 'mail.send', options: { retryLimit: 3 }, handler: async ({ data }) => send(data) })`
+ */
+export function defineQueue<T>(definition: QueueDefinition<T>): void {
+  declared.set(definition.name, definition as QueueDefinition<never>);
+}
+
+/** The jobs side of one app: pg-boss over the app's database, started and stopped with the app. */
+export interface JobsRuntime {
+  readonly isRunning: boolean;
+  /** The pg-boss instance while running (null when jobs are off). */
+  readonly boss: PgBoss | null;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Creates the queue when needed and works it in this process (a declared queue, or a dynamic one). */
+  work<T>(definition: QueueDefinition<T>): Promise<void>;
+  offWork(queue: string): Promise<void>;
+  /** Enqueues a job; resolves to its id (null when a singleton/throttle option dropped it). */
+  send(queue: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+}
+
+/**
+ * Builds the runtime. On PostgreSQL (DATABASE_URL) pg-boss gets the connection string and its own small
+ * pool; on PGlite (or a Db opened without a URL in config, as the test helper does) it runs through the
+ * adapter of ./adapter.ts. pg-boss keeps its tables in the `pgboss` schema of the same database.
+ * Example: `const jobs = createJobsRuntime({ db, config, log }); await jobs.start();`
+ */
+export function createJobsRuntime({ db, config, log }: { db: Db; config: Config; log: Logger }): JobsRuntime {
+  let boss: PgBoss | null = null;
+  const working = new Set<string>();
+  const connection: PgBoss.ConstructorOptions =
+    db.kind === 'postgres' && config.databaseUrl
+      ? { connectionString: config.databaseUrl, max: 4 }
+      : { db: bossDbOf(db) };
+
+  const runtime: JobsRuntime = {
+    get isRunning() {
+      return boss !== null;
+    },
+    get boss() {
+      return boss;
+    },
+    async start() {
+      if (boss || !config.jobs) return;
+      const instance = new PgBoss({
+        ...connection,
+        schema: BOSS_SCHEMA,
+        application_name: 'admin-jobs',
+        pollingIntervalSeconds: config.jobsPollSeconds,
+        cronMonitorIntervalSeconds: config.jobsCronSeconds,
+        cronWorkerIntervalSeconds: Math.min(5, config.jobsCronSeconds),
+        // No monitor-states timer: queueCounts() reads the counts when asked.
+      });
+      instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
+      await instance.start();
+      boss = instance;
+      for (const definition of declared.values()) await runtime.work(definition);
+    },
+    async stop() {
+      const instance = boss;
+      if (!instance) return;
+      boss = null;
+      working.clear();
+      // Waits up to 10 s for running handlers, then marks what is left failed (retried elsewhere).
+      await instance.stop({ graceful: true, timeout: 10_000, wait: true });
+    },
+    async work(definition) {
+      if (!boss || working.has(definition.name)) return;
+      const instance = boss;
+      await instance.createQueue(definition.name, { name: definition.name, ...definition.options });
+      working.add(definition.name);
+      await instance.work<Record<string, unknown>>(
+        definition.name,
+        { pollingIntervalSeconds: config.jobsPollSeconds, batchSize: 1 },
+        async ([job]) => {
+          if (!job) return null;
+          const event = (data: Record<string, unknown>) =>
+            publishEvent(db, { type: 'job', data: { queue: job.name, id: job.id, ...data }, permission });
+          try {
+            const result = await definition.handler({
+              id: job.id,
+              queue: job.name,
+              data: job.data as never,
+              progress: async (percent, detail) => {
+                const progress = await recordProgress(db, job.name, job.id, percent, detail);
+                await event({ state: 'active', progress });
+              },
+            });
+            await event({ state: 'completed', progress: 100 });
+            return result;
+          } catch (error) {
+            await event({ state: 'failed' });
+            throw error;
+          }
+        },
+      );
+    },
+    async offWork(queue) {
+      if (!boss || !working.has(queue)) return;
+      working.delete(queue);
+      await boss.offWork(queue);
+    },
+    async send(queue, data, options = {}) {
+      if (!boss) throw new Error('jobs are not running');
+      return boss.send(queue, data, options);
+    },
+  };
+  return runtime;
+}
+
+/** Job events (`type: 'job'`, `{ queue, id, state, progress }`) reach streams holding the jobs page. */
+const permission = PERMISSION.systemJobs;
+
+/** Keeps progress in the active job's `output` column (pg-boss replaces it with the result on completion). */
+async function recordProgress(
+  db: Db,
+  queue: string,
+  id: string,
+  percent: number,
+  detail: Record<string, unknown> = {},
+): Promise<number> {
+  const progress = Math.max(0, Math.min(100, Math.round(percent)));
+  await db.query(
+    `UPDATE ${BOSS_SCHEMA}.job SET output = $3::jsonb WHERE name = $1 AND id = $2 AND state = 'active'`,
+    [queue, id, JSON.stringify({ ...detail, progress })],
+  );
+  return progress;
+}

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { requirePermission } from '../../core/principal.ts';
+import type { Db } from '../../db/index.ts';
+import { BOSS_SCHEMA, isInstalled, isInternalQueue, JOB_STATES, queueCounts } from '../../jobs/counts.ts';
+import type { JobsRuntime } from '../../jobs/runtime.ts';
+import { listOf, paging } from '../tasks/routes.ts';
+
+const BASE = '/api/v1/system/jobs';
+const P = PERMISSION.systemJobs;
+const doc = (summary: string) => ({ schema: { tags: ['jobs'], summary } });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A job on the wire. `progress` is 0-100 (100 once completed); `error` is the failure message only. */
+export interface JobRecord {
+  id: string;
+  queue: string;
+  state: string;
+  data: unknown;
+  output: unknown;
+  progress: number | null;
+  error: string | null;
+  /** Attempts made after the first, and how many are allowed. */
+  retry_count: number;
+  retry_limit: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+/**
+ * `v1/system/jobs`: queues with counts by state; `GET <queue>` its jobs (newest first, `state=` filter,
+ * paging); `GET <queue>/<id>` one job; `POST <queue>/<id>/retry` a failed job; `POST <queue>/<id>/cancel` a
+ * queued (created or waiting to retry) one. Reading needs `system.system.jobs`, retry and cancel
+ * `system.system.jobs.update`.
+ */
+export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; jobs: JobsRuntime }): void {
+  app.get(BASE, doc('Job queues with counts by state'), async (request) => {
+    await requirePermission(request, P);
+    return ok(await queueCounts(db));
+  });
+
+  app.get(`${BASE}/:queue`, doc('Jobs of a queue, newest first'), async (request) => {
+    await requirePermission(request, P);
+    const queue = await mustQueue(db, request);
+    const state = (request.query as Record<string, unknown> | undefined)?.state;
+    if (state !== undefined && !JOB_STATES.includes(state as never))
+      throw AppError.validation({ state: ['validation.invalid'] });
+    const { page, size } = paging(request);
+    const filter = state ? `AND state = $2::${BOSS_SCHEMA}.job_state` : '';
+    const params: unknown[] = state ? [queue, state] : [queue];
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT ${JOB_COLUMNS} FROM ${BOSS_SCHEMA}.job WHERE name = $1 ${filter}
+        ORDER BY created_on DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    const count = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 ${filter}`,
+      params,
+    );
+    return ok(listOf(rows.map(toJob), Number(count.rows[0]!.n), page, size));
+  });
+
+  app.get(`${BASE}/:queue/:id`, doc('One job'), async (request) => {
+    await requirePermission(request, P);
+    return ok(await mustJob(db, request));
+  });
+
+  app.post(`${BASE}/:queue/:id/retry`, doc('Retry a failed job'), async (request) => {
+    await requirePermission(request, `${P}.update`);
+    const job = await mustJob(db, request);
+    if (job.state !== 'failed') throw new AppError(409, 'system.jobs.errors.not_failed');
+    await runningBoss(jobs).retry(job.queue, job.id);
+    return ok(await mustJob(db, request));
+  });
+
+  app.post(`${BASE}/:queue/:id/cancel`, doc('Cancel a queued job'), async (request) => {
+    await requirePermission(request, `${P}.update`);
+    const job = await mustJob(db, request);
+    if (job.state !== 'created' && job.state !== 'retry')
+      throw new AppError(409, 'system.jobs.errors.not_queued');
+    await runningBoss(jobs).cancel(job.queue, job.id);
+    return ok(await mustJob(db, request));
+  });
+}
+
+const JOB_COLUMNS = `id::text, name, state::text AS state, data, output, retry_count, retry_limit,
+  created_on, started_on, completed_on`;
+
+/** Reads one job of the queue named in the URL (404 when either is unknown). */
+export async function findJob(db: Db, queue: string, id: string): Promise<JobRecord | null> {
+  if (!UUID.test(id) || !(await isInstalled(db))) return null;
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${JOB_COLUMNS} FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND id = $2::uuid`,
+    [queue, id],
+  );
+  return rows[0] ? toJob(rows[0]) : null;
+}
+
+async function mustJob(db: Db, request: FastifyRequest): Promise<JobRecord> {
+  const { queue, id } = request.params as { queue: string; id: string };
+  const job = await findJob(db, queue, id);
+  if (!job || isInternalQueue(queue)) throw AppError.notFound();
+  return job;
+}
+
+async function mustQueue(db: Db, request: FastifyRequest): Promise<string> {
+  const { queue } = request.params as { queue: string };
+  if (isInternalQueue(queue) || !(await isInstalled(db))) throw AppError.notFound();
+  const { rows } = await db.query(`SELECT 1 FROM ${BOSS_SCHEMA}.queue WHERE name = $1`, [queue]);
+  if (!rows.length) throw AppError.notFound();
+  return queue;
+}
+
+function runningBoss(jobs: JobsRuntime) {
+  if (!jobs.boss) throw new AppError(503, 'system.jobs.errors.not_running');
+  return jobs.boss;
+}
+
+function toJob(row: Record<string, unknown>): JobRecord {
+  const output = (row.output ?? null) as Record<string, unknown> | null;
+  const state = String(row.state);
+  const progressOf = () => {
+    if (state === 'completed') return 100;
+    const p = output && typeof output === 'object' ? output.progress : undefined;
+    return typeof p === 'number' ? p : null;
+  };
+  // pg-boss stores a failure as the serialized error; only its message leaves the server (no stack).
+  const error =
+    state === 'failed' || state === 'retry'
+      ? String((output && typeof output === 'object' && output.message) || 'failed')
+      : null;
+  return {
+    id: String(row.id),
+    queue: String(row.name),
+    state,
+    data: row.data ?? null,
+    output: error ? null : output,
+    progress: progressOf(),
+    error,
+    retry_count: Number(row.retry_count),
+    retry_limit: Number(row.retry_limit),
+    created_at: iso(row.created_on)!,
+    started_at: iso(row.started_on),
+    completed_at: iso(row.completed_on),
+  };
+}
+
+function iso(value: unknown): string | null {
+  return value ? new Date(value as string).toISOString() : null;
+}

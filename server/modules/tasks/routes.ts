@@ -1,0 +1,190 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import { requirePermission } from '../../core/principal.ts';
+import type { Db, Queryable } from '../../db/index.ts';
+import type { JobsRuntime } from '../../jobs/runtime.ts';
+import { describeHandler, taskHandlers } from './handlers.ts';
+import { taskQueue, type TaskScheduler } from './scheduler.ts';
+import * as store from './store.ts';
+import { validatePreview, validateTask } from './validate.ts';
+
+const BASE = '/api/v1/system/tasks';
+const P = PERMISSION.systemTasks;
+const doc = (summary: string) => ({ schema: { tags: ['tasks'], summary } });
+
+/**
+ * `v1/system/tasks`: list, read (with `next_runs`), create, update, delete, `POST <id>/run` (runs now),
+ * `GET <id>/runs` (history), `GET handlers` (what a task may call, with the JSON Schema of its parameters)
+ * and `POST preview` (next five run times of a cron expression). Reading needs `system.system.tasks`;
+ * writing and running need `.create`, `.update` (run too) or `.delete`. Every write is audited.
+ */
+export function registerTaskRoutes(
+  app: FastifyInstance,
+  { db, jobs, scheduler }: { db: Db; jobs: JobsRuntime; scheduler: TaskScheduler },
+): void {
+  app.get(BASE, doc('Scheduled tasks'), async (request) => {
+    await requirePermission(request, P);
+    const { page, size } = paging(request);
+    const { rows, total } = await store.listTaskRows(db, { limit: size, offset: (page - 1) * size });
+    return ok(listOf(rows.map(store.toRecord), total, page, size));
+  });
+
+  app.get(`${BASE}/handlers`, doc('Task handlers a task may call'), async (request) => {
+    await requirePermission(request, P);
+    return ok(taskHandlers().map((h) => ({ ...describeHandler(h), label: request.t(h.description) })));
+  });
+
+  app.post(`${BASE}/preview`, doc('Next five run times of a cron expression'), async (request) => {
+    await requirePermission(request, P);
+    const { cron, timezone } = validatePreview(request.body);
+    return ok({ next_runs: store.safeNextRuns(cron, timezone, 5) });
+  });
+
+  app.get(`${BASE}/:id`, doc('One task with its next five run times'), async (request) => {
+    await requirePermission(request, P);
+    const row = await mustFind(db, idOf(request));
+    return ok({ ...store.toRecord(row), next_runs: store.safeNextRuns(row.cron, row.timezone, 5) });
+  });
+
+  app.get(`${BASE}/:id/runs`, doc('Run history of a task, newest first'), async (request) => {
+    await requirePermission(request, P);
+    const row = await mustFind(db, idOf(request));
+    const { page, size } = paging(request);
+    const { rows, total } = await store.listRuns(db, String(row.id), {
+      limit: size,
+      offset: (page - 1) * size,
+    });
+    return ok(listOf(rows, total, page, size));
+  });
+
+  app.post(BASE, doc('Create a task'), async (request, reply) => {
+    const principal = await requirePermission(request, `${P}.create`);
+    const input = validateTask(request.body, null);
+    const id = await db.transaction(async (tx) => {
+      const newId = await store.insertTask(tx, input);
+      await audit(tx, request, principal.userId, 'create', newId, diff(null, input));
+      return newId;
+    });
+    await scheduler.sync();
+    return reply.code(201).send(ok(store.toRecord((await store.findTaskRow(db, id))!)));
+  });
+
+  app.patch(`${BASE}/:id`, doc('Update a task'), async (request) => {
+    const principal = await requirePermission(request, `${P}.update`);
+    const id = idOf(request);
+    await db.transaction(async (tx) => {
+      const before = await store.findTaskRow(tx, id, true);
+      if (!before) throw AppError.notFound();
+      const input = validateTask(request.body, before);
+      await store.updateTask(tx, id, input);
+      const changes = diff(before, input);
+      if (Object.keys(changes).length) await audit(tx, request, principal.userId, 'update', id, changes);
+    });
+    await scheduler.sync();
+    return ok(store.toRecord((await store.findTaskRow(db, id))!));
+  });
+
+  app.delete(`${BASE}/:id`, doc('Delete a task and its history'), async (request) => {
+    const principal = await requirePermission(request, `${P}.delete`);
+    const id = idOf(request);
+    await db.transaction(async (tx) => {
+      const before = await store.findTaskRow(tx, id, true);
+      if (!before) throw AppError.notFound();
+      await store.deleteTask(tx, id);
+      await audit(tx, request, principal.userId, 'delete', id, diff(before, null));
+    });
+    await scheduler.sync();
+    return ok(null);
+  });
+
+  app.post(`${BASE}/:id/run`, doc('Run a task now'), async (request, reply) => {
+    const principal = await requirePermission(request, `${P}.update`);
+    const row = await mustFind(db, idOf(request));
+    const id = String(row.id);
+    if (!jobs.isRunning) {
+      // No pg-boss in this process (JOBS=0): run here and answer when done.
+      const runId = await scheduler.runInline(id, principal.userId).catch(() => null);
+      return reply.code(202).send(ok({ job_id: null, queue: null, run_id: runId }));
+    }
+    await scheduler.sync();
+    const jobId = await jobs.send(
+      taskQueue(id),
+      { task_id: id, trigger: 'manual', user_id: principal.userId },
+      { retryLimit: 0 },
+    );
+    return reply.code(202).send(ok({ job_id: jobId, queue: taskQueue(id), run_id: null }));
+  });
+}
+
+function idOf(request: FastifyRequest): string {
+  return (request.params as { id: string }).id;
+}
+
+async function mustFind(db: Db, id: string): Promise<store.TaskRow> {
+  const row = await store.findTaskRow(db, id);
+  if (!row) throw AppError.notFound();
+  return row;
+}
+
+export function paging(request: FastifyRequest): { page: number; size: number } {
+  const q = (request.query ?? {}) as Record<string, unknown>;
+  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(String(q.page ?? '1'), 10) || 1));
+  const size = Math.max(1, Math.min(100, Number.parseInt(String(q.size ?? '15'), 10) || 15));
+  return { page, size };
+}
+
+export function listOf<T>(data: T[], total: number, page: number, size: number) {
+  return {
+    data,
+    meta: {
+      pagination: {
+        total,
+        count: data.length,
+        per_page: size,
+        current_page: page,
+        total_pages: Math.ceil(total / size),
+      },
+    },
+  };
+}
+
+const AUDITED = ['name', 'handler', 'params', 'cron', 'timezone', 'state'] as const;
+
+function diff(
+  before: Partial<store.TaskInput> | null,
+  after: Partial<store.TaskInput> | null,
+): Record<string, [unknown, unknown]> {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const key of AUDITED) {
+    const old = before?.[key] ?? null;
+    const next = after?.[key] ?? null;
+    if (JSON.stringify(old) !== JSON.stringify(next)) changes[key] = [old, next];
+  }
+  return changes;
+}
+
+/** One activity_logs row, like the engine's audit (`tasks.create`, subject `tasks`). */
+async function audit(
+  tx: Queryable,
+  request: FastifyRequest,
+  userId: string,
+  action: 'create' | 'update' | 'delete',
+  subjectId: string,
+  changes: Record<string, [unknown, unknown]>,
+): Promise<void> {
+  const ua = request.headers['user-agent'];
+  await tx.query(
+    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
+     VALUES ($1, $2, 'tasks', $3, $4, $5, $6)`,
+    [
+      userId,
+      `tasks.${action}`,
+      subjectId,
+      JSON.stringify(changes),
+      request.ip,
+      typeof ua === 'string' ? ua.slice(0, 500) : null,
+    ],
+  );
+}

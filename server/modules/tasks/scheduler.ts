@@ -1,0 +1,137 @@
+import type { JobsRuntime } from '../../jobs/runtime.ts';
+import type { AppContext } from '../types.ts';
+import { taskHandler } from './handlers.ts';
+import { allTaskRows, closeRun, findTaskRow, openRun, type TaskRow } from './store.ts';
+
+/** pg-boss 10 keys a schedule by its queue, so each task has its own queue. */
+export const taskQueue = (id: string) => `task-${id}`;
+const TASK_QUEUE = /^task-(\d{1,19})$/;
+
+/** How often every server re-reads the tasks (another server may have created or changed one). */
+const RESYNC_MS = 15_000;
+
+export interface TaskRunData {
+  task_id: string;
+  trigger?: 'cron' | 'manual';
+  user_id?: string | null;
+}
+
+export interface TaskScheduler {
+  /** Brings pg-boss in line with the tasks table (schedules, queues, workers). Safe to call any time. */
+  sync(): Promise<void>;
+  start(): Promise<void>;
+  stop(): void;
+  /** Runs a task now in this process (no pg-boss), recording the run; for servers with jobs off. */
+  runInline(taskId: string, userId: string | null): Promise<string | null>;
+}
+
+/**
+ * Scheduled tasks on pg-boss. Each task row maps to a pg-boss queue `task-<id>` with a schedule (cron, time
+ * zone) while the task is enabled. pg-boss's timekeeper (on whichever server wins its cron lock for the
+ * interval) puts one job per cron minute in the queue, and exactly one worker takes it (SKIP LOCKED), so N
+ * servers run each scheduled run once. Every server works every task queue, so a run survives the loss of
+ * any one server.
+ */
+export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskScheduler {
+  const applied = new Map<string, string>();
+  let timer: NodeJS.Timeout | null = null;
+  let syncing: Promise<void> | null = null;
+
+  const execute = async (
+    taskId: string,
+    meta: { trigger: 'cron' | 'manual'; jobId: string | null; userId: string | null },
+  ) => {
+    const runId = await openRun(ctx.db, {
+      taskId,
+      trigger: meta.trigger,
+      jobId: meta.jobId,
+      userId: meta.userId,
+    });
+    if (!runId) return null;
+    try {
+      const task = await findTaskRow(ctx.db, taskId);
+      const handler = task ? taskHandler(task.handler) : undefined;
+      if (!task || !handler) throw new Error(`no handler for task ${taskId}`);
+      const params = handler.params.parse(task.params ?? {});
+      const result = await handler.run(ctx, params);
+      await closeRun(ctx.db, runId, { status: 'succeeded', result: result ?? null });
+      return runId;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await closeRun(ctx.db, runId, { status: 'failed', error: message });
+      ctx.log.warn({ task: taskId, err: { message } }, 'scheduled task failed');
+      throw error;
+    }
+  };
+
+  const apply = async (task: TaskRow) => {
+    const name = taskQueue(String(task.id));
+    await jobs.work<TaskRunData>({
+      name,
+      // A failed run is recorded and waits for the next cron time (or a retry from the job queues page).
+      options: { retryLimit: 0, expireInSeconds: 60 * 60 },
+      handler: async (job) =>
+        execute(String(task.id), {
+          trigger: job.data.trigger ?? 'cron',
+          jobId: job.id,
+          userId: job.data.user_id ?? null,
+        }).then((runId) => ({ run_id: runId })),
+    });
+    const boss = jobs.boss!;
+    if (task.state)
+      await boss.schedule(
+        name,
+        task.cron,
+        { task_id: String(task.id) },
+        { tz: task.timezone, retryLimit: 0 },
+      );
+    else await boss.unschedule(name);
+  };
+
+  const syncOnce = async () => {
+    if (!jobs.isRunning) return;
+    const rows = await allTaskRows(ctx.db);
+    const seen = new Set<string>();
+    for (const task of rows) {
+      const id = String(task.id);
+      seen.add(id);
+      const key = `${task.cron}|${task.timezone}|${task.state}|${new Date(task.updated_at).getTime()}`;
+      if (applied.get(id) === key) continue;
+      await apply(task);
+      applied.set(id, key);
+    }
+    // Tasks deleted (here or on another server): stop working and drop their queues and schedules.
+    for (const queue of (await jobs.boss?.getQueues()) ?? []) {
+      const id = TASK_QUEUE.exec(queue.name)?.[1];
+      if (!id || seen.has(id)) continue;
+      await jobs.offWork(queue.name);
+      await jobs.boss?.deleteQueue(queue.name);
+      applied.delete(id);
+    }
+  };
+
+  const scheduler: TaskScheduler = {
+    async sync() {
+      // One pass at a time; a call during a pass waits for it and then runs its own.
+      while (syncing) await syncing;
+      syncing = syncOnce().finally(() => {
+        syncing = null;
+      });
+      return syncing;
+    },
+    async start() {
+      await scheduler.sync();
+      timer = setInterval(() => {
+        scheduler.sync().catch((err: unknown) => ctx.log.error({ err }, 'task sync failed'));
+      }, RESYNC_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      applied.clear();
+    },
+    runInline: (taskId, userId) => execute(taskId, { trigger: 'manual', jobId: null, userId }),
+  };
+  return scheduler;
+}

@@ -1,0 +1,199 @@
+import type { Queryable } from '../../db/index.ts';
+import { nextRuns } from './cron.ts';
+
+/** A task on the wire (API contract, core records), with timestamps. */
+export interface TaskRecord {
+  id: string;
+  name: string;
+  handler: string;
+  params: Record<string, unknown>;
+  cron: string;
+  timezone: string;
+  state: boolean;
+  last_run_at: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskRow {
+  id: string;
+  name: string;
+  handler: string;
+  params: Record<string, unknown>;
+  cron: string;
+  timezone: string;
+  state: boolean;
+  last_run_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RunRecord {
+  id: string;
+  task_id: string;
+  trigger: 'cron' | 'manual';
+  job_id: string | null;
+  status: 'running' | 'succeeded' | 'failed';
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  result: unknown;
+  error: string | null;
+  triggered_by: string | null;
+}
+
+export type TaskInput = Pick<TaskRow, 'name' | 'handler' | 'params' | 'cron' | 'timezone' | 'state'>;
+
+const COLUMNS = 'id, name, handler, params, cron, timezone, state, last_run_at, created_at, updated_at';
+
+/** The wire form; `next_run_at` is computed from the cron expression (null while disabled). */
+export function toRecord(row: TaskRow): TaskRecord {
+  return {
+    id: String(row.id),
+    name: row.name,
+    handler: row.handler,
+    params: row.params ?? {},
+    cron: row.cron,
+    timezone: row.timezone,
+    state: row.state,
+    last_run_at: iso(row.last_run_at),
+    next_run_at: row.state ? (safeNextRuns(row.cron, row.timezone, 1)[0] ?? null) : null,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+export function safeNextRuns(cron: string, timezone: string, count: number): string[] {
+  try {
+    return nextRuns(cron, timezone, count);
+  } catch {
+    return [];
+  }
+}
+
+export async function listTaskRows(
+  db: Queryable,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ rows: TaskRow[]; total: number }> {
+  const { rows } = await db.query<TaskRow>(
+    `SELECT ${COLUMNS} FROM scheduled_tasks ORDER BY id LIMIT $1 OFFSET $2`,
+    [limit, offset],
+  );
+  const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM scheduled_tasks');
+  return { rows, total: Number(count.rows[0]!.n) };
+}
+
+export async function allTaskRows(db: Queryable): Promise<TaskRow[]> {
+  return (await db.query<TaskRow>(`SELECT ${COLUMNS} FROM scheduled_tasks ORDER BY id`)).rows;
+}
+
+export async function findTaskRow(db: Queryable, id: string, forUpdate = false): Promise<TaskRow | null> {
+  if (!/^\d{1,19}$/.test(id)) return null;
+  const { rows } = await db.query<TaskRow>(
+    `SELECT ${COLUMNS} FROM scheduled_tasks WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertTask(db: Queryable, input: TaskInput): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO scheduled_tasks (name, handler, params, cron, timezone, state)
+     VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id`,
+    [input.name, input.handler, JSON.stringify(input.params), input.cron, input.timezone, input.state],
+  );
+  return String(rows[0]!.id);
+}
+
+export async function updateTask(db: Queryable, id: string, input: TaskInput): Promise<void> {
+  await db.query(
+    `UPDATE scheduled_tasks SET name = $2, handler = $3, params = $4::jsonb, cron = $5, timezone = $6,
+            state = $7, updated_at = now() WHERE id = $1`,
+    [id, input.name, input.handler, JSON.stringify(input.params), input.cron, input.timezone, input.state],
+  );
+}
+
+export async function deleteTask(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM scheduled_tasks WHERE id = $1', [id]);
+}
+
+/**
+ * Opens a run row; null when this pg-boss job already has a run that did not fail (a duplicate delivery).
+ * A failed job retried from the job queues page reopens its row.
+ */
+export async function openRun(
+  db: Queryable,
+  {
+    taskId,
+    trigger,
+    jobId,
+    userId,
+  }: { taskId: string; trigger: string; jobId: string | null; userId: string | null },
+): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO task_runs (task_id, trigger, job_id, triggered_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (job_id) DO UPDATE SET status = 'running', started_at = now(), finished_at = NULL,
+       duration_ms = NULL, result = NULL, error = NULL
+     WHERE task_runs.status = 'failed'
+     RETURNING id`,
+    [taskId, trigger, jobId, userId],
+  );
+  await db.query('UPDATE scheduled_tasks SET last_run_at = now() WHERE id = $1', [taskId]);
+  return rows[0] ? String(rows[0].id) : null;
+}
+
+export async function closeRun(
+  db: Queryable,
+  runId: string,
+  outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE task_runs SET status = $2, finished_at = now(),
+            duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM (now() - started_at)) * 1000)::int),
+            result = $3::jsonb, error = $4 WHERE id = $1`,
+    [
+      runId,
+      outcome.status,
+      outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      outcome.error?.slice(0, 2000) ?? null,
+    ],
+  );
+}
+
+export async function listRuns(
+  db: Queryable,
+  taskId: string,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ rows: RunRecord[]; total: number }> {
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT id, task_id, trigger, job_id, status, started_at, finished_at, duration_ms, result, error,
+            triggered_by FROM task_runs WHERE task_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [taskId, limit, offset],
+  );
+  const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM task_runs WHERE task_id = $1', [
+    taskId,
+  ]);
+  return { rows: rows.map(toRun), total: Number(count.rows[0]!.n) };
+}
+
+function toRun(row: Record<string, unknown>): RunRecord {
+  return {
+    id: String(row.id),
+    task_id: String(row.task_id),
+    trigger: row.trigger as RunRecord['trigger'],
+    job_id: (row.job_id as string | null) ?? null,
+    status: row.status as RunRecord['status'],
+    started_at: iso(row.started_at as Date)!,
+    finished_at: iso(row.finished_at as Date | null),
+    duration_ms: row.duration_ms === null ? null : Number(row.duration_ms),
+    result: row.result ?? null,
+    error: (row.error as string | null) ?? null,
+    triggered_by: row.triggered_by == null ? null : String(row.triggered_by),
+  };
+}
+
+function iso(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return new Date(value).toISOString();
+}
