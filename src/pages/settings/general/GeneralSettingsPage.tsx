@@ -17,14 +17,14 @@ export function GeneralSettingsPage() {
   return (
     <Box>
       <Typography variant="h5" component="h1" gutterBottom>
-        {translate('settings.general.title')}
+        {translate('app.menu.general')}
       </Typography>
       <Tabs
         value={group}
         onChange={(_event, next: (typeof GROUPS)[number]) => setGroup(next)}
         variant="scrollable"
         scrollButtons="auto"
-        aria-label={translate('settings.general.title')}
+        aria-label={translate('app.menu.general')}
       >
         {GROUPS.map((name) => (
           <Tab
