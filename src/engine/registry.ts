@@ -59,10 +59,11 @@ export function filterFields(resource: Resource): EngineField[] {
   return engineFields(resource).filter((f) => searchConditions(f.meta).length > 0 && f.meta.filter !== false);
 }
 
-/** Field names allowed in `orderBy` (declared sortable, plus `id`). */
+/** Field names allowed in `orderBy`: declared sortable, plus `id` and the timestamps the engine adds. */
 export function sortableFields(resource: Resource): Set<string> {
+  const system = resource.timestamps ? ['id', 'created_at', 'updated_at'] : ['id'];
   return new Set([
-    'id',
+    ...system,
     ...engineFields(resource)
       .filter((f) => f.meta.sort)
       .map((f) => f.name),
