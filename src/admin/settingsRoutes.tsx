@@ -3,6 +3,9 @@ import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
 import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
+import { LogsPage } from '../pages/system/logs/LogsPage.tsx';
+import { ModulesPage } from '../pages/system/modules/ModulesPage.tsx';
+import { MonitorPage } from '../pages/system/monitor/MonitorPage.tsx';
 
 /**
  * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the
@@ -32,7 +35,10 @@ const PAGES = [
 ] as const;
 
 /** Hand-written pages that replace a placeholder (the `assets` resource's page lives at /settings/resources). */
-const PAGE_ELEMENTS: Partial<Record<string, ReactNode>> = { resources: <FilesPage /> };
+const PAGE_ELEMENTS: Partial<Record<string, ReactNode>> = {
+  resources: <FilesPage />,
+  logs: <LogsPage />,
+};
 
 // Resources of the registry get generated screens (src/engine); their placeholders give way.
 const generated = engineRoutes();
@@ -50,4 +56,6 @@ export const settingsRoutes: SettingsRoute[] = [
     permission,
     element: PAGE_ELEMENTS[path] ?? <PlaceholderPage titleKey={title} />,
   })),
+  { path: 'monitor', permission: PERMISSION.systemMonitor, element: <MonitorPage /> },
+  { path: 'modules', permission: PERMISSION.settingsModules, element: <ModulesPage /> },
 ];

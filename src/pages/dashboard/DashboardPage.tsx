@@ -1,40 +1,125 @@
+import Alert from '@mui/material/Alert';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
 import type { Profile } from '../../providers/profile.ts';
+import { fetchDashboard, fetchMenus, menuLinks } from './dashboardApi.ts';
 
-/** Staff landing page: a greeting and shortcuts (figures come with later work). */
+const SignInsChart = lazy(() => import('./SignInsChart.tsx').then((m) => ({ default: m.SignInsChart })));
+
+/** Staff landing page: counts, sign-ins over 30 days (chart), recent activity and the pages the user may open. */
 export function DashboardPage() {
-  const { t } = useTranslation();
-  const { data } = useQuery<Profile>({ queryKey: profileKey(STAFF_INCLUDE), enabled: false });
+  const { t, i18n } = useTranslation();
+  const { data: profile } = useQuery<Profile>({ queryKey: profileKey(STAFF_INCLUDE), enabled: false });
+  const figures = useQuery({ queryKey: ['system', 'dashboard'], queryFn: fetchDashboard });
+  const menus = useQuery({ queryKey: ['system', 'dashboard', 'menus', i18n.language], queryFn: fetchMenus });
   const links = [
-    { to: '/settings', label: t('app.nav.settings') },
-    { to: '/account/profile', label: t('app.nav.account') },
+    ...menuLinks(menus.data ?? []).slice(0, 8),
+    { path: '/account/profile', title: t('app.nav.account') },
+  ];
+  const counts = figures.data?.counts;
+  const tiles = [
+    { key: 'users', value: counts?.users },
+    { key: 'staff', value: counts?.staff },
+    { key: 'sign_ins_today', value: counts?.sign_ins_today },
+    { key: 'failed_jobs', value: counts ? counts.failed_jobs : undefined },
   ];
   return (
     <>
       <Typography variant="h4" component="h1" gutterBottom>
-        {t('app.dashboard.title')}
+        {t('system.dashboard.title')}
       </Typography>
-      {data ? (
+      {profile ? (
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {t('app.dashboard.welcome', { name: data.name || data.username })}
+          {t('system.dashboard.welcome', { name: profile.name || profile.username })}
         </Typography>
       ) : null}
+      {figures.isError ? <Alert severity="error">{t('system.dashboard.load_error')}</Alert> : null}
+      <Grid container spacing={2} sx={{ mb: 2 }}>
+        {tiles.map((tile) => (
+          <Grid key={tile.key} size={{ xs: 6, md: 3 }}>
+            <Card>
+              <CardContent>
+                <Typography color="text.secondary">{t(`system.dashboard.${tile.key}`)}</Typography>
+                <Typography variant="h4" component="p" aria-label={t(`system.dashboard.${tile.key}`)}>
+                  {tile.value === undefined
+                    ? '…'
+                    : tile.value === null
+                      ? t('system.dashboard.unavailable')
+                      : tile.value}
+                </Typography>
+              </CardContent>
+            </Card>
+          </Grid>
+        ))}
+      </Grid>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 8 }}>
+          <Card>
+            <CardContent>
+              <Typography variant="h6" component="h2">
+                {t('system.dashboard.sign_ins_chart')}
+              </Typography>
+              <div data-testid="sign-ins-chart" style={{ minHeight: 260 }}>
+                {figures.data ? (
+                  <Suspense fallback={<CircularProgress aria-label={t('system.dashboard.sign_ins_chart')} />}>
+                    <SignInsChart
+                      days={figures.data.sign_ins}
+                      label={t('system.dashboard.sign_ins_series')}
+                    />
+                  </Suspense>
+                ) : null}
+              </div>
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <Card>
+            <CardContent>
+              <Typography variant="h6" component="h2">
+                {t('system.dashboard.recent_activity')}
+              </Typography>
+              <List dense>
+                {(figures.data?.recent_activity ?? []).map((a) => (
+                  <ListItem key={a.id} disableGutters>
+                    <ListItemText
+                      primary={`${a.operator?.name || a.operator?.username || '—'} · ${a.action}`}
+                      secondary={new Date(a.created_at).toLocaleString(i18n.language)}
+                    />
+                  </ListItem>
+                ))}
+                {figures.data && figures.data.recent_activity.length === 0 ? (
+                  <ListItem disableGutters>
+                    <ListItemText secondary={t('system.dashboard.no_activity')} />
+                  </ListItem>
+                ) : null}
+              </List>
+            </CardContent>
+          </Card>
+        </Grid>
+      </Grid>
+      <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
+        {t('system.dashboard.quick_links')}
+      </Typography>
       <Grid container spacing={2}>
         {links.map((link) => (
-          <Grid key={link.to} size={{ xs: 12, sm: 6, md: 4 }}>
+          <Grid key={link.path} size={{ xs: 12, sm: 6, md: 3 }}>
             <Card>
-              <CardActionArea component={RouterLink} to={link.to}>
+              <CardActionArea component={RouterLink} to={link.path}>
                 <CardContent>
-                  <Typography variant="h6" component="h2">
-                    {link.label}
+                  <Typography variant="subtitle1" component="span">
+                    {link.title}
                   </Typography>
                 </CardContent>
               </CardActionArea>

@@ -1,0 +1,186 @@
+import Alert from '@mui/material/Alert';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLiveEvents } from '../../../events/useLiveEvents.ts';
+import { httpClient } from '../../../providers/httpClient.ts';
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+const LEVEL_COLORS: Record<string, string> = {
+  warn: 'warning.main',
+  error: 'error.main',
+  fatal: 'error.main',
+};
+/** Live lines kept above the first page. */
+const MAX_LIVE = 200;
+
+/** One line of `GET v1/system/logs` (or a `log` live event). */
+export interface LogEntry {
+  time: string | null;
+  level: string;
+  msg: string;
+  file: string;
+  record: Record<string, unknown>;
+}
+interface LogPage {
+  data: LogEntry[];
+  meta: { pagination: { total: number; total_is_estimate?: boolean } };
+}
+
+/** System logs: the server's pino files newest first, filtered by level, time and text; optional live tail. */
+export function LogsPage() {
+  const { t, i18n } = useTranslation();
+  const [level, setLevel] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [text, setText] = useState('');
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(50);
+  const [isLive, setIsLive] = useState(false);
+  const [live, setLive] = useState<LogEntry[]>([]);
+  const query = {
+    level: level || undefined,
+    from: from ? new Date(from).toISOString() : undefined,
+    to: to ? new Date(to).toISOString() : undefined,
+    text: text.trim() || undefined,
+    page: page + 1,
+    size,
+  };
+  const logs = useQuery({
+    queryKey: ['system', 'logs', query],
+    queryFn: () => httpClient<LogPage>('v1/system/logs', { query }),
+    placeholderData: keepPreviousData,
+  });
+  useLiveEvents((event) => {
+    if (event.type !== 'log') return;
+    const entry = event.data as LogEntry;
+    if (level && LEVELS.indexOf(entry.level as (typeof LEVELS)[number]) < LEVELS.indexOf(level as 'info'))
+      return;
+    if (query.text && !JSON.stringify(entry.record).toLowerCase().includes(query.text.toLowerCase())) return;
+    setLive((lines) => [entry, ...lines].slice(0, MAX_LIVE));
+  }, isLive);
+  const rows = [...(isLive && page === 0 ? live : []), ...(logs.data?.data ?? [])];
+  const resetPage = () => {
+    setPage(0);
+    setLive([]);
+  };
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h5" component="h1">
+        {t('system.logs.title')}
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <TextField
+          select
+          size="small"
+          label={t('system.logs.level')}
+          value={level}
+          onChange={(e) => {
+            setLevel(e.target.value);
+            resetPage();
+          }}
+          sx={{ minWidth: 140 }}
+        >
+          <MenuItem value="">{t('system.logs.all_levels')}</MenuItem>
+          {LEVELS.map((l) => (
+            <MenuItem key={l} value={l}>
+              {l}
+            </MenuItem>
+          ))}
+        </TextField>
+        {(
+          [
+            ['from', from, setFrom],
+            ['to', to, setTo],
+          ] as const
+        ).map(([name, value, set]) => (
+          <TextField
+            key={name}
+            size="small"
+            type="datetime-local"
+            label={t(`system.logs.${name}`)}
+            value={value}
+            onChange={(e) => {
+              set(e.target.value);
+              resetPage();
+            }}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        ))}
+        <TextField
+          size="small"
+          type="search"
+          label={t('system.logs.text')}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            resetPage();
+          }}
+        />
+        <FormControlLabel
+          control={<Switch checked={isLive} onChange={(e) => setIsLive(e.target.checked)} />}
+          label={t('system.logs.live')}
+        />
+      </Stack>
+      {logs.isError ? <Alert severity="error">{t('system.logs.load_error')}</Alert> : null}
+      <Paper>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('system.logs.time')}</TableCell>
+              <TableCell>{t('system.logs.level')}</TableCell>
+              <TableCell>{t('system.logs.message')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((entry, index) => (
+              <TableRow key={`${entry.time ?? ''}-${index}`}>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {entry.time ? new Date(entry.time).toLocaleString(i18n.language) : '—'}
+                </TableCell>
+                <TableCell sx={{ color: LEVEL_COLORS[entry.level] }}>{entry.level}</TableCell>
+                <TableCell
+                  sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+                  title={JSON.stringify(entry.record)}
+                >
+                  {entry.msg || JSON.stringify(entry.record)}
+                </TableCell>
+              </TableRow>
+            ))}
+            {logs.data && rows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={3}>{t('system.logs.empty')}</TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+        <TablePagination
+          component="div"
+          count={logs.data?.meta.pagination.total ?? 0}
+          page={page}
+          rowsPerPage={size}
+          rowsPerPageOptions={[20, 50, 100, 200]}
+          labelRowsPerPage={t('system.logs.rows_per_page')}
+          onPageChange={(_, next) => setPage(next)}
+          onRowsPerPageChange={(e) => {
+            setSize(Number(e.target.value));
+            resetPage();
+          }}
+        />
+      </Paper>
+    </Stack>
+  );
+}

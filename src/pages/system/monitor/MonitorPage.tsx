@@ -1,0 +1,163 @@
+import Alert from '@mui/material/Alert';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLiveEvents } from '../../../events/useLiveEvents.ts';
+import { httpClient } from '../../../providers/httpClient.ts';
+import { HISTORY_SIZE, formatBytes, formatDuration, type MonitorSnapshot } from './monitorTypes.ts';
+
+const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ default: m.MonitorCharts })));
+
+/** System monitor: a first reading from `GET v1/system/monitor`, then live figures every 2 s over events. */
+export function MonitorPage() {
+  const { t } = useTranslation();
+  const [history, setHistory] = useState<MonitorSnapshot[]>([]);
+  const [isError, setIsError] = useState(false);
+  const add = (s: MonitorSnapshot) => setHistory((h) => [...h, s].slice(-HISTORY_SIZE));
+  useEffect(() => {
+    let isActive = true;
+    httpClient<MonitorSnapshot>('v1/system/monitor')
+      .then((s) => isActive && add(s))
+      .catch(() => isActive && setIsError(true));
+    return () => {
+      isActive = false;
+    };
+  }, []);
+  useLiveEvents((event) => {
+    if (event.type === 'monitor') add(event.data as MonitorSnapshot);
+  });
+  const now = history.at(-1);
+  const rows = (pairs: [string, string][]) => (
+    <Table size="small">
+      <TableBody>
+        {pairs.map(([label, value]) => (
+          <TableRow key={label}>
+            <TableCell component="th" scope="row">
+              {label}
+            </TableCell>
+            <TableCell>{value}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+  const section = (title: string, body: React.ReactNode) => (
+    <Grid size={{ xs: 12, md: 6 }}>
+      <Card>
+        <CardContent>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
+          {body}
+        </CardContent>
+      </Card>
+    </Grid>
+  );
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Typography variant="h5" component="h1">
+          {t('system.monitor.title')}
+        </Typography>
+        <Chip
+          size="small"
+          color={history.length > 1 ? 'success' : 'default'}
+          label={t(history.length > 1 ? 'system.monitor.live' : 'system.monitor.waiting')}
+        />
+      </Stack>
+      {isError ? <Alert severity="error">{t('system.monitor.load_error')}</Alert> : null}
+      {now ? (
+        <Grid container spacing={2}>
+          {section(
+            t('system.monitor.host'),
+            rows([
+              [
+                t('system.monitor.cpu'),
+                `${(now.host.cpu_usage * 100).toFixed(1)}% (${t('system.monitor.cpus', { count: now.host.cpus })})`,
+              ],
+              [t('system.monitor.load'), now.host.load.join(' / ')],
+              [
+                t('system.monitor.memory'),
+                `${formatBytes(now.host.memory.used)} / ${formatBytes(now.host.memory.total)}`,
+              ],
+              [
+                t('system.monitor.disk'),
+                now.disk
+                  ? `${formatBytes(now.disk.used)} / ${formatBytes(now.disk.total)}`
+                  : t('system.monitor.unknown'),
+              ],
+              [t('system.monitor.uptime'), formatDuration(now.host.uptime_s)],
+            ]),
+          )}
+          {section(
+            t('system.monitor.process'),
+            rows([
+              [t('system.monitor.node'), now.process.node_version],
+              [t('system.monitor.uptime'), formatDuration(now.process.uptime_s)],
+              [
+                t('system.monitor.heap'),
+                `${formatBytes(now.process.heap_used)} / ${formatBytes(now.process.heap_total)}`,
+              ],
+              [t('system.monitor.rss'), formatBytes(now.process.rss)],
+              [t('system.monitor.event_loop'), `${now.process.event_loop_p99_ms} ms`],
+            ]),
+          )}
+          {section(
+            t('system.monitor.database'),
+            rows([
+              [t('system.monitor.db_kind'), now.database.kind],
+              [t('system.monitor.db_version'), now.database.version ?? t('system.monitor.unknown')],
+              [t('system.monitor.db_size'), formatBytes(now.database.size)],
+              [t('system.monitor.db_connections'), String(now.database.connections ?? '—')],
+            ]),
+          )}
+          {section(
+            t('system.monitor.queues'),
+            now.queues ? (
+              rows(
+                Object.entries(now.queues).map(([queue, states]) => [
+                  queue,
+                  Object.entries(states)
+                    .map(([k, v]) => `${k}: ${v}`)
+                    .join(', '),
+                ]),
+              )
+            ) : (
+              <Typography color="text.secondary">{t('system.monitor.queues_unavailable')}</Typography>
+            ),
+          )}
+        </Grid>
+      ) : null}
+      <Card>
+        <CardContent>
+          <Typography variant="h6" component="h2">
+            {t('system.monitor.chart_title')}
+          </Typography>
+          {history.length > 0 ? (
+            <Suspense fallback={<CircularProgress />}>
+              <MonitorCharts
+                history={history}
+                labels={{
+                  cpu: t('system.monitor.chart_cpu'),
+                  memory: t('system.monitor.chart_memory'),
+                  heap: t('system.monitor.chart_heap'),
+                  eventLoop: t('system.monitor.chart_event_loop'),
+                }}
+              />
+            </Suspense>
+          ) : null}
+        </CardContent>
+      </Card>
+    </Stack>
+  );
+}
