@@ -6,6 +6,8 @@ import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
 import { LogsPage } from '../pages/system/logs/LogsPage.tsx';
 import { ModulesPage } from '../pages/system/modules/ModulesPage.tsx';
 import { MonitorPage } from '../pages/system/monitor/MonitorPage.tsx';
+import { JobsPage } from '../pages/system/jobs/JobsPage.tsx';
+import { TasksPage } from '../pages/system/tasks/TasksPage.tsx';
 
 /**
  * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the
@@ -58,4 +60,6 @@ export const settingsRoutes: SettingsRoute[] = [
   })),
   { path: 'monitor', permission: PERMISSION.systemMonitor, element: <MonitorPage /> },
   { path: 'modules', permission: PERMISSION.settingsModules, element: <ModulesPage /> },
+  { path: 'tasks', permission: PERMISSION.systemTasks, element: <TasksPage /> },
+  { path: 'jobs', permission: PERMISSION.systemJobs, element: <JobsPage /> },
 ];

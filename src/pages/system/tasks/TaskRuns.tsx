@@ -1,0 +1,76 @@
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { TASKS_KEY, formatTime, taskApi, type WireRun, type WireTask } from './taskApi.ts';
+
+const STATUS_COLOR = { running: 'info', succeeded: 'success', failed: 'error' } as const;
+
+/** The run history of one task (newest first), refreshed every 2 s while shown. */
+export function TaskRuns({ task }: { task: WireTask }) {
+  const { t, i18n } = useTranslation();
+  const runs = useQuery({
+    queryKey: [...TASKS_KEY, 'runs', task.id],
+    queryFn: () => taskApi.runs(task.id),
+    refetchInterval: 2000,
+  });
+  const rows = runs.data?.data ?? [];
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {t('system.tasks.runs.title')}: {task.name}
+      </Typography>
+      {runs.isPending ? (
+        <CircularProgress size={20} aria-label={t('system.tasks.loading')} />
+      ) : rows.length === 0 ? (
+        <Typography color="text.secondary">{t('system.tasks.runs.empty')}</Typography>
+      ) : (
+        <Table size="small" aria-label={t('system.tasks.runs.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('system.tasks.runs.started_at')}</TableCell>
+              <TableCell>{t('system.tasks.runs.trigger')}</TableCell>
+              <TableCell>{t('system.tasks.runs.status')}</TableCell>
+              <TableCell>{t('system.tasks.runs.duration')}</TableCell>
+              <TableCell>{t('system.tasks.runs.result')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((run: WireRun) => (
+              <TableRow key={run.id}>
+                <TableCell>{formatTime(run.started_at, i18n.language)}</TableCell>
+                <TableCell>{t(`system.tasks.trigger.${run.trigger}`)}</TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={STATUS_COLOR[run.status]}
+                    label={t(`system.tasks.status.${run.status}`)}
+                  />
+                </TableCell>
+                <TableCell>
+                  {run.duration_ms === null ? '—' : t('system.tasks.runs.ms', { ms: run.duration_ms })}
+                </TableCell>
+                <TableCell sx={{ maxWidth: 420, wordBreak: 'break-word' }}>
+                  {run.error ? (
+                    <Typography color="error" variant="body2">
+                      {run.error}
+                    </Typography>
+                  ) : (
+                    <code>{run.result === null ? '' : JSON.stringify(run.result)}</code>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,71 @@
+import { httpClient } from '../../../providers/httpClient.ts';
+
+/** A task as `v1/system/tasks` returns it. */
+export interface WireTask {
+  id: string;
+  name: string;
+  handler: string;
+  params: Record<string, unknown>;
+  cron: string;
+  timezone: string;
+  state: boolean;
+  last_run_at: string | null;
+  next_run_at: string | null;
+  next_runs?: string[];
+}
+
+export interface WireHandler {
+  name: string;
+  description: string;
+  label: string;
+  params_schema: { properties?: Record<string, { default?: unknown }> };
+}
+
+export interface WireRun {
+  id: string;
+  trigger: 'cron' | 'manual';
+  status: 'running' | 'succeeded' | 'failed';
+  started_at: string;
+  duration_ms: number | null;
+  result: unknown;
+  error: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { pagination: { total: number } };
+}
+
+export const TASKS_KEY = ['system', 'tasks'] as const;
+export const TASKS_PATH = 'v1/system/tasks';
+
+export type TaskBody = Pick<WireTask, 'name' | 'handler' | 'params' | 'cron' | 'timezone' | 'state'>;
+
+export const taskApi = {
+  list: () => httpClient<Page<WireTask>>(TASKS_PATH, { query: { size: 100 } }),
+  handlers: () => httpClient<WireHandler[]>(`${TASKS_PATH}/handlers`),
+  runs: (id: string) => httpClient<Page<WireRun>>(`${TASKS_PATH}/${id}/runs`, { query: { size: 20 } }),
+  preview: (cron: string, timezone: string) =>
+    httpClient<{ next_runs: string[] }>(`${TASKS_PATH}/preview`, {
+      method: 'POST',
+      body: { cron, timezone },
+    }),
+  save: (id: string | null, body: TaskBody) =>
+    httpClient<WireTask>(id ? `${TASKS_PATH}/${id}` : TASKS_PATH, { method: id ? 'PATCH' : 'POST', body }),
+  remove: (id: string) => httpClient<null>(`${TASKS_PATH}/${id}`, { method: 'DELETE' }),
+  run: (id: string) => httpClient<{ job_id: string | null }>(`${TASKS_PATH}/${id}/run`, { method: 'POST' }),
+};
+
+/** Default parameters of a handler, from its JSON Schema (`{}` when it takes none). */
+export function defaultParams(handler: WireHandler | undefined): Record<string, unknown> {
+  const props = handler?.params_schema.properties ?? {};
+  return Object.fromEntries(
+    Object.entries(props)
+      .filter(([, p]) => p.default !== undefined)
+      .map(([k, p]) => [k, p.default]),
+  );
+}
+
+export function formatTime(iso: string | null, locale: string): string {
+  return iso ? new Date(iso).toLocaleString(locale) : '—';
+}
