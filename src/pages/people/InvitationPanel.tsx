@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { useCan } from '../../providers/useCan.ts';
+import { rememberIssuedInvitation } from './issuedInvitations.ts';
 
 /**
  * A staff member's registration status and, while unregistered, the invitation link: shown right after it
@@ -37,6 +38,7 @@ export function InvitationPanel({
       const data = await httpClient<{ invitation_url: string }>(`v1/user/staff/${staffId}/invitation`, {
         method: 'POST',
       });
+      rememberIssuedInvitation(staffId, data.invitation_url);
       setUrl(data.invitation_url);
       setIsCopied(false);
     } catch (e) {

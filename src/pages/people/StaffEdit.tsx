@@ -2,7 +2,7 @@ import { useGetOne, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../resources/define.ts';
 import { ResourceEdit } from '../../engine/ResourceEdit.tsx';
 import { InvitationPanel } from './InvitationPanel.tsx';
-import { takeIssuedInvitation } from './issuedInvitations.ts';
+import { issuedInvitation } from './issuedInvitations.ts';
 
 /** `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link. */
 export function StaffEdit({ resource }: { resource: Resource }) {
@@ -16,7 +16,7 @@ export function StaffEdit({ resource }: { resource: Resource }) {
           key={id}
           staffId={id}
           isRegistered={data.registered === true}
-          initialUrl={takeIssuedInvitation(id)}
+          initialUrl={issuedInvitation(id)}
         />
       ) : null}
     </>

@@ -1,6 +1,7 @@
 /**
- * The link of a staff record created a moment ago, handed from the create screen to the edit screen it
- * redirects to (the server returns it once, with the create). Kept in memory only, taken once.
+ * Invitation links issued in this tab, by staff id: the create screen hands the link the server returned
+ * (once, with the create) to the edit screen it opens; a re-issue replaces it. Memory only, never stored:
+ * reading does not consume it, since React may render a screen more than once.
  */
 const issued = new Map<string, string>();
 
@@ -8,8 +9,6 @@ export function rememberIssuedInvitation(staffId: string, url: string): void {
   issued.set(staffId, url);
 }
 
-export function takeIssuedInvitation(staffId: string): string | null {
-  const url = issued.get(staffId) ?? null;
-  issued.delete(staffId);
-  return url;
+export function issuedInvitation(staffId: string): string | null {
+  return issued.get(staffId) ?? null;
 }
