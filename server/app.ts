@@ -117,8 +117,10 @@ function registerSpa(app: FastifyInstance, distDir: string): void {
   if (hasSpa) {
     void app.register(fastifyStatic, {
       root: distDir,
-      index: false,
+      index: 'index.html',
       wildcard: true,
+      // Our own cache-control below; the plugin's default would overwrite it with max-age=0.
+      cacheControl: false,
       setHeaders(res, filePath) {
         const isHashed = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
         res.setHeader('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -227,3 +227,33 @@ describe('migrations and first administrator', () => {
     expect(rows[0]!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 });
+
+describe('built SPA', () => {
+  it('serves hashed assets for a year, index.html never cached, with history fallback', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    const spa = await createTestApp({ distDir: dist });
+    try {
+      const asset = await spa.request({ url: '/assets/index-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      for (const url of ['/', '/settings/staff', '/login?href=%2Fdashboard']) {
+        const page = await spa.request({ url });
+        expect(page.statusCode).toBe(200);
+        expect(page.headers['content-type']).toContain('text/html');
+        expect(page.headers['cache-control']).toBe('no-cache');
+        expect(page.body).toContain('<title>app</title>');
+      }
+      expect((await spa.request({ url: '/assets/missing.js' })).statusCode).toBe(404);
+      expect((await spa.request({ url: '/api/missing' })).json().code).toBe(404);
+    } finally {
+      await spa.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
