@@ -1,5 +1,6 @@
 import { activitiesModule } from './activities/index.ts';
 import { authModule } from './auth/index.ts';
+import { dictionariesModule } from './dictionaries/index.ts';
 import { eventsModule } from '../events/module.ts';
 import { resourcesModule } from '../engine/module.ts';
 import { filesModule } from './files/index.ts';
@@ -21,6 +22,7 @@ export const modules: AppModule[] = [
   peopleModule,
   filesModule,
   activitiesModule,
+  dictionariesModule,
   eventsModule,
   systemToolsModule,
   jobsModule,

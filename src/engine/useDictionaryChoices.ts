@@ -2,13 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { httpClient } from '../providers/httpClient.ts';
 import type { Choice } from './useEnumChoices.ts';
 
-interface DictionaryType {
+interface DictionaryOptions {
   slug: string;
-  data?: { label: string; value: string; state?: boolean | number }[];
+  data: { label: string; value: string }[];
 }
 
 /** Where dictionary types live (API contract, Collections). */
 export const DICTIONARY_ENDPOINT = 'v1/dictionary/types';
+/** The enabled entries of one dictionary, readable by any staff member (not only dictionary editors). */
+export const DICTIONARY_OPTIONS_ENDPOINT = 'v1/dictionary/options';
 
 /**
  * The enabled entries of the dictionary `slug` as select choices. Until the dictionaries module answers (or
@@ -29,13 +31,10 @@ export function useDictionaryChoices(slug: string): { choices: Choice[]; isPendi
 
 async function fetchDictionary(slug: string): Promise<Choice[]> {
   try {
-    const page = await httpClient<{ data: DictionaryType[] }>(DICTIONARY_ENDPOINT, {
-      query: { search: `slug:${slug}`, searchFields: 'slug:=', size: 1 },
-    });
-    const entries = page.data.find((type) => type.slug === slug)?.data ?? [];
-    return entries
-      .filter((entry) => entry.state === undefined || entry.state === true || entry.state === 1)
-      .map((entry) => ({ id: entry.value, name: entry.label }));
+    const options = await httpClient<DictionaryOptions>(
+      `${DICTIONARY_OPTIONS_ENDPOINT}/${encodeURIComponent(slug)}`,
+    );
+    return options.data.map((entry) => ({ id: entry.value, name: entry.label }));
   } catch {
     return [];
   }

@@ -115,6 +115,30 @@ describe('dictionary types', () => {
   });
 });
 
+describe('dictionary options', () => {
+  it('gives any staff member the enabled entries of one dictionary; 404 unknown, 403 non-staff', async () => {
+    await create({
+      name: 'Tone',
+      slug: 'tone',
+      data: [
+        { label: 'Warm', value: 'warm' },
+        { label: 'Cold', value: 'cold', state: false },
+      ],
+    });
+    const clerk = await createUser(t.db, { staff: { permissions: ['system.users.staff'] } });
+    const res = await t.request({ url: '/api/v1/dictionary/options/tone', token: clerk.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ slug: 'tone', data: [{ label: 'Warm', value: 'warm' }] });
+    expect((await t.request({ url: '/api/v1/dictionary/options/nope', token: clerk.token })).statusCode).toBe(
+      404,
+    );
+    const outsider = await createUser(t.db);
+    expect(
+      (await t.request({ url: '/api/v1/dictionary/options/tone', token: outsider.token })).statusCode,
+    ).toBe(403);
+  });
+});
+
 describe('dictionary-backed fields', () => {
   it('CSV export writes the labels of enabled entries', async () => {
     const g = await createGadgetApp();
