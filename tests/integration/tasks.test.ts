@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSION } from '../../schemas/permissions.ts';
@@ -172,6 +174,35 @@ describe('scheduled tasks', () => {
     await api('POST', `/${id}/run`);
     const failed = await waitFor(async () => (await runsOf(id)).find((r) => r.status === 'failed'));
     expect(failed.error).toBeTruthy();
+  });
+
+  // PGlite only: under test:pg the test helper opens the database without DATABASE_URL in the config,
+  // which pg_dump needs.
+  it.skipIf(!!process.env.DATABASE_URL)('backs up the database and cleans old temp uploads', async () => {
+    const tmp = path.join(t.config.dataDir, 'uploads', '.tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    const old = path.join(tmp, 'abandoned.part');
+    const fresh = path.join(tmp, 'in-progress.part');
+    fs.writeFileSync(old, 'x');
+    fs.writeFileSync(fresh, 'y');
+    const longAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    fs.utimesSync(old, longAgo, longAgo);
+    for (const handler of ['database.backup', 'files.clean_temp']) {
+      const res = await api('POST', '', { name: handler, handler, cron: '0 0 1 1 *', state: false });
+      const id = res.json().data.id as string;
+      await api('POST', `/${id}/run`);
+      const run = await waitFor(async () => (await runsOf(id)).find((r) => r.status !== 'running'));
+      expect(run.status, run.error ?? '').toBe('succeeded');
+      if (handler === 'database.backup') {
+        const file = (run.result as { file: string }).file;
+        expect(file).toMatch(/^backup-.*\.tar\.gz$/);
+        expect(fs.statSync(path.join(t.config.dataDir, 'backups', file)).size).toBeGreaterThan(1000);
+      } else {
+        expect(run.result).toMatchObject({ removed: 1 });
+        expect(fs.existsSync(old)).toBe(false);
+        expect(fs.existsSync(fresh)).toBe(true);
+      }
+    }
   });
 
   it('needs system.system.tasks to read and .create/.update/.delete to write or run', async () => {
