@@ -1,0 +1,77 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import auth from '../../locales/zh-CN/auth.json';
+import content from '../../locales/zh-CN/resources-content.json';
+import settings from '../../locales/zh-CN/settings.json';
+import validation from '../../locales/zh-CN/validation.json';
+import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
+
+// Issue 5, settings content, in the browser: the general settings page saves a group and the title follows
+// without a reload; a dictionary is created with inline entries (the empty-entry message first); the
+// activity log lists those writes. Texts come from the zh-CN catalogues.
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const label = (text: string) => new RegExp(`^${text}( \\*)?$`);
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const { username, password } = adminCredentials();
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: auth.fields.account }).fill(username);
+  await page.getByLabel(auth.fields.password, { exact: false }).fill(password);
+  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+async function saveSiteName(name: string): Promise<void> {
+  await page.getByRole('tab', { name: settings.general.tabs.site }).click();
+  const input = page.getByRole('textbox', { name: label(settings.general.fields.site_name) });
+  await input.fill(name);
+  await page.getByRole('button', { name: '保存' }).click();
+  await page.getByText(settings.general.saved).first().waitFor();
+}
+
+describe('settings content', () => {
+  test('general settings: saving the site name changes the title at once', async () => {
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: settings.general.tabs.basic }).waitFor();
+    const before = await page.title();
+    await saveSiteName('E2E 控制台');
+    await expect.poll(() => page.title()).toBe('E2E 控制台');
+    await page.getByText(settings.general.saved).first().waitFor({ state: 'hidden' });
+    await saveSiteName(before || 'Admin');
+  });
+
+  test('a dictionary with inline entries; an empty label is refused first', async () => {
+    await page.goto('/settings/dictionaries/create');
+    await page.getByRole('textbox', { name: label(content.dictionaries.fields.name) }).fill('优先级');
+    await page.getByRole('textbox', { name: label(content.dictionaries.fields.slug) }).fill('e2e_priority');
+    await page.getByRole('button', { name: '添加' }).click();
+    await page.getByRole('textbox', { name: content.dictionaries.fields.data_value }).fill('high');
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.getByText(validation.dictionary_data).first().waitFor();
+    await page.getByRole('textbox', { name: content.dictionaries.fields.data_label }).fill('高');
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/dictionaries');
+    await page.getByRole('cell', { name: 'e2e_priority' }).waitFor();
+  });
+
+  test('the activity log lists those writes with their changes', async () => {
+    await page.goto('/settings/activities');
+    await page.getByRole('cell', { name: 'dictionaries.create' }).first().waitFor();
+    await page
+      .getByText(/slug: ∅ → e2e_priority/)
+      .first()
+      .waitFor();
+    await page.getByRole('cell', { name: 'settings.update' }).first().waitFor();
+  });
+});
