@@ -182,6 +182,10 @@ describe('upload', () => {
     const before = storedFiles();
     const rowsBefore = (await t.db.query('SELECT id FROM assets')).rows.length;
     const full = body('partial.txt', Buffer.alloc(512 * 1024, 'x'));
+    const tmpDir = path.join(dataDir, 'uploads', '.tmp');
+    const staging = () =>
+      fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).filter((f) => f.endsWith('.part')) : [];
+    let sawStaging = false;
     await new Promise<void>((resolve) => {
       const req = http.request({
         host: '127.0.0.1',
@@ -196,8 +200,16 @@ describe('upload', () => {
       });
       req.on('error', () => resolve());
       req.on('response', () => resolve());
-      req.write(full.subarray(0, 200 * 1024), () => setTimeout(() => req.destroy(), 100));
+      req.write(full.subarray(0, 200 * 1024), async () => {
+        // Abort only once the server is writing the staged file, so the cleanup path is what is tested.
+        for (let i = 0; i < 100 && !sawStaging; i++) {
+          sawStaging = staging().length > 0;
+          if (!sawStaging) await new Promise((r) => setTimeout(r, 20));
+        }
+        req.destroy();
+      });
     });
+    expect(sawStaging).toBe(true);
     // The server notices the closed socket, fails the stream and removes the staged part.
     for (let i = 0; i < 50 && storedFiles().length !== before.length; i++)
       await new Promise((r) => setTimeout(r, 20));
