@@ -1,14 +1,20 @@
 import type { Db } from '../../db/index.ts';
+import { isInstalled, queueCountsByName } from '../../jobs/counts.ts';
 
-/** Jobs per queue by state, e.g. `{ exports: { created: 2, active: 1, completed: 40, failed: 0 } }`. */
+/** Jobs per queue by state, e.g. `{ exports: { created: 2, active: 1, completed: 40, failed: 0, total: 43 } }`. */
 export type QueueCounts = Record<string, Record<string, number>>;
 
 /**
- * The job queues' counts for the monitor and the dashboard. The job queues (pg-boss) are built in parallel;
- * until their counting function lands this answers null, which the pages show as "unavailable".
+ * The job queues' counts (pg-boss, server/jobs) for the monitor and the dashboard; null while the queues are
+ * unavailable (pg-boss has not created its schema yet, or reading fails), which the pages show as such.
  */
-export async function queueCounts(_db: Db): Promise<QueueCounts | null> {
-  return null;
+export async function queueCounts(db: Db): Promise<QueueCounts | null> {
+  try {
+    if (!(await isInstalled(db))) return null;
+    return await queueCountsByName(db);
+  } catch {
+    return null;
+  }
 }
 
 /** Failed jobs over every queue, or null while the queues are unavailable. */
