@@ -41,13 +41,32 @@ export async function loadProfile(client: QueryClient, include: ProfileInclude):
   try {
     return await client.fetchQuery({
       queryKey: profileKey(include),
-      queryFn: ({ signal }) => httpClient<Profile>('v1/user/profile', { query: { include }, signal }),
+      queryFn: ({ signal }) => requestProfile(include, signal),
       staleTime: 5 * 60_000,
     });
   } catch {
     removeToken();
     return null;
   }
+}
+
+/**
+ * The query function of a `useQuery` on `profileKey(include)`: loadProfile's request and token handling
+ * without going through the cache, since a query function that fetches its own key through the cache waits
+ * for itself forever.
+ */
+export async function fetchProfile(include: ProfileInclude, signal?: AbortSignal): Promise<Profile | null> {
+  if (!getToken()) return null;
+  try {
+    return await requestProfile(include, signal);
+  } catch {
+    removeToken();
+    return null;
+  }
+}
+
+function requestProfile(include: ProfileInclude, signal?: AbortSignal): Promise<Profile> {
+  return httpClient<Profile>('v1/user/profile', { query: { include }, signal });
 }
 
 /** The freshest profile already in the cache (staff variant first), without a request. */

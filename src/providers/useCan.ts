@@ -1,14 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useQueryClient } from '@tanstack/react-query';
-import { STAFF_INCLUDE, loadProfile, profileKey } from './profile.ts';
+import { STAFF_INCLUDE, fetchProfile, profileKey } from './profile.ts';
 import { hasPermission, permissionsOf } from './permissions.ts';
 
 /** The signed-in staff member's permission names (`['*']` for an administrator), from the shared cache. */
 export function usePermissionList(): { permissions: string[]; isPending: boolean } {
-  const client = useQueryClient();
   const { data, isPending } = useQuery({
     queryKey: profileKey(STAFF_INCLUDE),
-    queryFn: () => loadProfile(client, STAFF_INCLUDE),
+    queryFn: ({ signal }) => fetchProfile(STAFF_INCLUDE, signal),
     staleTime: 5 * 60_000,
   });
   return { permissions: permissionsOf(data), isPending };
