@@ -9,6 +9,7 @@ import { RoleCreate } from '../pages/people/RoleCreate.tsx';
 import { RoleEdit } from '../pages/people/RoleEdit.tsx';
 import { StaffCreate } from '../pages/people/StaffCreate.tsx';
 import { StaffEdit } from '../pages/people/StaffEdit.tsx';
+import { StaffList } from '../pages/people/StaffList.tsx';
 
 /** A screen of a resource; it receives the resource so it can reuse engine parts (renderField, ResourceForm...). */
 export type ResourceView = ComponentType<{ resource: Resource }>;
@@ -35,7 +36,7 @@ export interface ResourceViews {
 export const overrides: Record<string, ResourceViews> = {
   departments: { list: DepartmentTreePage, create: false, edit: false, show: false },
   roles: { create: RoleCreate, edit: RoleEdit },
-  staff: { create: StaffCreate, edit: StaffEdit },
+  staff: { list: StaffList, create: StaffCreate, edit: StaffEdit },
   dictionaries: { create: DictionaryCreate, edit: DictionaryEdit, show: false },
   assets: { list: FilesPage, create: false, edit: false, show: false },
   activities: { list: ActivityLogPage, create: false, edit: false, show: false },

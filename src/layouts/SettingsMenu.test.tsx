@@ -51,7 +51,7 @@ function renderMenu() {
   );
 }
 
-describe('SettingsMenu', () => {
+describe('SettingsMenu', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
   });

@@ -116,6 +116,13 @@ describe('people and access', () => {
     const link = page.getByTestId('invitation-url');
     await link.waitFor();
     invitationUrl = await link.inputValue();
+
+    // The staff list: the department filter is a tree select (sub-departments included on the server).
+    await page.goto('/settings/staff');
+    await page.getByRole('combobox', { name: people.staff.fields.department_id }).click();
+    await page.getByRole('option', { name: '研发部' }).click();
+    await page.waitForURL((url) => url.search.includes('department_id'));
+    await page.getByRole('cell', { name: '小王' }).waitFor();
     expect(invitationUrl).toMatch(new RegExp(`^${server.baseURL}/register\\?invitation=[\\w-]{40,}$`));
   }, 120_000);
 

@@ -53,7 +53,7 @@ function renderPage() {
   );
 }
 
-describe('DepartmentTreePage', () => {
+describe('DepartmentTreePage', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
   });

@@ -16,7 +16,7 @@ function Harness({ initial = [] }: { initial?: string[] }) {
 const box = (name: string) =>
   screen.getByRole('checkbox', { name: new RegExp(`\\(${name.replace(/\./g, '\\.')}\\)$`) });
 
-describe('PermissionTree', () => {
+describe('PermissionTree', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
   });
