@@ -9,7 +9,8 @@ const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: t
 
 /**
  * The write schemas derived from a resource's zod schema: strict (unknown and read-only keys are a 422),
- * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults.
+ * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults; it also
+ * takes null for a field whose column is nullable (optional without a default), so an edit can clear it.
  */
 export function writeSchemas(resource: Resource): { create: z.ZodObject; update: z.ZodObject } {
   let cached = cache.get(resource);
@@ -17,7 +18,7 @@ export function writeSchemas(resource: Resource): { create: z.ZodObject; update:
     const writable = fieldsOf(resource).filter((f) => !f.meta.readOnly);
     const create = Object.fromEntries(writable.map((f) => [f.name, accepting(f, f.schema)]));
     const update = Object.fromEntries(
-      writable.map((f) => [f.name, accepting(f, withoutDefault(f.schema)).optional()]),
+      writable.map((f) => [f.name, clearable(f, accepting(f, withoutDefault(f.schema))).optional()]),
     );
     cached = { create: z.strictObject(create), update: z.strictObject(update) };
     cache.set(resource, cached);
@@ -51,6 +52,12 @@ function accepting(f: FieldInfo, schema: z.ZodType): z.ZodType {
     (v) => (typeof v === 'string' || typeof v === 'number' ? (BOOLEAN_INPUTS[String(v)] ?? v) : v),
     schema,
   );
+}
+
+/** Null clears a nullable column (not a secret: a blank secret keeps the stored one). */
+function clearable(f: FieldInfo, schema: z.ZodType): z.ZodType {
+  if (!f.isNullable || !f.isColumn || f.meta.writeOnly || schema.safeParse(null).success) return schema;
+  return schema.nullable();
 }
 
 function withoutDefault(schema: z.ZodType): z.ZodType {

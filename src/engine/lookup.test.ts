@@ -65,6 +65,8 @@ describe('formPayload', () => {
       due: field(z.iso.date().nullable().optional(), {}),
       secret: field(z.string().optional(), { writeOnly: true }),
       views: field(z.number().optional(), { readOnly: true }),
+      count: field(z.int().optional(), {}),
+      level: field(z.int().default(1), {}),
     }),
   });
 
@@ -80,5 +82,11 @@ describe('formPayload', () => {
       body: '',
       due: null,
     });
+  });
+
+  it('clears an optional number with null on edit; one with a default (NOT NULL) is left as stored', () => {
+    const values = { count: null, level: null };
+    expect(formPayload({ resource: notes, values, isEdit: true })).toEqual({ count: null });
+    expect(formPayload({ resource: notes, values, isEdit: false })).toEqual({});
   });
 });

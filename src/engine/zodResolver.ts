@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { Resource } from '../../resources/define.ts';
 import { decodeMessage, issueKey } from '../../schemas/messages.ts';
-import { formPayload } from './formPayload.ts';
+import { formPayload, isClearable } from './formPayload.ts';
 import { engineFields } from './registry.ts';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -45,6 +45,15 @@ function validationSchema(resource: Resource, isEdit: boolean): z.ZodObject {
   let schema = resource.schema.omit(mask(readOnly));
   if (isEdit && secrets.length) {
     schema = schema.partial(mask(secrets));
+  }
+  if (isEdit) {
+    // A cleared optional field is sent as null (formPayload), which the server's update schema accepts.
+    const clearable = engineFields(resource).filter(
+      (f) =>
+        !f.meta.readOnly && !f.meta.writeOnly && isClearable(f.schema) && !f.schema.safeParse(null).success,
+    );
+    if (clearable.length)
+      schema = schema.extend(Object.fromEntries(clearable.map((f) => [f.name, f.schema.nullable()])));
   }
   return schema;
 }
