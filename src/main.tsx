@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
+import { App, createAppRouter } from './App.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { resolveInitialLocale } from './i18n/locale.ts';
 import { queryClient } from './providers/queryClient.ts';
@@ -17,7 +17,7 @@ async function start(): Promise<void> {
   if (!container) throw new Error('index.html has no #root element');
   createRoot(container).render(
     <StrictMode>
-      <App />
+      <App router={createAppRouter()} />
     </StrictMode>,
   );
 }

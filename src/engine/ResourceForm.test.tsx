@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import ra from '../../locales/en/ra.json';
 import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
 import { renderEngine } from './testing/renderEngine.tsx';
 
@@ -95,6 +96,39 @@ describe('ResourceEdit', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Save successful');
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ name: 'Alicia' });
+  });
+
+  it('clears an optional number by sending null (the server stores NULL)', async () => {
+    const calls = fakeFetch((call) => {
+      if (call.method === 'GET' && call.path === '/api/v1/test/contacts/1')
+        return { body: { code: 200, data: { ...alice, age: 30 } } };
+      if (call.method === 'PATCH')
+        return { body: { code: 200, data: { ...alice, ...(call.body as object) } } };
+      return { body: listEnvelope([]) };
+    });
+    await renderEngine({ path: '/settings/contacts/1' });
+    await userEvent.clear(await screen.findByDisplayValue('30'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Save successful');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ age: null });
+  });
+
+  it('asks before leaving an edit page with unsaved changes (data router), and stays when told to', async () => {
+    server();
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    let pathname = '';
+    await renderEngine({ path: '/settings/contacts/1', onLocation: (p) => (pathname = p) });
+    const name = await screen.findByDisplayValue('Alice');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Unsaved');
+    await userEvent.click(screen.getByRole('link', { name: 'Show' }));
+    await waitFor(() => expect(confirm).toHaveBeenCalledWith(ra.message.unsaved_changes));
+    expect(pathname).toBe('/settings/contacts/1');
+    expect(screen.getByDisplayValue('Unsaved')).toBeTruthy();
+    confirm.mockReturnValue(true);
+    await userEvent.click(screen.getByRole('link', { name: 'Show' }));
+    await waitFor(() => expect(pathname).toBe('/settings/contacts/1/show'));
   });
 
   it('restores unsaved changes when the edit page is opened again', async () => {
