@@ -10,6 +10,8 @@ import {
   TextInput,
 } from 'react-admin';
 import type { ReactElement } from 'react';
+import { searchConditions } from '../../resources/define.ts';
+import { BetweenInput } from './BetweenInput.tsx';
 import type { FieldKind } from './fieldKind.ts';
 import { isRequired } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
@@ -85,6 +87,18 @@ export function renderReadOnlyInput(field: EngineField): ReactElement {
 }
 
 export function renderInput(field: EngineField, ctx: InputContext): ReactElement {
+  if (ctx.isFilter && searchConditions(field.meta)[0] === 'between') {
+    return (
+      <BetweenInput
+        key={field.name}
+        source={field.name}
+        resource={ctx.resource}
+        kind={field.kind}
+        label={field.label}
+        alwaysOn={ctx.alwaysOn}
+      />
+    );
+  }
   return INPUT_TABLE[field.kind](field, ctx);
 }
 

@@ -37,6 +37,14 @@ export function searchQuery(resource: Resource, filter: Record<string, unknown>)
   for (const [key, raw] of Object.entries(filter)) {
     const [name = key, explicit] = key.split('@') as [string, Condition | undefined];
     const condition = explicit ?? defaultCondition(resource, name);
+    if (condition === 'between' && Array.isArray(raw)) {
+      const range = rangeSearch(resource, name, raw);
+      if (range) {
+        search.push(`${name}:${range.value}`);
+        conditions.push(`${name}:${range.condition}`);
+      }
+      continue;
+    }
     const value = encodeValue(raw);
     if (value === null) continue;
     search.push(`${name}:${value}`);
@@ -52,6 +60,24 @@ function sortQuery(resource: Resource, sort: ListParams['sort']): ListQuery {
     !resource.options.defaultSort && sort.field === fallback.field && sort.order === fallback.order;
   if (isServerDefault) return {};
   return { orderBy: sort.field, sortedBy: sort.order.toLowerCase() === 'desc' ? 'desc' : 'asc' };
+}
+
+/**
+ * A `[from, to]` range filter: `between` with both ends; with one end, `>=`/`<=` when the field declares it
+ * (else nothing, since `between` needs both).
+ */
+function rangeSearch(
+  resource: Resource,
+  name: string,
+  [from, to]: unknown[],
+): { value: string; condition: Condition } | null {
+  const low = encodeValue(from);
+  const high = encodeValue(to);
+  if (low !== null && high !== null) return { value: `${low},${high}`, condition: 'between' };
+  const declared = searchConditions(engineFields(resource).find((f) => f.name === name)?.meta ?? {});
+  if (low !== null && declared.includes('>=')) return { value: low, condition: '>=' };
+  if (high !== null && declared.includes('<=')) return { value: high, condition: '<=' };
+  return null;
 }
 
 function defaultCondition(resource: Resource, name: string): Condition {

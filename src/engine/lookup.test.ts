@@ -46,6 +46,26 @@ describe('listQuery', () => {
     });
   });
 
+  it('sends a from/to range as `between`, or `>=`/`<=` with one end when the field declares them', () => {
+    const items = defineResource({
+      name: 'items',
+      endpoint: 'v1/test/items',
+      permission: 'test.items',
+      schema: z.object({
+        price: field(z.number(), { search: ['between', '>=', '<='] }),
+        made_on: field(z.iso.date().optional(), { search: 'between' }),
+      }),
+    });
+    const query = (filter: Record<string, unknown>) => listQuery(items, { filter });
+    expect(query({ price: ['10', '20'], made_on: ['2024-01-01', '2024-12-31'] })).toEqual({
+      search: 'price:10,20;made_on:2024-01-01,2024-12-31',
+      searchFields: 'price:between;made_on:between',
+    });
+    expect(query({ price: ['10', ''] })).toEqual({ search: 'price:10', searchFields: 'price:>=' });
+    expect(query({ price: [null, '20'] })).toEqual({ search: 'price:20', searchFields: 'price:<=' });
+    expect(query({ made_on: ['2024-01-01', ''], price: ['', ''] })).toEqual({});
+  });
+
   it('sorts on the timestamps the engine adds', () => {
     expect(listQuery(contacts, { sort: { field: 'created_at', order: 'DESC' } })).toEqual({
       orderBy: 'created_at',

@@ -1,0 +1,62 @@
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useInput, useTranslate } from 'react-admin';
+import type { FieldKind } from './fieldKind.ts';
+
+/** Native input types of the kinds a range filter is offered for. */
+const INPUT_TYPES: Partial<Record<FieldKind, string>> = {
+  number: 'number',
+  date: 'date',
+  datetime: 'datetime-local',
+};
+
+/**
+ * A filter for a field searched with `between`: two boxes, from and to. Its value is `[from, to]` (either may
+ * be blank); listQuery sends `between` with both, or `>=`/`<=` when the field declares them and one is blank.
+ *
+ * @example
+ * <BetweenInput source="price" resource="gadgets" kind="number" alwaysOn />
+ */
+export function BetweenInput({
+  source,
+  resource,
+  kind,
+  label,
+}: {
+  source: string;
+  resource: string;
+  kind: FieldKind;
+  /** Translation key of a declared label; else `resources.<resource>.fields.<source>`. */
+  label?: string;
+  /** Read by react-admin's filter form. */
+  alwaysOn?: boolean;
+}) {
+  const translate = useTranslate();
+  const { field } = useInput({ source });
+  const [from = '', to = ''] = Array.isArray(field.value) ? (field.value as string[]) : [];
+  const name = translate(label ?? `resources.${resource}.fields.${source}`, { _: source });
+  const type = INPUT_TYPES[kind] ?? 'text';
+  const change = (next: [string, string]) => field.onChange(next[0] === '' && next[1] === '' ? null : next);
+  return (
+    <Stack direction="row" spacing={1} sx={{ mb: '4px' }}>
+      <TextField
+        label={translate('engine.filter.from', { field: name })}
+        type={type}
+        size="small"
+        value={from}
+        onChange={(event) => change([event.target.value, to])}
+        onBlur={field.onBlur}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <TextField
+        label={translate('engine.filter.to', { field: name })}
+        type={type}
+        size="small"
+        value={to}
+        onChange={(event) => change([from, event.target.value])}
+        onBlur={field.onBlur}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+    </Stack>
+  );
+}
