@@ -23,6 +23,20 @@ afterEach(() => {
 });
 
 describe('ResourceCreate', () => {
+  it("starts with the schema's defaults (state on, gender unknown)", async () => {
+    const calls = fakeFetch((call) =>
+      call.method === 'POST'
+        ? { status: 201, body: { code: 200, data: { ...alice, id: '9' } } }
+        : { body: listEnvelope([]) },
+    );
+    await renderEngine({ path: '/settings/contacts/create' });
+    await userEvent.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Dora');
+    await userEvent.type(screen.getByRole('textbox', { name: /^Email/ }), 'dora@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ state: true, gender: 'unknown' });
+  });
+
   it('shows "Cannot be empty" from the client-side schema without calling the server', async () => {
     const calls = fakeFetch(() => ({ body: listEnvelope([]) }));
     await renderEngine({ path: '/settings/contacts/create' });

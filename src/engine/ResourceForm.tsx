@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { renderInput, renderReadOnlyInput } from './inputTable.tsx';
 import { engineFields } from './registry.ts';
+import { schemaDefaults } from './schemaDefaults.ts';
 import { zodResolver } from './zodResolver.ts';
 import { DraftKeeper } from './DraftKeeper.tsx';
 
@@ -27,9 +28,11 @@ export function ResourceForm({
   const resolver = useMemo(() => zodResolver({ resource, translate, isEdit }), [resource, translate, isEdit]);
   const fields = engineFields(resource);
   const secrets = useMemo(() => fields.filter((f) => f.meta.writeOnly).map((f) => f.name), [fields]);
+  const defaults = useMemo(() => (isEdit ? undefined : schemaDefaults(resource)), [resource, isEdit]);
   return (
     <SimpleForm
       resolver={resolver}
+      defaultValues={defaults}
       warnWhenUnsavedChanges
       toolbar={
         <Toolbar>
