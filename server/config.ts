@@ -25,6 +25,8 @@ export interface Config {
   /** How often workers poll for jobs, and pg-boss's cron check interval (1-45 s); tests shorten both. */
   jobsPollSeconds: number;
   jobsCronSeconds: number;
+  /** CSV exports and imports of more rows than this run as background jobs (while jobs run here). */
+  csvJobRows: number;
 }
 
 /** Reads the configuration from an env-like object. Example: `loadConfig(process.env)`. */
@@ -50,6 +52,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: env.JOBS !== '0',
     jobsPollSeconds: Math.max(0.5, Number(env.JOBS_POLL_SECONDS) || 2),
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
+    csvJobRows: Math.max(1, toInt(env.CSV_JOB_ROWS, 50_000)),
   };
 }
 

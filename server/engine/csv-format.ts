@@ -1,9 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldByName, type FieldInfo, type FieldKind } from './fields.ts';
-import { enumLabel } from './labels.ts';
+import { enumLabel, type Lang } from './labels.ts';
 
 /** Per-column cell writer for CSV export: labels for enums/dictionaries/booleans, formula escaping. */
 export type CellWriter = (value: unknown) => string | number;
@@ -33,15 +32,15 @@ const WRITERS: Record<
   references: (v) => (v as string[]).join(','),
 };
 
-/** Builds the cell writer of each exported column. */
+/** Builds the cell writer of each exported column, with labels in `lang` (a request or `langOf(locale)`). */
 export async function cellWriters(
   db: Queryable,
-  request: FastifyRequest,
+  lang: Lang,
   resource: Resource,
   columns: readonly string[],
 ): Promise<CellWriter[]> {
-  const yes = request.t('engine.csv.yes');
-  const no = request.t('engine.csv.no');
+  const yes = lang.t('engine.csv.yes');
+  const no = lang.t('engine.csv.no');
   return Promise.all(
     columns.map(async (name) => {
       const f: Pick<FieldInfo, 'kind' | 'meta' | 'name'> = fieldByName(resource, name) ?? {
@@ -49,11 +48,11 @@ export async function cellWriters(
         kind: name === 'id' ? 'reference' : 'datetime',
         meta: {},
       };
-      const dict = f.meta.dictionary ? await loadDictionary(db, f.meta.dictionary, request.locale) : null;
+      const dict = f.meta.dictionary ? await loadDictionary(db, f.meta.dictionary, lang.locale) : null;
       const label = dict
         ? (v: string) => dict.get(v) ?? v
         : f.kind === 'enum'
-          ? (v: string) => enumLabel(request, resource, f.name, v)
+          ? (v: string) => enumLabel(lang, resource, f.name, v)
           : (v: string) => v;
       const write = WRITERS[f.kind];
       return (value: unknown) =>

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { LOCALES, translate } from '../../locales/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';
+import type { Lang } from './labels.ts';
 
 /** Columns an import ignores: the system columns and read-only fields an export writes. */
 const IGNORED = new Set(['id', 'created_at', 'updated_at']);
@@ -52,7 +52,7 @@ export interface ColumnReader {
  */
 export async function columnReaders(
   db: Queryable,
-  request: FastifyRequest,
+  lang: Pick<Lang, 'locale'>,
   resource: Resource,
   header: string[],
   keepId: boolean,
@@ -94,7 +94,7 @@ export async function columnReaders(
       readers.push({ field: null, read: () => undefined });
       continue;
     }
-    const fromLabel = await labelReader(db, request, resource, f);
+    const fromLabel = await labelReader(db, lang, resource, f);
     readers.push({ field: f.name, read: (v) => READERS[f.kind](v, { fromLabel, booleans }) });
   }
   return { readers, unknown };
@@ -110,10 +110,10 @@ export function rowInput(readers: ColumnReader[], cells: string[]): Record<strin
   return input;
 }
 
-async function labelReader(db: Queryable, request: FastifyRequest, resource: Resource, f: FieldInfo) {
+async function labelReader(db: Queryable, lang: Pick<Lang, 'locale'>, resource: Resource, f: FieldInfo) {
   const labels = new Map<string, string>();
   if (f.meta.dictionary) {
-    const dict = await loadDictionary(db, f.meta.dictionary, request.locale);
+    const dict = await loadDictionary(db, f.meta.dictionary, lang.locale);
     for (const [value, label] of dict ?? []) labels.set(label, value);
   }
   for (const value of f.enumValues) {

@@ -1,9 +1,13 @@
 import { parse } from 'csv-parse';
 import type { FastifyRequest } from 'fastify';
+import type { Resource } from '../../resources/define.ts';
 import { fieldErrors, issueKey } from '../../schemas/messages.ts';
 import { AppError } from '../core/errors.ts';
+import type { Actor } from './audit.ts';
+import type { CsvJobs } from './csv-jobs.ts';
 import { columnReaders, rowInput } from './csv-parse-row.ts';
 import { fieldByName, fieldsOf, ident } from './fields.ts';
+import type { Lang } from './labels.ts';
 import { insertRecord, patchRecord, type OperationContext } from './operations.ts';
 import type { RawQuery } from './query.ts';
 import { withoutSystemKeys, writeSchemas } from './schemas.ts';
@@ -26,37 +30,98 @@ interface PlannedRow {
   existingId: string | null;
 }
 
+/** What an import run was asked to do: check only, or write; match existing records by a unique field. */
+export interface ImportOptions {
+  dryRun: boolean;
+  upsert: string | null;
+}
+
+/** Progress callbacks of a run: after every row is checked, and while rows are written (inside the transaction). */
+export interface ImportHooks {
+  checked?(total: number): Promise<void>;
+  written?(done: number, total: number): Promise<void>;
+}
+
+/** A large import handed to a background job (202). */
+export interface JobTicket {
+  job_id: string;
+  queue: string;
+  state: 'queued';
+}
+
 /**
- * CSV import: every row is validated with the resource's own zod schema (create, or partial update when
- * `upsert=<unique field>` matches an existing record), unique values are checked against the table and
- * the file. `dry_run=1` reports and writes nothing; a real run writes everything in one transaction (with
- * an audit row per record) or nothing at all. Rows are numbered as lines of the file (the header is 1).
+ * `POST <endpoint>/import`: every row is validated with the resource's own zod schema (create, or partial
+ * update when `upsert=<unique field>` matches an existing record), unique values are checked against the
+ * table and the file. `dry_run=1` reports and writes nothing; a real run writes everything in one transaction
+ * (with an audit row per record) or nothing at all. Rows are numbered as lines of the file (the header is 1).
+ * A file of more rows than `config.csvJobRows` goes to a background job (csv-jobs.ts) when this server runs
+ * jobs: the answer is then a `JobTicket` and the report becomes the job's output.
  */
 export async function importCsv(
   ctx: OperationContext,
   raw: RawQuery,
   request: FastifyRequest,
-): Promise<ImportReport> {
+  jobs?: CsvJobs,
+): Promise<ImportReport | JobTicket> {
   const actor = await ctx.authorize('import');
-  const { resource, db } = ctx;
-  const isDryRun = raw.dry_run === '1' || raw.dry_run === 'true';
+  const options = importOptions(ctx.resource, raw);
+  const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
+  const rows = await readCsv(request, max);
+  if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
+    await checkHeader(ctx, request, rows[0] ?? [], options.upsert);
+    return jobs.queueImport(ctx.resource, rows, options, actor, request.locale);
+  }
+  const report = await runImport(ctx, actor, request, rows, options);
+  if (!report.dry_run && report.errors.length) {
+    const fields: Record<string, string[]> = {};
+    for (const e of report.errors)
+      for (const [f, msgs] of Object.entries(e.errors)) fields[`rows.${e.row}.${f}`] = msgs;
+    // Already translated; the error handler passes texts that are not message keys through unchanged.
+    throw new AppError(422, 'engine.csv.invalid_rows', { fields });
+  }
+  return report;
+}
+
+/** `dry_run` and `upsert` from the query (422 when `upsert` names a field that is not unique). */
+export function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
+  const dryRun = raw.dry_run === '1' || raw.dry_run === 'true';
   const upsert = typeof raw.upsert === 'string' && raw.upsert ? raw.upsert : null;
   if (upsert && upsert !== 'id' && !fieldByName(resource, upsert)?.meta.unique)
     throw new AppError(422, 'engine.csv.bad_upsert', {
       params: { field: upsert.slice(0, 100) },
       fields: { upsert: ['engine.csv.bad_upsert_short'] },
     });
-  const max = resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
-  const [header, ...rows] = await readCsv(request, max);
-  if (!header) throw AppError.validation({ file: ['engine.csv.empty'] });
-  const { readers, unknown } = await columnReaders(db, request, resource, header, upsert === 'id');
+  return { dryRun, upsert };
+}
+
+/** The column readers of a header row; 422 when it is empty or a column matches no field. */
+async function checkHeader(ctx: OperationContext, lang: Lang, header: string[], upsert: string | null) {
+  if (!header.length) throw AppError.validation({ file: ['engine.csv.empty'] });
+  const { readers, unknown } = await columnReaders(ctx.db, lang, ctx.resource, header, upsert === 'id');
   if (unknown.length)
     throw new AppError(422, 'engine.csv.unknown_column_named', {
       params: { field: unknown[0]!.slice(0, 100) },
       fields: Object.fromEntries(unknown.map((u) => [u.slice(0, 100), ['engine.csv.unknown_column']])),
     });
+  return readers;
+}
 
-  const t = (key: string, params: Record<string, unknown>) => request.t(key, params);
+/**
+ * Checks every row of a parsed file (`[header, ...rows]`) and, unless it is a dry run or a row is invalid,
+ * writes them all in one transaction. Messages are in `lang` (a request, or `langOf(locale)` in a job).
+ * The report lists the row errors; nothing is written when there are any.
+ */
+export async function runImport(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  [header, ...rows]: string[][],
+  { dryRun, upsert }: ImportOptions,
+  hooks: ImportHooks = {},
+): Promise<ImportReport> {
+  const { resource, db } = ctx;
+  const readers = await checkHeader(ctx, lang, header ?? [], upsert);
+  const t = (key: string, params: Record<string, unknown>) => lang.t(key, params);
   const inputs = rows.map((cells) => rowInput(readers, cells));
   const existing = upsert
     ? await findExisting(
@@ -67,19 +132,19 @@ export async function importCsv(
     : new Map<string, string>();
   const errors: ImportReport['errors'] = [];
   const planned: PlannedRow[] = [];
+  const schemas = writeSchemas(resource);
   inputs.forEach((input, i) => {
     const row = i + 2;
     const key = upsert ? input[upsert] : undefined;
     const existingId = key !== undefined ? (existing.get(String(key)) ?? null) : null;
     const body = withoutSystemKeys(input) as Record<string, unknown>;
-    const schemas = writeSchemas(resource);
     const result = (existingId ? schemas.update : schemas.create).safeParse(body, {
       error: (iss) => issueKey(iss),
     });
     if (!result.success) errors.push({ row, errors: fieldErrors(result.error, t) });
     else planned.push({ row, data: result.data as Record<string, unknown>, existingId });
   });
-  for (const u of await uniqueErrors(ctx, planned, request)) {
+  for (const u of await uniqueErrors(ctx, planned, lang)) {
     const same = errors.find((e) => e.row === u.row);
     if (same) Object.assign(same.errors, u.errors);
     else errors.push(u);
@@ -91,18 +156,13 @@ export async function importCsv(
     errors,
     created: 0,
     updated: 0,
-    dry_run: isDryRun,
+    dry_run: dryRun,
   };
-  if (isDryRun) return report;
-  if (errors.length) {
-    const fields: Record<string, string[]> = {};
-    for (const e of errors)
-      for (const [f, msgs] of Object.entries(e.errors)) fields[`rows.${e.row}.${f}`] = msgs;
-    // Already translated; the error handler passes texts that are not message keys through unchanged.
-    throw new AppError(422, 'engine.csv.invalid_rows', { fields });
-  }
+  await hooks.checked?.(rows.length);
+  if (dryRun || errors.length) return report;
+  const every = Math.max(1, Math.ceil(planned.length / 50));
   await db.transaction(async (tx) => {
-    for (const p of planned) {
+    for (const [i, p] of planned.entries()) {
       if (p.existingId) {
         await patchRecord(ctx, tx, p.existingId, p.data, actor);
         report.updated++;
@@ -110,6 +170,7 @@ export async function importCsv(
         await insertRecord(ctx, tx, p.data, actor);
         report.created++;
       }
+      if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
     }
   });
   return report;
@@ -170,7 +231,7 @@ async function findExisting(
 async function uniqueErrors(
   ctx: OperationContext,
   planned: PlannedRow[],
-  request: FastifyRequest,
+  lang: Lang,
 ): Promise<ImportReport['errors']> {
   const errors: ImportReport['errors'] = [];
   for (const f of fieldsOf(ctx.resource).filter((x) => x.meta.unique)) {
@@ -186,7 +247,7 @@ async function uniqueErrors(
       const owner = taken.get(String(value));
       const isTaken = (owner !== undefined && owner !== p.existingId) || seen.has(String(value));
       seen.add(String(value));
-      if (isTaken) errors.push({ row: p.row, errors: { [f.name]: [request.t('validation.unique')] } });
+      if (isTaken) errors.push({ row: p.row, errors: { [f.name]: [lang.t('validation.unique')] } });
     }
   }
   return errors;

@@ -3,6 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { resources as registeredResources } from '../../resources/index.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../modules/types.ts';
+import { createCsvJobs } from './csv-jobs.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { migrationProblems } from './snapshot.ts';
 
@@ -25,13 +26,19 @@ export function createResourcesModule({
       const problems = migrationProblems(resources, migrationsDir);
       if (problems.length)
         throw new Error(`Resource migrations are missing or stale:\n${problems.join('\n')}`);
+      // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
+      const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
+      const csvJobs = createCsvJobs({ db: ctx.db, config: ctx.config, registry: resources, jobs });
+      app.addHook('onReady', async () => {
+        for (const queue of csvJobs.queues) await jobs()?.work(queue);
+      });
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.
       await app.register(async (scope) => {
         await scope.register(multipart, {
           limits: { files: 1, fileSize: ctx.config.bodyLimit * 50, fields: 10 },
         });
         for (const resource of resources)
-          registerResourceRoutes(scope, { db: ctx.db, resource, registry: resources });
+          registerResourceRoutes(scope, { db: ctx.db, resource, registry: resources, csvJobs });
       });
     },
   };

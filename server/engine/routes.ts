@@ -3,6 +3,8 @@ import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { requirePermission } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
+import { registerCsvJobRoutes } from './csv-job-routes.ts';
+import type { CsvJobs } from './csv-jobs.ts';
 import { exportCsv } from './export.ts';
 import { importCsv } from './import.ts';
 import { fieldLabel } from './labels.ts';
@@ -23,10 +25,18 @@ export function permissionFor(resource: Resource, action: Action): string {
   return action === 'read' ? resource.permission : `${resource.permission}.${action}`;
 }
 
-/** Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply. */
+/**
+ * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
+ * With `csvJobs`, large exports and imports become background jobs (202) and their job routes are mounted.
+ */
 export function registerResourceRoutes(
   app: FastifyInstance,
-  { db, resource, registry }: { db: Db; resource: Resource; registry: readonly Resource[] },
+  {
+    db,
+    resource,
+    registry,
+    csvJobs,
+  }: { db: Db; resource: Resource; registry: readonly Resource[]; csvJobs?: CsvJobs },
 ): void {
   const base = `/api/${resource.endpoint}`;
   const schemas = routeSchemas(resource);
@@ -63,12 +73,23 @@ export function registerResourceRoutes(
     });
   if (has('export'))
     app.get(`${base}/export`, { schema: schemas.export }, (request, reply) =>
-      exportCsv(ctxOf(request), queryOf(request), request, reply),
+      exportCsv(ctxOf(request), queryOf(request), request, reply, csvJobs),
     );
   if (has('import'))
-    app.post(`${base}/import`, { schema: schemas.import }, async (request) =>
-      ok(await importCsv(ctxOf(request), queryOf(request), request)),
-    );
+    app.post(`${base}/import`, { schema: schemas.import }, async (request, reply) => {
+      const result = await importCsv(ctxOf(request), queryOf(request), request, csvJobs);
+      return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
+    });
+  if (csvJobs && (has('export') || has('import')))
+    registerCsvJobRoutes(app, {
+      db,
+      base,
+      resource,
+      csvJobs,
+      ctxOf,
+      exports: has('export'),
+      imports: has('import'),
+    });
   if (has('read'))
     app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
       ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),

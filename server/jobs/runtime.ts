@@ -22,6 +22,8 @@ export interface QueueDefinition<T = Record<string, unknown>> {
   handler(job: JobContext<T>): Promise<unknown>;
   /** pg-boss queue options: attempts after the first (`retryLimit`), seconds between them, time limit. */
   options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number };
+  /** Who else sees this job's events besides `system.system.jobs` holders, e.g. the user who asked for it. */
+  audience?(data: T): { userId: string; permission: string } | null;
 }
 
 /** Queues every server works, declared by the modules that own them (before the app starts). */
@@ -58,6 +60,8 @@ export interface JobsRuntime {
 export function createJobsRuntime({ db, config, log }: { db: Db; config: Config; log: Logger }): JobsRuntime {
   let boss: PgBoss | null = null;
   const working = new Set<string>();
+  /** Queues given to `work` before the start (modules registering in onReady): worked once started. */
+  const pending = new Map<string, QueueDefinition<never>>();
   const connection: PgBoss.ConstructorOptions =
     db.kind === 'postgres' && config.databaseUrl
       ? { connectionString: config.databaseUrl, max: 4 }
@@ -84,7 +88,7 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
       await instance.start();
       boss = instance;
-      for (const definition of declared.values()) await runtime.work(definition);
+      for (const definition of [...declared.values(), ...pending.values()]) await runtime.work(definition);
     },
     async stop() {
       const instance = boss;
@@ -95,6 +99,7 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       await instance.stop({ graceful: true, timeout: 10_000, wait: true });
     },
     async work(definition) {
+      if (!boss) pending.set(definition.name, definition as QueueDefinition<never>);
       if (!boss || working.has(definition.name)) return;
       const instance = boss;
       await instance.createQueue(definition.name, { name: definition.name, ...definition.options });
@@ -104,8 +109,12 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
         { pollingIntervalSeconds: config.jobsPollSeconds, batchSize: 1 },
         async ([job]) => {
           if (!job) return null;
-          const event = (data: Record<string, unknown>) =>
-            publishEvent(db, { type: 'job', data: { queue: job.name, id: job.id, ...data }, permission });
+          const audience = definition.audience?.(job.data as never) ?? null;
+          const event = async (data: Record<string, unknown>) => {
+            const payload = { queue: job.name, id: job.id, ...data };
+            await publishEvent(db, { type: 'job', data: payload, permission });
+            if (audience) await publishEvent(db, { type: 'job', data: payload, ...audience });
+          };
           try {
             const result = await definition.handler({
               id: job.id,

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Resource } from '../../resources/define.ts';
+import { ok } from '../core/envelope.ts';
+import { AppError } from '../core/errors.ts';
+import type { Db } from '../db/index.ts';
+import { findJob, type JobRecord } from '../modules/jobs/routes.ts';
+import { csvFilePath } from './csv-files.ts';
+import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './csv-jobs.ts';
+import { attachment } from './export.ts';
+import type { OperationContext } from './operations.ts';
+
+/** A CSV job as its requester sees it (the job's data stays on the jobs page). */
+export type CsvJobStatus = Omit<JobRecord, 'data'>;
+
+/**
+ * The requester's view of their large export/import jobs (they need not hold the jobs page):
+ * `GET <endpoint>/export/<job>` and `GET <endpoint>/import/<job>` (state, progress, output or error), and
+ * `GET <endpoint>/export/<job>/download` (the CSV once completed). Each needs the resource's `.export` or
+ * `.import` permission now (403), and answers 404 for a job of someone else or another resource.
+ */
+export function registerCsvJobRoutes(
+  app: FastifyInstance,
+  {
+    db,
+    base,
+    resource,
+    csvJobs,
+    ctxOf,
+    exports,
+    imports,
+  }: {
+    db: Db;
+    base: string;
+    resource: Resource;
+    csvJobs: CsvJobs;
+    ctxOf: (request: FastifyRequest) => OperationContext;
+    exports: boolean;
+    imports: boolean;
+  },
+): void {
+  const doc = (summary: string) => ({ schema: { tags: [resource.name], summary } });
+  const ownJob = async (request: FastifyRequest, queue: string, action: 'export' | 'import') => {
+    const actor = await ctxOf(request).authorize(action);
+    const { jobId } = request.params as { jobId: string };
+    const job = await findJob(db, queue, jobId);
+    const data = (job?.data ?? {}) as { user_id?: string; resource?: string };
+    if (!job || data.user_id !== actor.userId || data.resource !== resource.name) throw AppError.notFound();
+    return job;
+  };
+  const statusOf = ({ data: _data, ...rest }: JobRecord): CsvJobStatus => rest;
+
+  if (exports) {
+    app.get(`${base}/export/:jobId`, doc('A large export job of mine'), async (request) =>
+      ok(statusOf(await ownJob(request, CSV_EXPORT_QUEUE, 'export'))),
+    );
+    app.get(
+      `${base}/export/:jobId/download`,
+      doc('The CSV of a completed export job'),
+      async (request, reply) => {
+        const job = await ownJob(request, CSV_EXPORT_QUEUE, 'export');
+        if (job.state !== 'completed') throw AppError.notFound();
+        const output = job.output as ExportOutput;
+        const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
+        const stat = await fs.promises.stat(file).catch(() => null);
+        if (!stat?.isFile()) throw AppError.notFound();
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(output.name))
+          .header('content-length', stat.size)
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(fs.createReadStream(file));
+      },
+    );
+  }
+  if (imports)
+    app.get(`${base}/import/:jobId`, doc('A large import job of mine'), async (request) =>
+      ok(statusOf(await ownJob(request, CSV_IMPORT_QUEUE, 'import'))),
+    );
+}

@@ -1,0 +1,256 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import type { Locale } from '../../locales/index.ts';
+import type { Resource } from '../../resources/define.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../core/errors.ts';
+import { can, loadPrincipal } from '../core/principal.ts';
+import type { Db } from '../db/index.ts';
+import type { JobContext, JobsRuntime, QueueDefinition } from '../jobs/runtime.ts';
+import type { Actor } from './audit.ts';
+import { csvFilePath, removeOldCsvFiles, writeAtomically } from './csv-files.ts';
+import { countExport, exportFileName, planExport, startCsv, writeRows } from './export.ts';
+import { runImport, type ImportOptions, type ImportReport, type JobTicket } from './import.ts';
+import { fieldLabel, langOf } from './labels.ts';
+import type { Action, OperationContext } from './operations.ts';
+import type { RawQuery } from './query.ts';
+import { permissionFor } from './routes.ts';
+
+export const CSV_EXPORT_QUEUE = 'csv-export';
+export const CSV_IMPORT_QUEUE = 'csv-import';
+/** Export files (and leftover import uploads) older than this are deleted before each CSV job. */
+const KEEP_HOURS = 24;
+/** Row errors kept in an import job's output (the counts stay exact). */
+const MAX_JOB_ERRORS = 1000;
+
+/** Who asked, in which language and from where: every CSV job's data. */
+interface CsvJobData {
+  resource: string;
+  user_id: string;
+  locale: Locale;
+  ip: string | null;
+  user_agent: string | null;
+  origin: string | null;
+}
+export interface ExportJobData extends CsvJobData {
+  query: RawQuery;
+  name: string;
+}
+export interface ImportJobData extends CsvJobData {
+  file: string;
+  rows: number;
+  dry_run: boolean;
+  upsert: string | null;
+}
+
+/** What an export job leaves in its output: the download's file name, rows written and bytes. */
+export interface ExportOutput {
+  name: string;
+  rows: number;
+  size: number;
+}
+
+/** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
+export interface CsvJobs {
+  /** More rows than this run as a job. */
+  readonly threshold: number;
+  readonly dataDir: string;
+  /** Whether this server can queue jobs now (pg-boss running here); otherwise CSV work stays in the request. */
+  isRunning(): boolean;
+  queueExport(resource: Resource, raw: RawQuery, actor: Actor, locale: Locale): Promise<JobTicket>;
+  queueImport(
+    resource: Resource,
+    rows: string[][],
+    options: ImportOptions,
+    actor: Actor,
+    locale: Locale,
+  ): Promise<JobTicket>;
+  /** The queues to work (`jobs.work(...)` each once the app is ready). */
+  readonly queues: QueueDefinition<never>[];
+}
+
+/**
+ * Example: `const csvJobs = createCsvJobs({ db, config, registry, jobs: () => app.jobs })`; routes pass it to
+ * exportCsv/importCsv, and the module works `csvJobs.queues`.
+ */
+export function createCsvJobs({
+  db,
+  config,
+  registry,
+  jobs,
+}: {
+  db: Db;
+  config: Config;
+  registry: readonly Resource[];
+  jobs: () => JobsRuntime | null;
+}): CsvJobs {
+  const dataDir = config.dataDir;
+  const send = async (queue: string, data: CsvJobData): Promise<JobTicket> => {
+    const runtime = jobs();
+    const id = runtime ? await runtime.send(queue, data) : null;
+    if (!id) throw new AppError(503, 'system.jobs.errors.not_running');
+    return { job_id: id, queue, state: 'queued' };
+  };
+  const who = (resource: Resource, actor: Actor, locale: Locale): CsvJobData => ({
+    resource: resource.name,
+    user_id: actor.userId,
+    locale,
+    ip: actor.ip,
+    user_agent: actor.userAgent,
+    origin: actor.origin ?? null,
+  });
+  const contextOf = (data: CsvJobData) => {
+    const resource = registry.find((r) => r.name === data.resource);
+    if (!resource) throw new Error(`unknown resource ${data.resource}`);
+    return jobOperationContext(db, registry, resource, data);
+  };
+  const audience = (action: Action) => (data: CsvJobData) => {
+    const resource = registry.find((r) => r.name === data.resource);
+    return resource ? { userId: data.user_id, permission: permissionFor(resource, action) } : null;
+  };
+
+  const exportQueue: QueueDefinition<ExportJobData> = {
+    name: CSV_EXPORT_QUEUE,
+    options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
+    audience: audience('export'),
+    async handler({ id, data, progress }) {
+      const ctx = contextOf(data);
+      await ctx.authorize('export');
+      await removeOldCsvFiles(dataDir, KEEP_HOURS);
+      const plan = planExport(ctx.resource, data.query);
+      const total = await countExport(db, plan);
+      const { csv, writers } = await startCsv(ctx, langOf(data.locale), plan);
+      const writing = writeAtomically(csvFilePath(dataDir, 'exports', id), csv);
+      const report = reporter(progress);
+      let rows = 0;
+      try {
+        // PGlite has one connection: a WITH HOLD cursor lets progress updates run between batches.
+        const mode = db.kind === 'pglite' ? 'hold' : 'transaction';
+        rows = await writeRows(ctx, plan, csv, writers, { mode, onBatch: (done) => report(done, total) });
+        if (!csv.destroyed) csv.end();
+      } catch (error) {
+        csv.destroy(error as Error);
+        await writing.catch(() => undefined);
+        throw error;
+      }
+      const size = await writing;
+      return { name: data.name, rows, size } satisfies ExportOutput;
+    },
+  };
+
+  const importQueue: QueueDefinition<ImportJobData> = {
+    name: CSV_IMPORT_QUEUE,
+    options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
+    audience: audience('import'),
+    async handler({ data, progress }) {
+      const ctx = contextOf(data);
+      const actor = await ctx.authorize('import');
+      const file = csvFilePath(dataDir, 'imports', data.file);
+      const rows = await readCsvFile(file);
+      const report = reporter(progress);
+      const result = await runImport(
+        ctx,
+        actor,
+        langOf(data.locale),
+        rows,
+        { dryRun: data.dry_run, upsert: data.upsert },
+        {
+          checked: (total) => progress(10, { done: 0, total }),
+          // On PGlite the transaction holds the only connection: progress would wait for it (and deadlock).
+          ...(db.kind === 'postgres'
+            ? { written: (done: number, total: number) => report(done, total, 10 + (done / total) * 90) }
+            : {}),
+        },
+      );
+      await removeOldCsvFiles(dataDir, KEEP_HOURS);
+      await fs.promises.rm(file, { force: true });
+      return capErrors(result);
+    },
+  };
+
+  return {
+    threshold: config.csvJobRows,
+    dataDir,
+    isRunning: () => jobs()?.isRunning ?? false,
+    queues: [exportQueue, importQueue] as QueueDefinition<never>[],
+    async queueExport(resource, raw, actor, locale) {
+      const data: ExportJobData = {
+        ...who(resource, actor, locale),
+        query: raw,
+        name: exportFileName(resource),
+      };
+      return send(CSV_EXPORT_QUEUE, data);
+    },
+    async queueImport(resource, rows, options, actor, locale) {
+      const name = crypto.randomUUID();
+      await writeAtomically(csvFilePath(dataDir, 'imports', name), Readable.from(rows).pipe(stringify()));
+      const data: ImportJobData = {
+        ...who(resource, actor, locale),
+        file: name,
+        rows: rows.length - 1,
+        dry_run: options.dryRun,
+        upsert: options.upsert,
+      };
+      return send(CSV_IMPORT_QUEUE, data);
+    },
+  };
+}
+
+/**
+ * An OperationContext for a job: the requester's permission is checked again when the job runs (a user who
+ * lost `.export`/`.import` meanwhile gets a failed job), and audit rows name them as in a request.
+ */
+function jobOperationContext(
+  db: Db,
+  registry: readonly Resource[],
+  resource: Resource,
+  data: CsvJobData,
+): OperationContext {
+  const lang = langOf(data.locale);
+  return {
+    db,
+    resource,
+    registry,
+    async authorize(action) {
+      const principal = await loadPrincipal(db, { userId: data.user_id, tokenId: '' });
+      if (!can(principal, permissionFor(resource, action))) throw AppError.forbidden();
+      return {
+        userId: data.user_id,
+        ip: data.ip,
+        userAgent: data.user_agent,
+        principal,
+        ...(data.origin ? { origin: data.origin } : {}),
+      };
+    },
+    label: (field) => fieldLabel(lang, resource, field),
+  };
+}
+
+/** Progress at most twice a second (and always at the end): rows done of the total, or a given percentage. */
+function reporter(progress: JobContext<unknown>['progress']) {
+  let last = 0;
+  return async (done: number, total: number, percent = total ? (done / total) * 100 : 100) => {
+    const now = Date.now();
+    if (now - last < 500 && done < total) return;
+    last = now;
+    await progress(percent, { done, total });
+  };
+}
+
+function capErrors(report: ImportReport): ImportReport & { errors_truncated?: true } {
+  if (report.errors.length <= MAX_JOB_ERRORS) return report;
+  return { ...report, errors: report.errors.slice(0, MAX_JOB_ERRORS), errors_truncated: true };
+}
+
+/** Reads a stored import file back (written by queueImport with csv-stringify). */
+async function readCsvFile(file: string): Promise<string[][]> {
+  const rows: string[][] = [];
+  const parser = fs
+    .createReadStream(file)
+    .pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  for await (const record of parser as AsyncIterable<string[]>) rows.push(record);
+  return rows;
+}
