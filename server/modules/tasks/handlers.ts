@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { purgeAuthRows } from '../../auth/purge.ts';
+import { removeOldCsvFiles } from '../../engine/csv-files.ts';
 import { trimActivityLog } from '../activities/trim.ts';
+import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../types.ts';
 import { backupDatabase } from './backup.ts';
 import { cleanTempUploads } from './cleanTemp.ts';
@@ -48,7 +50,7 @@ registerTaskHandler({
   name: 'auth.purge',
   description: 'system.tasks.handlers.auth_purge',
   params: z.object({}).strict(),
-  run: ({ db }) => purgeAuthRows(db),
+  run: async ({ db }) => ({ ...(await purgeAuthRows(db)), wechat: await purgeWechatRows(db) }),
 });
 
 registerTaskHandler({
@@ -84,5 +86,8 @@ registerTaskHandler({
         .default(24),
     })
     .strict(),
-  run: (ctx, params) => cleanTempUploads(ctx, params),
+  run: async (ctx, params) => ({
+    ...(await cleanTempUploads(ctx, params)),
+    csv_files: await removeOldCsvFiles(ctx.config.dataDir, params.older_than_hours),
+  }),
 });
