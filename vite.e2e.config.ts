@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mergeConfig } from 'vite';
+import type { Plugin } from 'vite';
+import base from './vite.config.ts';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const REAL_REGISTRY = path.join(root, 'resources', 'index.ts');
+const FIXTURE_REGISTRY = path.join(root, 'tests', 'fixtures', 'registry.ts');
+
+/**
+ * The browser tests' build of the engine fixture (tests/e2e/engine.e2e.ts): the app with resources/index.ts
+ * swapped for tests/fixtures/registry.ts (the real resources plus gadgets), into dist-e2e/. The product's
+ * build (vite.config.ts, dist/) never sees the fixture. Unminified and without size reports: it only has to
+ * be quick to build.
+ */
+export default mergeConfig(base, {
+  plugins: [fixtureRegistry()],
+  build: { outDir: 'dist-e2e', minify: false, reportCompressedSize: false },
+});
+
+/** Resolves every import of resources/index.ts to the fixture registry, except the fixture registry's own. */
+function fixtureRegistry(): Plugin {
+  return {
+    name: 'e2e-fixture-registry',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || importer === FIXTURE_REGISTRY || !source.endsWith('resources/index.ts')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === REAL_REGISTRY ? FIXTURE_REGISTRY : null;
+    },
+  };
+}
