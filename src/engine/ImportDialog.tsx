@@ -17,6 +17,7 @@ import { ImportErrorTable } from './ImportErrorTable.tsx';
 /**
  * Import in two steps: choosing a file runs the server's dry run and lists the rows it would reject; the
  * import button (enabled once every row is valid) runs the real, all-or-nothing import and reports counts.
+ * A large file is worked through by a server job: its progress is shown, then the same report.
  */
 export function ImportDialog({ resource, onClose }: { resource: Resource; onClose: () => void }) {
   const translate = useTranslate();
@@ -26,6 +27,8 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
   const [preview, setPreview] = useState<DryRunResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const onProgress = (p: number) => setProgress((old) => Math.max(old ?? 0, p));
   const name = translate(`resources.${resource.name}.name`, { smart_count: 2, _: resource.name });
 
   const onPick = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -36,8 +39,9 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
     setPreview(null);
     setError(null);
     setIsBusy(true);
+    setProgress(null);
     try {
-      setPreview(await dryRunImport(resource, picked));
+      setPreview(await dryRunImport(resource, picked, onProgress));
     } catch (caught) {
       setError(messageOf(caught));
     } finally {
@@ -48,8 +52,15 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
   const onImport = async () => {
     if (!file) return;
     setIsBusy(true);
+    setProgress(null);
     try {
-      const result = await runImport(resource, file);
+      const result = await runImport(resource, file, onProgress);
+      if (result.errors?.length) {
+        const { total = result.errors.length, valid = 0, errors } = result;
+        setPreview({ total, valid, errors });
+        setError(translate('engine.csv.invalid_rows'));
+        return;
+      }
       notify('engine.import.done', { type: 'success', messageArgs: { ...result } });
       refresh();
       onClose();
@@ -74,7 +85,22 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
             {translate('engine.import.file', { file: file.name })}
           </Typography>
         ) : null}
-        {isBusy ? <LinearProgress sx={{ mt: 2 }} aria-label={translate('engine.import.checking')} /> : null}
+        {isBusy && progress === null ? (
+          <LinearProgress sx={{ mt: 2 }} aria-label={translate('engine.import.checking')} />
+        ) : null}
+        {isBusy && progress !== null ? (
+          <>
+            <Typography variant="body2" sx={{ mt: 2 }}>
+              {translate('engine.import.job_progress', { progress: Math.round(progress) })}
+            </Typography>
+            <LinearProgress
+              variant="determinate"
+              value={progress}
+              sx={{ mt: 1 }}
+              aria-label={translate('engine.import.checking')}
+            />
+          </>
+        ) : null}
         {error ? (
           <Alert severity="error" sx={{ mt: 2 }}>
             {error}
