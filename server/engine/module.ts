@@ -38,7 +38,13 @@ export function createResourcesModule({
           limits: { files: 1, fileSize: ctx.config.bodyLimit * 50, fields: 10 },
         });
         for (const resource of resources)
-          registerResourceRoutes(scope, { db: ctx.db, resource, registry: resources, csvJobs });
+          registerResourceRoutes(scope, {
+            db: ctx.db,
+            resource,
+            registry: resources,
+            csvJobs,
+            publicOrigin: ctx.config.publicOrigin,
+          });
       });
     },
   };

@@ -36,7 +36,15 @@ export function registerResourceRoutes(
     resource,
     registry,
     csvJobs,
-  }: { db: Db; resource: Resource; registry: readonly Resource[]; csvJobs?: CsvJobs },
+    publicOrigin = null,
+  }: {
+    db: Db;
+    resource: Resource;
+    registry: readonly Resource[];
+    csvJobs?: CsvJobs;
+    /** PUBLIC_ORIGIN: links the server writes (invitations) use it rather than the request's Host header. */
+    publicOrigin?: string | null;
+  },
 ): void {
   const base = `/api/${resource.endpoint}`;
   const schemas = routeSchemas(resource);
@@ -52,7 +60,7 @@ export function registerResourceRoutes(
         ip: request.ip,
         userAgent: typeof ua === 'string' ? ua : null,
         principal,
-        origin: `${request.protocol}://${request.host}`,
+        origin: publicOrigin ?? `${request.protocol}://${request.host}`,
       };
     },
     label: (field) => fieldLabel(request, resource, field),

@@ -188,3 +188,32 @@ describe('GET v1/system/menus', () => {
     expect(zh.json().data[0].children[0].title).toBe('员工');
   });
 });
+
+describe('invitation links with PUBLIC_ORIGIN', () => {
+  it('use the configured origin, never the Host header', async () => {
+    const app = await createTestApp({ publicOrigin: 'https://admin.example.com' });
+    try {
+      const token = await app.adminToken();
+      const created = await app.request({
+        method: 'POST',
+        url: '/api/v1/user/staff',
+        token,
+        headers: { host: 'evil.example' },
+        payload: { name: 'Hana' },
+      });
+      expect(created.statusCode).toBe(201);
+      const url = new URL(created.json().data.invitation_url);
+      expect(url.origin).toBe('https://admin.example.com');
+      expect(url.pathname).toBe('/register');
+      const reissued = await app.request({
+        method: 'POST',
+        url: `/api/v1/user/staff/${created.json().data.id}/invitation`,
+        token,
+        headers: { host: 'evil.example' },
+      });
+      expect(new URL(reissued.json().data.invitation_url).origin).toBe('https://admin.example.com');
+    } finally {
+      await app.close();
+    }
+  });
+});

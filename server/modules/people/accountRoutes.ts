@@ -18,7 +18,12 @@ const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '
  * `POST v1/user/staff/<id>/invitation` (a new link for an unregistered record; the old one stops working)
  * and `GET v1/user/users/<id>/logins` (sign-in history from the activity log).
  */
-export function registerAccountRoutes(app: FastifyInstance, db: Db): void {
+/** `publicOrigin` (PUBLIC_ORIGIN) wins over the request's Host header in the links written. */
+export function registerAccountRoutes(
+  app: FastifyInstance,
+  db: Db,
+  publicOrigin: string | null = null,
+): void {
   app.post(
     '/api/v1/user/join',
     { schema: { tags: ['account'], summary: 'Join the staff invitation' } },
@@ -62,7 +67,8 @@ export function registerAccountRoutes(app: FastifyInstance, db: Db): void {
         if (rows[0].user_id !== null) throw alreadyRegistered();
         if (Number(rows[0].is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
         await assertCanManageStaff(tx, principal, id);
-        return issueInvitation(tx, { staffId: id, origin: `${request.protocol}://${request.host}` });
+        const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
+        return issueInvitation(tx, { staffId: id, origin });
       });
       await audit(db, request, { action: 'staff.invitation', operatorId: principal.userId, subjectId: id });
       return ok(issued);

@@ -21,9 +21,9 @@ registerResourceHooks('users', userHooks);
  */
 export const peopleModule: AppModule = {
   name: 'people',
-  register(app, { db }) {
+  register(app, { db, config }) {
     registerMenuRoutes(app);
     registerDepartmentTreeRoute(app, db);
-    registerAccountRoutes(app, db);
+    registerAccountRoutes(app, db, config.publicOrigin);
   },
 };
