@@ -7,6 +7,7 @@ import {
   ShowButton,
   useResourceDefinition,
 } from 'react-admin';
+import type { ReactElement } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
@@ -28,16 +29,27 @@ const PER_PAGE = 15;
  * are kept in react-admin's store (`<name>.listParams`) and the scroll position by ScrollKeeper, so coming
  * back to the list finds it as it was left.
  *
+ * `filterInputs` swaps the generated filter input of a field for another (e.g. a tree select), so a list
+ * override never has to copy this component.
+ *
  * @example
  * <Resource name="staff" list={<ResourceList resource={staff} />} />
  */
-export function ResourceList({ resource }: { resource: Resource }) {
+export function ResourceList({
+  resource,
+  filterInputs = {},
+}: {
+  resource: Resource;
+  filterInputs?: Partial<Record<string, ReactElement>>;
+}) {
   const can = useAbilities(resource);
   useLiveList(resource.name);
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
-  const filters = filterFields(resource).map((field, index) =>
-    renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
+  const filters = filterFields(resource).map(
+    (field, index) =>
+      filterInputs[field.name] ??
+      renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
   );
   return (
     <List
