@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import auth from '../../locales/zh-CN/auth.json';
 import engine from '../../locales/zh-CN/engine.json';
 import ra from '../../locales/zh-CN/ra.json';
 import { FIXTURE_LABELS } from '../fixtures/registry.ts';
-import { launchBrowser } from './helpers/browser.ts';
+import { launchBrowser, signIn } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
@@ -34,11 +33,7 @@ beforeAll(async () => {
   context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US', acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: auth.fields.account }).fill(E2E_ADMIN.username);
-  await page.getByLabel(auth.fields.password, { exact: false }).fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
+  await signIn(page, E2E_ADMIN);
 }, 900_000);
 
 afterAll(async () => {

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import auth from '../../locales/zh-CN/auth.json';
 import settings from '../../locales/zh-CN/settings.json';
-import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
+import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
 // Issue 5, files, in the browser: an administrator uploads two files at once through the file input, sees
 // both listed (the image with a thumbnail fetched with the Bearer token), and downloads one.
@@ -23,12 +22,7 @@ beforeAll(async () => {
   context = await newContext(browser);
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  const { username, password } = adminCredentials();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: auth.fields.account }).fill(username);
-  await page.getByLabel(auth.fields.password, { exact: false }).fill(password);
-  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
+  await signIn(page, adminCredentials());
 });
 
 afterAll(async () => {

@@ -1,10 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import auth from '../../locales/zh-CN/auth.json';
 import content from '../../locales/zh-CN/resources-content.json';
 import settings from '../../locales/zh-CN/settings.json';
 import validation from '../../locales/zh-CN/validation.json';
-import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
+import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
 // Issue 5, settings content, in the browser: the general settings page saves a group and the title follows
 // without a reload; a dictionary is created with inline entries (the empty-entry message first); the
@@ -19,12 +18,7 @@ beforeAll(async () => {
   context = await newContext(browser);
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  const { username, password } = adminCredentials();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: auth.fields.account }).fill(username);
-  await page.getByLabel(auth.fields.password, { exact: false }).fill(password);
-  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
+  await signIn(page, adminCredentials());
 });
 
 afterAll(async () => {

@@ -1,8 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import auth from '../../locales/zh-CN/auth.json';
 import system from '../../locales/zh-CN/system.json';
-import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
+import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
 // Issue 6, scheduled tasks in the browser: an administrator runs a built-in task now (after confirming)
 // and watches its run appear in the history, succeeded, without reloading. The run goes through pg-boss
@@ -16,12 +15,7 @@ beforeAll(async () => {
   context = await newContext(browser);
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
-  const { username, password } = adminCredentials();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: auth.fields.account }).fill(username);
-  await page.getByLabel(auth.fields.password, { exact: false }).fill(password);
-  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
+  await signIn(page, adminCredentials());
 });
 
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { inject } from 'vitest';
+import auth from '../../../locales/zh-CN/auth.json';
 import './context.ts';
 
 /** Flags that keep Debian's Chromium quiet and working on a closed network, as root, without a GPU. */
@@ -58,4 +59,16 @@ export function newContext(browser: Browser, options: BrowserContextOptions = {}
 /** Admin credentials of the server under test. */
 export function adminCredentials(): { username: string; password: string } {
   return { username: inject('adminUsername'), password: inject('adminPassword') };
+}
+
+/** Signs in through the real sign-in page (zh-CN labels) and waits for /dashboard. */
+export async function signIn(
+  page: Page,
+  { username, password }: { username: string; password: string },
+): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: auth.fields.account }).fill(username);
+  await page.getByLabel(auth.fields.password, { exact: false }).fill(password);
+  await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
 }
