@@ -133,6 +133,22 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     expect(Cookies.get('access_token')).toBe('tok-123');
   });
 
+  it('joins the invited staff record after signing in through an invitation link', async () => {
+    const calls = stubApi({
+      'POST /api/v1/user/login': () => tokenAnswer,
+      'POST /api/v1/user/join': () => ({ body: { code: 200, data: { staff_id: '7' } } }),
+    });
+    renderAt('/login?invitation=inv-1', <LoginPage />);
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe(
+      '/register?invitation=inv-1',
+    );
+    await userEvent.type(screen.getByLabelText(/Username, email or phone/), 'li');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'a-good-passphrase{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/dashboard'));
+    expect(calls.map((c) => c.key)).toEqual(['POST /api/v1/user/login', 'POST /api/v1/user/join']);
+    expect(calls[1]?.body).toEqual({ invitation: 'inv-1' });
+  });
+
   it('ignores a hostile href and goes to /dashboard', async () => {
     stubApi({ 'POST /api/v1/user/login': () => tokenAnswer });
     renderAt('/login?href=%2F%2Fevil.example%2Fx', <LoginPage />);

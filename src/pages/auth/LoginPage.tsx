@@ -14,6 +14,9 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-d
 import { loginSchema } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
+import { clearProfile } from '../../providers/profile.ts';
+import { queryClient } from '../../providers/queryClient.ts';
+import { joinInvitation } from '../people/joinInvitation.ts';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { WechatButton } from './wechat/WechatButton.tsx';
@@ -26,10 +29,15 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const form = useAuthForm();
   const [values, setValues] = useState({ username: '', password: '', remember: false });
+  const invitation = params.get('invitation');
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const isDone = await form.submit(loginSchema, values, (data) => authProvider.login(data));
+    const isDone = await form.submit(loginSchema, values, async (data) => {
+      await authProvider.login(data);
+      // An existing account opening an invitation link joins the invited staff record after signing in.
+      if (await joinInvitation(invitation)) clearProfile(queryClient);
+    });
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
   // WeChat sends the user back here with code + state (issue 7).
@@ -96,7 +104,7 @@ export function LoginPage() {
       </Button>
       <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
       <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
-        <Link component={RouterLink} to={withHref('/register', params.get('href'))}>
+        <Link component={RouterLink} to={withHref('/register', params.get('href'), invitation)}>
           {t('auth.login.to_register')}
         </Link>
         <Link component={RouterLink} to={withHref('/reset', params.get('href'))}>

@@ -114,7 +114,11 @@ export function RegisterPage() {
       >
         {t('auth.register.submit')}
       </Button>
-      <Link component={RouterLink} to={withHref('/login', params.get('href'))} sx={{ pt: 1 }}>
+      <Link
+        component={RouterLink}
+        to={withHref('/login', params.get('href'), params.get('invitation'))}
+        sx={{ pt: 1 }}
+      >
         {t('auth.register.to_login')}
       </Link>
     </Stack>

@@ -1,10 +1,15 @@
 import { safeHref } from '../../lib/safeHref.ts';
 
 /**
- * `path` carrying the sign-in return address along, so moving between the sign-in, register and reset pages
- * keeps it; an unsafe `href` is dropped. Example: `<Link to={withHref('/register', params.get('href'))} />`.
+ * `path` carrying the sign-in return address (and a staff invitation) along, so moving between the sign-in,
+ * register and reset pages keeps them; an unsafe `href` is dropped.
+ * Example: `<Link to={withHref('/register', params.get('href'), params.get('invitation'))} />`.
  */
-export function withHref(path: string, href: string | null): string {
+export function withHref(path: string, href: string | null, invitation: string | null = null): string {
+  const query = new URLSearchParams();
   const safe = safeHref(href);
-  return safe ? `${path}?href=${encodeURIComponent(safe)}` : path;
+  if (safe) query.set('href', safe);
+  if (invitation) query.set('invitation', invitation);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
 }
