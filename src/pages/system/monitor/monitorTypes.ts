@@ -1,28 +1,6 @@
-/** `GET v1/system/monitor` and the `monitor` live event (server/modules/system-tools/monitor.ts). */
-export interface MonitorSnapshot {
-  at: string;
-  host: {
-    hostname: string;
-    platform: string;
-    cpus: number;
-    cpu_usage: number;
-    load: [number, number, number];
-    memory: { total: number; free: number; used: number };
-    uptime_s: number;
-  };
-  disk: { path: string; total: number; free: number; used: number } | null;
-  process: {
-    node_version: string;
-    pid: number;
-    uptime_s: number;
-    rss: number;
-    heap_used: number;
-    heap_total: number;
-    event_loop_p99_ms: number;
-  };
-  database: { kind: string; version: string | null; size: number | null; connections: number | null };
-  queues: Record<string, Record<string, number>> | null;
-}
+import type { MonitorSnapshot } from '../../../../schemas/monitor.ts';
+
+export type { MonitorSnapshot };
 
 /** Readings kept for the charts: 5 minutes at one every 2 s. */
 export const HISTORY_SIZE = 150;
