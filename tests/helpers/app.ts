@@ -60,6 +60,8 @@ export async function createTestApp(
     ...loadConfig({ DATA_DIR: `/tmp/admin-test-${process.pid}` }),
     logToFile: false,
     distDir: '/nonexistent-dist',
+    // Under test:pg the throwaway database's URL, as DATABASE_URL would give it (pg-boss, pg_dump use it).
+    databaseUrl: testDb.url,
     // pg-boss is opt-in per test app (`createTestApp({ jobs: true })`), so the rest of the suite stays fast.
     jobs: false,
     ...overrides,

@@ -176,9 +176,8 @@ describe('scheduled tasks', () => {
     expect(failed.error).toBeTruthy();
   });
 
-  // PGlite only: under test:pg the test helper opens the database without DATABASE_URL in the config,
-  // which pg_dump needs.
-  it.skipIf(!!process.env.DATABASE_URL)('backs up the database and cleans old temp uploads', async () => {
+  // pg_dump on PostgreSQL (test:pg), dumpDataDir on PGlite.
+  it('backs up the database and cleans old temp uploads', async () => {
     const tmp = path.join(t.config.dataDir, 'uploads', '.tmp');
     fs.mkdirSync(tmp, { recursive: true });
     const old = path.join(tmp, 'abandoned.part');
@@ -195,7 +194,7 @@ describe('scheduled tasks', () => {
       expect(run.status, run.error ?? '').toBe('succeeded');
       if (handler === 'database.backup') {
         const file = (run.result as { file: string }).file;
-        expect(file).toMatch(/^backup-.*\.tar\.gz$/);
+        expect(file).toMatch(process.env.DATABASE_URL ? /^backup-.*\.dump$/ : /^backup-.*\.tar\.gz$/);
         expect(fs.statSync(path.join(t.config.dataDir, 'backups', file)).size).toBeGreaterThan(1000);
       } else {
         expect(run.result).toMatchObject({ removed: 1 });
