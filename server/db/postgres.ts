@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import pg from 'pg';
-import type { Db, QueryResult, Queryable } from './types.ts';
+import { to as copyTo } from 'pg-copy-streams';
+import type { CopyOutStream, Db, QueryResult, Queryable } from './types.ts';
 
 /** Connects a pool to a real PostgreSQL server. Example: `await openPostgres(process.env.DATABASE_URL!)`. */
 export async function openPostgres(url: string, { max = 10 }: { max?: number } = {}): Promise<Db> {
@@ -36,6 +38,36 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       }
     },
     exec: base.exec,
+    async copyOut(sql, params, settings = {}) {
+      const client = await pool.connect();
+      let isReleased = false;
+      const release = (broken: boolean) => {
+        if (isReleased) return;
+        isReleased = true;
+        // A broken connection is closed, not reused: the server stops a COPY whose client went away.
+        client.release(broken || undefined);
+      };
+      try {
+        await client.query('BEGIN READ ONLY');
+        const text = await bindForCopy(client, sql, params, settings);
+        const stream = client.query(copyTo(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`)) as CopyOutStream;
+        stream.on('end', () => {
+          client.query('COMMIT').then(
+            () => release(false),
+            () => release(true),
+          );
+        });
+        stream.on('error', () => release(true));
+        stream.on('close', () => {
+          if (!stream.readableEnded) release(true);
+        });
+        return stream;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        release(false);
+        throw error;
+      }
+    },
     async listen(channel, onPayload) {
       if (!listener) {
         listener = new pg.Client({ connectionString: url });
@@ -61,6 +93,66 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       await pool.end();
     },
   };
+}
+
+/**
+ * COPY takes no bind parameters, so each $n is handed over as a transaction-local setting and read back with
+ * `current_setting()`, cast to the type PostgreSQL infers for $n (asked through PREPARE). Values travel as
+ * bound parameters of `set_config`; the SQL text keeps only setting names and type names.
+ */
+async function bindForCopy(
+  client: pg.PoolClient,
+  sql: string,
+  params: readonly unknown[],
+  settings: Readonly<Record<string, string>>,
+): Promise<string> {
+  let types: string[] = [];
+  if (params.length > 0) {
+    const name = `copy_${crypto.randomBytes(6).toString('hex')}`;
+    await client.query(`PREPARE ${name} AS ${sql}`);
+    const { rows } = await client.query<{ types: string[] }>(
+      'SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = $1',
+      [name],
+    );
+    await client.query(`DEALLOCATE ${name}`);
+    types = rows[0]!.types;
+  }
+  const pairs: [string, unknown][] = [
+    ...Object.entries(settings),
+    ...params.map((value, i): [string, unknown] => [`copy_param.p${i + 1}`, value]),
+  ];
+  if (pairs.length > 0) {
+    const calls = pairs.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}::text, true)`);
+    await client.query(`SELECT ${calls.join(', ')}`, pairs.flat() as unknown[]);
+  }
+  return replacePlaceholders(sql, (n) => {
+    const type = types[n - 1];
+    if (!type || !/^[\w\s".,()[\]]+$/.test(type)) throw new Error(`copyOut: no type for parameter $${n}`);
+    return `(current_setting('copy_param.p${n}')::${type})`;
+  });
+}
+
+/** Replaces $n outside quoted literals and identifiers. */
+export function replacePlaceholders(sql: string, fn: (n: number) => string): string {
+  let out = '';
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (quote) {
+      out += c;
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    const digits = c === '$' ? /^\d+/.exec(sql.slice(i + 1, i + 8)) : null;
+    if (digits) {
+      out += fn(Number(digits[0]));
+      i += digits[0].length;
+      continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 function quoteIdent(name: string): string {

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** Result of one statement. Row values follow node-postgres conventions on both drivers:
  * int8 and numeric arrive as strings, json/jsonb parsed, timestamptz as Date. */
 export interface QueryResult<T> {
@@ -14,6 +16,11 @@ export interface Queryable {
 
 export type DbKind = 'pglite' | 'postgres';
 
+/** A COPY ... TO STDOUT in progress: the CSV bytes, then `rowCount` once the stream has ended. */
+export interface CopyOutStream extends Readable {
+  rowCount: number;
+}
+
 /** The one database interface the server uses. Example:
  * `await db.transaction(async (tx) => tx.query('insert into t (a) values ($1)', [1]))` */
 export interface Db extends Queryable {
@@ -23,6 +30,16 @@ export interface Db extends Queryable {
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: streams `COPY (<sql>) TO STDOUT WITH (FORMAT csv)` from a read-only transaction on a
+   * connection of its own, with back-pressure. `params` are bound as in `query` ($1..$n) and `settings` are
+   * SET LOCAL for the statement; no value enters the SQL text. Destroying the stream ends the COPY.
+   */
+  copyOut?(
+    sql: string,
+    params: readonly unknown[],
+    settings?: Readonly<Record<string, string>>,
+  ): Promise<CopyOutStream>;
   /** PGlite only: a consistent tarball (gzip) of the data directory, for backups. */
   dumpDataDir?(): Promise<Blob>;
 }

@@ -1,62 +1,167 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { loadDictionary } from './dictionaries.ts';
-import { fieldByName, type FieldInfo, type FieldKind } from './fields.ts';
+import { fieldByName, ident, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 import { enumLabel, type Lang } from './labels.ts';
 
-/** Per-column cell writer for CSV export: labels for enums/dictionaries/booleans, formula escaping. */
-export type CellWriter = (value: unknown) => string | number;
+/**
+ * CSV export cells are formatted by the database, one text column per exported column: labels for enums,
+ * dictionaries and booleans, formula escaping, ISO 8601 UTC timestamps. PostgreSQL streams that SELECT with
+ * COPY (no row ever becomes a JS object); PGlite reads it through a cursor and `csvLine` writes the same
+ * bytes COPY would. Labels are bound parameters, like every value.
+ */
 
 /** A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
 export function escapeFormula(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-/** Cell writers by kind; `label` maps enum/dictionary values to their labels. */
-const WRITERS: Record<
-  FieldKind,
-  (value: unknown, c: { label: (v: string) => string; yes: string; no: string }) => string | number
-> = {
-  string: (v, c) => escapeFormula(c.label(String(v))),
-  text: (v) => escapeFormula(String(v)),
-  email: (v) => escapeFormula(String(v)),
-  url: (v) => escapeFormula(String(v)),
-  enum: (v, c) => escapeFormula(c.label(String(v))),
-  int: (v) => Number(v),
-  number: (v) => Number(v),
-  boolean: (v, c) => (v ? c.yes : c.no),
-  date: (v) => String(v),
-  datetime: (v) => (v instanceof Date ? v.toISOString() : String(v)),
-  json: (v) => escapeFormula(JSON.stringify(v)),
-  reference: (v) => String(v),
-  references: (v) => (v as string[]).join(','),
+/** The same test in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
+const escapeSql = (expr: string) =>
+  `CASE WHEN ascii(${expr}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${expr} ELSE ${expr} END`;
+
+/** Session settings the cell formats rely on (ISO dates, shortest exact floats, UTC). */
+export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {
+  DateStyle: 'ISO, YMD',
+  TimeZone: 'UTC',
+  extra_float_digits: '1',
+  IntervalStyle: 'postgres',
 };
 
-/** Builds the cell writer of each exported column, with labels in `lang` (a request or `langOf(locale)`). */
-export async function cellWriters(
+/** One CSV line as PostgreSQL's COPY ... (FORMAT csv) writes it: NULL is empty, '' is `""`. */
+export function csvLine(cells: readonly (string | null)[]): string {
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const v = cells[i];
+    if (i > 0) line += ',';
+    if (v === null || v === undefined) continue;
+    line +=
+      v === '' || /[",\n\r]/.test(v) || (cells.length === 1 && v === '\\.')
+        ? `"${v.replace(/"/g, '""')}"`
+        : v;
+  }
+  return `${line}\n`;
+}
+
+/** The export SELECT: `sql` uses $1..$n for `params` (the list filters first, then the labels). */
+export interface ExportQuery {
+  sql: string;
+  params: unknown[];
+}
+
+interface ExportPlanLike {
+  columns: readonly string[];
+  where: string;
+  orderBy: string;
+  params: readonly unknown[];
+}
+
+const ISO_UTC = (col: string) => `replace((${col} AT TIME ZONE 'UTC')::text, ' ', 'T') || 'Z'`;
+
+/** Cell SQL by kind; `labels` binds the value -> label map (if any), `yes`/`no` the boolean labels. */
+const CELLS: Record<
+  FieldKind,
+  (
+    col: string,
+    c: { labels: () => string | null; yes: () => string; no: () => string; many: () => string },
+  ) => string
+> = {
+  string: (col, c) => withLabels(col, c.labels()),
+  text: (col) => escapeSql(col),
+  email: (col) => escapeSql(col),
+  url: (col) => escapeSql(col),
+  enum: (col, c) => withLabels(col, c.labels()),
+  int: (col) => `${col}::text`,
+  number: (col) => `${col}::text`,
+  boolean: (col, c) => `CASE WHEN ${col} THEN ${c.yes()} WHEN NOT ${col} THEN ${c.no()} END`,
+  date: (col) => `${col}::text`,
+  datetime: ISO_UTC,
+  json: (col) => escapeSql(`${col}::text`),
+  reference: (col) => `${col}::text`,
+  references: (_col, c) => c.many(),
+};
+
+function withLabels(col: string, map: string | null): string {
+  return map ? `coalesce(${map} ->> ${col}, ${escapeSql(col)})` : escapeSql(col);
+}
+
+/**
+ * Builds the export SELECT for `plan` with labels in `lang`. Label maps and yes/no are bound once in a
+ * one-row subquery (OFFSET 0 keeps the planner from inlining it into every row); many-to-many ids come from
+ * one grouped join restricted to the exported rows.
+ */
+export async function exportQuery(
   db: Queryable,
   lang: Lang,
   resource: Resource,
-  columns: readonly string[],
-): Promise<CellWriter[]> {
-  const yes = lang.t('engine.csv.yes');
-  const no = lang.t('engine.csv.no');
-  return Promise.all(
-    columns.map(async (name) => {
-      const f: Pick<FieldInfo, 'kind' | 'meta' | 'name'> = fieldByName(resource, name) ?? {
-        name,
-        kind: name === 'id' ? 'reference' : 'datetime',
-        meta: {},
-      };
-      const dict = f.meta.dictionary ? await loadDictionary(db, f.meta.dictionary, lang.locale) : null;
-      const label = dict
-        ? (v: string) => dict.get(v) ?? v
-        : f.kind === 'enum'
-          ? (v: string) => enumLabel(lang, resource, f.name, v)
-          : (v: string) => v;
-      const write = WRITERS[f.kind];
-      return (value: unknown) =>
-        value === null || value === undefined ? '' : write(value, { label, yes, no });
-    }),
-  );
+  plan: ExportPlanLike,
+): Promise<ExportQuery> {
+  const table = ident(resource.table);
+  const params = [...plan.params];
+  const bound: string[] = [];
+  const bind = (value: unknown, type: string) => {
+    params.push(value);
+    const name = `"__l${bound.length}"`;
+    bound.push(`$${params.length}::${type} AS ${name}`);
+    return `"__p".${name}`;
+  };
+  const dictionaries = new Map<string, Map<string, string>>();
+  for (const name of plan.columns) {
+    const slug = fieldByName(resource, name)?.meta.dictionary;
+    const dict = slug ? await loadDictionary(db, slug, lang.locale) : null;
+    if (dict) dictionaries.set(name, dict);
+  }
+  let yes: string | null = null;
+  let no: string | null = null;
+  const joins: string[] = [];
+  const cells: string[] = [];
+  for (const name of plan.columns) {
+    const f: Pick<FieldInfo, 'kind' | 'meta' | 'name' | 'enumValues'> = fieldByName(resource, name) ?? {
+      name,
+      kind: name === 'id' ? 'reference' : 'datetime',
+      meta: {},
+      enumValues: [],
+    };
+    const col = `${table}.${ident(name)}`;
+    const cell = CELLS[f.kind](col, {
+      labels: () => {
+        const map = labelMap(lang, resource, f, dictionaries.get(name));
+        return map ? bind(map, 'jsonb') : null;
+      },
+      yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
+      no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
+      many: () => {
+        const j = joinTableOf(resource, fieldByName(resource, name)!);
+        const alias = `"__r${joins.length}"`;
+        const rows = plan.where
+          ? `WHERE j.${ident(j.ownerColumn)} IN (SELECT "id" FROM ${table} ${plan.where})`
+          : '';
+        joins.push(
+          `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(j.${ident(j.targetColumn)}::text, ',' ORDER BY j.${ident(j.targetColumn)}) AS "__v"
+             FROM ${ident(j.table)} j ${rows} GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
+        );
+        return `${alias}."__v"`;
+      },
+    });
+    cells.push(`${cell} AS "__c${cells.length}"`);
+  }
+  const labels = bound.length ? `CROSS JOIN (SELECT ${bound.join(', ')} OFFSET 0) "__p"` : '';
+  const sql = `SELECT ${cells.join(', ')} FROM ${table} ${labels} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
+  return { sql, params };
+}
+
+/** value -> label (formula-escaped) of an enum or a dictionary-backed field, or null when it has none. */
+function labelMap(
+  lang: Lang,
+  resource: Resource,
+  f: Pick<FieldInfo, 'kind' | 'name' | 'enumValues'>,
+  dictionary: Map<string, string> | undefined,
+): string | null {
+  const entries: [string, string][] = dictionary
+    ? [...dictionary]
+    : f.kind === 'enum'
+      ? f.enumValues.map((v) => [v, enumLabel(lang, resource, f.name, v)])
+      : [];
+  if (entries.length === 0) return null;
+  return JSON.stringify(Object.fromEntries(entries.map(([value, label]) => [value, escapeFormula(label)])));
 }

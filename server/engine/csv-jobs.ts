@@ -12,7 +12,7 @@ import type { Db } from '../db/index.ts';
 import type { JobContext, JobsRuntime, QueueDefinition } from '../jobs/runtime.ts';
 import type { Actor } from './audit.ts';
 import { csvFilePath, removeOldCsvFiles, writeAtomically } from './csv-files.ts';
-import { countExport, exportFileName, planExport, startCsv, writeRows } from './export.ts';
+import { countExport, exportFileName, openExport, planExport } from './export.ts';
 import { runImport, type ImportOptions, type ImportReport, type JobTicket } from './import.ts';
 import { fieldLabel, langOf } from './labels.ts';
 import type { Action, OperationContext } from './operations.ts';
@@ -121,22 +121,13 @@ export function createCsvJobs({
       await ctx.authorize('export');
       await removeOldCsvFiles(dataDir, KEEP_HOURS);
       const plan = planExport(ctx.resource, data.query);
-      const total = await countExport(db, plan);
-      const { csv, writers } = await startCsv(ctx, langOf(data.locale), plan);
-      const writing = writeAtomically(csvFilePath(dataDir, 'exports', id), csv);
+      const total = await countExport(db, ctx.resource, plan);
       const report = reporter(progress);
-      let rows = 0;
-      try {
-        // PGlite has one connection: a WITH HOLD cursor lets progress updates run between batches.
-        const mode = db.kind === 'pglite' ? 'hold' : 'transaction';
-        rows = await writeRows(ctx, plan, csv, writers, { mode, onBatch: (done) => report(done, total) });
-        if (!csv.destroyed) csv.end();
-      } catch (error) {
-        csv.destroy(error as Error);
-        await writing.catch(() => undefined);
-        throw error;
-      }
-      const size = await writing;
+      const csv = await openExport(ctx, langOf(data.locale), plan, {
+        onRows: (done) => report(Math.min(done, total), total),
+      });
+      const size = await writeAtomically(csvFilePath(dataDir, 'exports', id), csv.stream);
+      const rows = csv.rows();
       return { name: data.name, rows, size } satisfies ExportOutput;
     },
   };

@@ -1,42 +1,50 @@
 import crypto from 'node:crypto';
-import { stringify, type Stringifier } from 'csv-stringify';
+import { PassThrough, Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/index.ts';
-import { cellWriters, type CellWriter } from './csv-format.ts';
+import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './csv-format.ts';
 import type { CsvJobs } from './csv-jobs.ts';
 import { fieldsOf, ident } from './fields.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import type { OperationContext } from './operations.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
-import { exportSelectColumns, loadRecords, type WireRecord } from './records.ts';
 
-/** Rows fetched from the cursor per round trip. */
-const BATCH = 2000;
+/** Rows fetched from the cursor per round trip (PGlite). */
+const BATCH = 5000;
 
 /** What an export reads: the list query (filters and sort, no paging) and the columns. */
 export interface ExportPlan {
   columns: string[];
-  /** `FROM <table> <where>`, shared by the row query and the counts. */
-  from: string;
-  sql: string;
+  /** `WHERE ...` or '', with $1..$n for `params`. */
+  where: string;
+  orderBy: string;
   params: unknown[];
 }
 
 /** Parses the export parameters (422 for unknown fields or conditions). */
 export function planExport(resource: Resource, raw: RawQuery): ExportPlan {
   const q = parseListQuery(resource, raw, { paged: false });
-  const columns = exportColumns(resource, raw.fields);
-  const from = `FROM ${ident(resource.table)} ${q.where}`;
-  const sql = `SELECT ${exportSelectColumns(resource, columns)} ${from} ${q.orderBy}`;
-  return { columns, from, sql, params: q.params };
+  return {
+    columns: exportColumns(resource, raw.fields),
+    where: q.where,
+    orderBy: q.orderBy,
+    params: q.params,
+  };
 }
 
 /** How many rows the export matches, counting at most `limit` (cheap on a big table). */
-export async function countExport(db: Queryable, plan: ExportPlan, limit?: number): Promise<number> {
-  const inner = limit === undefined ? `SELECT 1 ${plan.from}` : `SELECT 1 ${plan.from} LIMIT ${limit}`;
+export async function countExport(
+  db: Queryable,
+  resource: Resource,
+  plan: ExportPlan,
+  limit?: number,
+): Promise<number> {
+  const from = `FROM ${ident(resource.table)} ${plan.where}`;
+  const inner = limit === undefined ? `SELECT 1 ${from}` : `SELECT 1 ${from} LIMIT ${limit}`;
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (${inner}) s`, plan.params);
   return Number(rows[0]!.n);
 }
@@ -56,89 +64,102 @@ export async function exportCsv(
 ) {
   const actor = await ctx.authorize('export');
   const plan = planExport(ctx.resource, raw);
-  if (jobs?.isRunning() && (await countExport(ctx.db, plan, jobs.threshold + 1)) > jobs.threshold) {
+  if (
+    jobs?.isRunning() &&
+    (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold
+  ) {
     const ticket = await jobs.queueExport(ctx.resource, raw, actor, request.locale);
     return reply.code(202).send(ok(ticket));
   }
-  const { csv, writers } = await startCsv(ctx, request, plan);
-  void reply
+  const csv = await openExport(ctx, request, plan);
+  csv.stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
+  return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', attachment(exportFileName(ctx.resource)))
     .header('cache-control', 'no-store')
-    .send(csv);
-  try {
-    await writeRows(ctx, plan, csv, writers, { mode: 'transaction' });
-    csv.end();
-  } catch (error) {
-    request.log.error({ err: { type: (error as Error).name } }, 'export failed');
-    csv.destroy(error as Error);
-  }
-  return reply;
+    .send(csv.stream);
 }
 
-/** A CSV stream with the BOM and the labelled header row written, and the cell writer of each column. */
-export async function startCsv(
-  ctx: Pick<OperationContext, 'db' | 'resource'>,
-  lang: Lang,
-  plan: ExportPlan,
-): Promise<{ csv: Stringifier; writers: CellWriter[] }> {
-  const writers = await cellWriters(ctx.db, lang, ctx.resource, plan.columns);
-  const csv = stringify({ bom: true, writableHighWaterMark: BATCH, readableHighWaterMark: 1 << 20 });
-  csv.write(plan.columns.map((c) => fieldLabel(lang, ctx.resource, c)));
-  return { csv, writers };
+/** An export in progress: the CSV bytes, and the number of rows once the stream has ended. */
+export interface CsvExport {
+  stream: Readable;
+  rows(): number;
 }
 
 /**
- * Writes the rows from a server-side cursor, batch by batch; each batch waits for the stream to drain, so
- * memory stays flat whatever the row count. `mode: 'transaction'` reads inside one transaction (on PGlite it
- * holds the only connection meanwhile); `'hold'` declares a WITH HOLD cursor and fetches outside any
- * transaction, so other queries (job progress) run between batches: PGlite's mode for jobs. Resolves to the
- * number of rows written; `onBatch` gets the running count.
+ * Opens the CSV of an export: BOM, the labelled header row, then the rows formatted by the database
+ * (csv-format.ts), with back-pressure all the way, so memory stays flat whatever the row count.
+ * On PostgreSQL the rows are a COPY stream; on PGlite they come from a cursor in batches (`cursorBatches`).
+ * `onRows` gets a running row count (approximate on PostgreSQL: line ends seen).
  */
-export async function writeRows(
-  ctx: Pick<OperationContext, 'db' | 'resource' | 'registry'>,
+export async function openExport(
+  ctx: Pick<OperationContext, 'db' | 'resource'>,
+  lang: Lang,
   plan: ExportPlan,
-  csv: Stringifier,
-  writers: CellWriter[],
-  { mode, onBatch }: { mode: 'transaction' | 'hold'; onBatch?: (done: number) => Promise<void> },
-): Promise<number> {
-  const { resource, registry } = ctx;
-  const { columns } = plan;
-  const hasLinks = fieldsOf(resource).some((f) => f.kind === 'references' && columns.includes(f.name));
-  let done = 0;
-  await eachBatch(ctx.db, plan, mode, async (q, rows) => {
-    const records = hasLinks ? await loadRecords(q, resource, registry, rows) : (rows as WireRecord[]);
-    for (const record of records) csv.write(columns.map((c, i) => writers[i]!(record[c])));
-    done += rows.length;
-    // Back-pressure once per batch: memory holds at most one batch beyond the stream's buffers.
-    if (csv.writableNeedDrain) await drained(csv);
-    await onBatch?.(done);
-    return !csv.destroyed;
-  });
-  return done;
-}
-
-type BatchFn = (q: Queryable, rows: Record<string, unknown>[]) => Promise<boolean>;
-
-async function eachBatch(db: Db, plan: ExportPlan, mode: 'transaction' | 'hold', fn: BatchFn) {
-  const cursor = `engine_export_${crypto.randomBytes(6).toString('hex')}`;
-  const loop = async (q: Queryable) => {
-    for (;;) {
-      const { rows } = await q.query(`FETCH ${BATCH} FROM ${cursor}`);
-      if (rows.length === 0 || !(await fn(q, rows))) break;
+  { onRows }: { onRows?: (done: number) => Promise<void> } = {},
+): Promise<CsvExport> {
+  const query = await exportQuery(ctx.db, lang, ctx.resource, plan);
+  const head = `\uFEFF${csvLine(plan.columns.map((c) => fieldLabel(lang, ctx.resource, c)))}`;
+  if (ctx.db.copyOut) {
+    const source = await ctx.db.copyOut(query.sql, query.params, EXPORT_SETTINGS);
+    const stream = new PassThrough({ highWaterMark: 1 << 20 });
+    stream.write(head);
+    const steps: NodeJS.ReadWriteStream[] = onRows ? [lineCounter(onRows)] : [];
+    pipeline([source, ...steps, stream]).catch(() => undefined);
+    return { stream, rows: () => source.rowCount };
+  }
+  let rows = 0;
+  const generate = async function* () {
+    yield head;
+    for await (const batch of cursorBatches(ctx.db, query)) {
+      let text = '';
+      for (const row of batch) text += csvLine(Object.values(row) as (string | null)[]);
+      rows += batch.length;
+      yield text;
+      await onRows?.(rows);
     }
   };
-  if (mode === 'transaction') {
-    await db.transaction(async (tx) => {
-      await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${plan.sql}`, plan.params);
-      await loop(tx);
-      await tx.query(`CLOSE ${cursor}`);
-    });
-    return;
-  }
-  await db.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${plan.sql}`, plan.params);
+  return { stream: Readable.from(generate(), { objectMode: false }), rows: () => rows };
+}
+
+/** A pass-through that reports line ends seen (rows, but for line breaks inside quoted cells), at most 2/s. */
+function lineCounter(onRows: (done: number) => Promise<void>): Transform {
+  let lines = 0;
+  let last = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      const now = Date.now();
+      if (now - last < 500) return callback(null, chunk);
+      last = now;
+      onRows(lines).then(
+        () => callback(null, chunk),
+        (error: Error) => callback(error),
+      );
+    },
+  });
+}
+
+/**
+ * The rows of `query` in batches from a server-side cursor (PGlite). The export settings and the cursor are
+ * declared in one transaction; the WITH HOLD cursor's rows are materialized when it commits and fetched with
+ * no transaction open, so PGlite's only connection serves other requests between batches, however slowly the
+ * client reads. Abandoning the iterator closes the cursor.
+ */
+async function* cursorBatches(db: Db, query: ExportQuery): AsyncGenerator<Record<string, unknown>[]> {
+  const cursor = `engine_export_${crypto.randomBytes(6).toString('hex')}`;
+  const names = Object.keys(EXPORT_SETTINGS);
+  const settings = `SELECT ${names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`;
+  await db.transaction(async (tx) => {
+    await tx.query(settings, Object.entries(EXPORT_SETTINGS).flat());
+    await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${query.sql}`, query.params);
+  });
   try {
-    await loop(db);
+    for (;;) {
+      const { rows } = await db.query(`FETCH ${BATCH} FROM ${cursor}`);
+      if (rows.length === 0) return;
+      yield rows;
+    }
   } finally {
     await db.query(`CLOSE ${cursor}`).catch(() => undefined);
   }
@@ -184,18 +205,4 @@ export function attachment(name: string): string {
 export function exportFileName(resource: Resource): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${resource.name}-${stamp}.csv`;
-}
-
-/** Resolves when the stream drains or closes (client gone), without leaving listeners behind. */
-function drained(csv: Stringifier): Promise<void> {
-  if (csv.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      csv.off('drain', done);
-      csv.off('close', done);
-      resolve();
-    };
-    csv.on('drain', done);
-    csv.on('close', done);
-  });
 }

@@ -17,25 +17,6 @@ export function selectColumns(resource: Resource): string {
   return cols.join(', ');
 }
 
-/**
- * SELECT list for CSV export: like `selectColumns`, but timestamps are formatted as ISO 8601 UTC text by
- * the database, which saves the driver's Date parsing and a toISOString per cell (most of the CPU per row).
- */
-export function exportSelectColumns(resource: Resource, only: readonly string[]): string {
-  const iso = (col: string) =>
-    `to_char(${ident(col)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${ident(col)}`;
-  const cols = ['"id"'];
-  for (const f of fieldsOf(resource)) {
-    if (!f.isColumn || f.meta.writeOnly || !only.includes(f.name)) continue;
-    if (f.kind === 'date') cols.push(`${ident(f.name)}::text AS ${ident(f.name)}`);
-    else if (f.kind === 'datetime') cols.push(iso(f.name));
-    else cols.push(ident(f.name));
-  }
-  for (const stamp of ['created_at', 'updated_at'])
-    if (resource.timestamps && only.includes(stamp)) cols.push(iso(stamp));
-  return cols.join(', ');
-}
-
 /** A database row as the contract sends it: ids as strings, timestamps as ISO 8601 UTC. */
 export function toWire(row: Record<string, unknown>): WireRecord {
   const out: Record<string, unknown> = {};

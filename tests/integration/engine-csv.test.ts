@@ -70,7 +70,41 @@ describe('export', () => {
     expect(header).not.toContain('secret');
     expect(header).not.toContain('api_key');
     expect(third).toContain("'-minus");
-    expect(third).toContain('"{""a"":1}"');
+    expect(third).toContain('"{""a"": 1}"');
+  });
+
+  it('writes every kind of cell byte for byte as COPY does, on PGlite and PostgreSQL alike', async () => {
+    const one = async (sql: string, params: unknown[] = []) =>
+      (await t.db.query<{ id: string }>(sql, params)).rows.map((r) => String(r.id));
+    const [maker] = await one(`INSERT INTO gadget_makers (name) VALUES ('Acme') RETURNING id`);
+    const [tagA, tagB] = await one(`INSERT INTO gadget_tags (name) VALUES ('csv-a'), ('csv-b') RETURNING id`);
+    const [id] = await one(
+      `INSERT INTO gadgets (name, sku, description, email, homepage, price, stock, state, color, released_on,
+                            launched_at, specs, maker_id, created_at, updated_at)
+       VALUES ($1, 'K-1', '', '+1@x.io', 'https://x.io/?a=1,2', 0.1, 42, false, 'blue', '2026-02-03',
+               '2026-02-03T04:05:06.789Z', '{"k": [1, "=x"]}', $2, '2026-01-02T03:04:05Z', '2026-01-02T03:04:05.5Z')
+       RETURNING id`,
+      ['Say "hi",\nthere', maker],
+    );
+    await t.db.query(`INSERT INTO gadgets_gadget_tags (gadget_id, tag_id) VALUES ($1, $2), ($1, $3)`, [
+      id,
+      tagB,
+      tagA,
+    ]);
+    const fields =
+      'id,name,sku,description,email,homepage,price,stock,state,color,released_on,launched_at,specs,category,views,maker_id,tag_ids,created_at,updated_at';
+    const res = await t.request({
+      url: `${BASE}/export?fields=${fields}&search=tag_ids:${tagB}`,
+      token: admin,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.slice(1).split('\n').slice(1).join('\n')).toBe(
+      `${id},"Say ""hi"",\nthere",K-1,"",'+1@x.io,"https://x.io/?a=1,2",0.1,42,No,Blue,2026-02-03,` +
+        `2026-02-03T04:05:06.789Z,"{""k"": [1, ""=x""]}",,,${maker},"${tagA},${tagB}",2026-01-02T03:04:05Z,` +
+        `2026-01-02T03:04:05.5Z\n`,
+    );
+    await t.db.query(`DELETE FROM gadgets WHERE id = $1`, [id]);
   });
 
   it('422 for an unknown or write-only field; 403 without .export', async () => {
