@@ -2,11 +2,12 @@
  * `npx tsx bench/list.ts`: the resource engine's cost, printed as figures (no assertions).
  * 1. A signed-in list call (page of 20, one filter, one include) on a 100k-row table, next to a bare Fastify
  *    route running the same SQL on the same database in the same run: requests/s, p50, p99.
- * 2. CSV export of 1M rows: rows/s and peak RSS growth.
+ * 2. CSV export of 1M rows, read by a client in another process: rows/s and the server's peak RSS growth.
  * Runs on PGlite, then on PostgreSQL (DATABASE_URL, or a throwaway cluster started for the run).
  * Env: BENCH_SECONDS (default 5), BENCH_CONCURRENCY (8), LIST_ROWS (100000), EXPORT_ROWS (1000000),
  * BENCH_DRIVERS (pglite,postgres).
  */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -32,6 +33,21 @@ const EXPORT_ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../tests/fixtures/migrations');
 const LIST_QUERY = 'search=state:1&include=maker&size=20';
+
+/** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
+const EXPORT_CLIENT = `
+const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN } });
+if (res.status !== 200) {
+  console.log(JSON.stringify({ error: res.status + ' ' + (await res.text()).slice(0, 200) }));
+} else {
+  let bytes = 0, lines = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
+  }
+  console.log(JSON.stringify({ bytes, lines }));
+}`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -219,19 +235,22 @@ async function exportRun(url: string, token: string) {
   let peak = base;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  if (res.status !== 200)
-    throw new Error(`export answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  let bytes = 0;
-  let lines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.length;
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
-  }
+  const child = spawn(process.execPath, ['--input-type=module', '-e', EXPORT_CLIENT], {
+    env: { ...process.env, BENCH_URL: url, BENCH_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
-  return { rows: lines - 1, bytes, seconds, rssGrowth: peak - base };
+  const result = JSON.parse(out || '{"error":"no output"}') as {
+    bytes: number;
+    lines: number;
+    error?: string;
+  };
+  if (result.error) throw new Error(`export answered ${result.error}`);
+  return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base };
 }
 
 function fmt(r: LoadResult): string {

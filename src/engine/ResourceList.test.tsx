@@ -48,6 +48,20 @@ describe('ResourceList', () => {
     expect(screen.queryByText('alice@example.com')).toBeNull();
   });
 
+  it('says "about" when the server reports an estimated total, and the exact range otherwise', async () => {
+    api((call) => {
+      if (call.path !== '/api/v1/test/contacts') return undefined;
+      const body = listEnvelope(rows, 120_000);
+      const isFiltered = (call.query.get('search') ?? '') !== '';
+      if (!isFiltered) Object.assign(body.data.meta.pagination, { total_is_estimate: true });
+      return { body: isFiltered ? listEnvelope(rows.slice(0, 1)) : body };
+    });
+    await renderEngine({ path: '/settings/contacts' });
+    expect(await screen.findByText('1-15 of about 120,000')).toBeTruthy();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
+    expect(await screen.findByText('1-1 of 1', {}, { timeout: 5000 })).toBeTruthy();
+  });
+
   it('sends a filter as search/searchFields with the field default condition', async () => {
     const calls = api();
     await renderEngine({ path: '/settings/contacts' });

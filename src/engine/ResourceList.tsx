@@ -5,7 +5,9 @@ import {
   List,
   Pagination,
   ShowButton,
+  useListContext,
   useResourceDefinition,
+  useTranslate,
 } from 'react-admin';
 import type { ReactElement } from 'react';
 import type { Resource } from '../../resources/define.ts';
@@ -58,7 +60,7 @@ export function ResourceList({
       perPage={PER_PAGE}
       filters={filters.length ? filters : undefined}
       actions={<ListActions resource={resource} hasFilters={filters.length > 0} can={can} />}
-      pagination={<Pagination rowsPerPageOptions={[15, 20, 50, 100]} />}
+      pagination={<EnginePagination />}
       empty={<ListEmpty resource={resource} can={can} />}
     >
       <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
@@ -78,5 +80,27 @@ export function ResourceList({
         {can.delete ? <DeleteRecordButton resource={resource} /> : null}
       </Datagrid>
     </List>
+  );
+}
+
+/**
+ * Pagination that says "about N" when the server reports an estimated total (`estimatedTotal` resources,
+ * unfiltered lists), so a row estimate is never shown as an exact count.
+ */
+function EnginePagination() {
+  const { meta } = useListContext();
+  const translate = useTranslate();
+  const isEstimate = (meta as { totalIsEstimate?: boolean } | undefined)?.totalIsEstimate === true;
+  const label = ({ from, to, count }: { from: number; to: number; count: number }) =>
+    translate('engine.list.estimated_range', {
+      offsetBegin: from,
+      offsetEnd: to,
+      total: count.toLocaleString(),
+    });
+  return (
+    <Pagination
+      rowsPerPageOptions={[15, 20, 50, 100]}
+      {...(isEstimate ? { labelDisplayedRows: label } : {})}
+    />
   );
 }
