@@ -8,6 +8,8 @@
  * BENCH_DRIVERS (pglite,postgres).
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -53,6 +55,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 for (const driver of DRIVERS) {
   let cluster: PgCluster | null = null;
+  let pgliteDir: string | null = null;
   let db: Db;
   if (driver === 'postgres') {
     let url = process.env.DATABASE_URL;
@@ -61,12 +64,17 @@ for (const driver of DRIVERS) {
       url = cluster.url;
     }
     db = await openPostgres(url, { max: 10 });
-  } else db = await openPglite(null);
+  } else {
+    // On disk, as `npm start` runs it (an in-memory PGlite keeps its temp files in WASM memory too).
+    pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
+    db = await openPglite(pgliteDir);
+  }
   try {
     await runOn(driver, db);
   } finally {
     await db.close();
     cluster?.destroy();
+    if (pgliteDir) fs.rmSync(pgliteDir, { recursive: true, force: true });
   }
 }
 

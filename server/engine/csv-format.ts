@@ -16,6 +16,11 @@ export function escapeFormula(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
+/** Reads back what `escapeFormula` wrote, so an exported file imports as the values it came from. */
+export function unescapeFormula(text: string): string {
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}
+
 /** The same test in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
 const escapeSql = (expr: string) =>
   `CASE WHEN ascii(${expr}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${expr} ELSE ${expr} END`;

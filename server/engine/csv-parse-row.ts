@@ -1,6 +1,7 @@
 import { LOCALES, translate } from '../../locales/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
+import { unescapeFormula } from './csv-format.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';
 import type { Lang } from './labels.ts';
@@ -8,13 +9,16 @@ import type { Lang } from './labels.ts';
 /** Columns an import ignores: the system columns and read-only fields an export writes. */
 const IGNORED = new Set(['id', 'created_at', 'updated_at']);
 
-/** Cell text -> input value by kind (before zod validates it); '' means "not given". */
+/**
+ * Cell text -> input value by kind (before zod validates it); '' means "not given". Text cells lose the `'`
+ * an export puts before a formula-like value (`'+86...` reads as `+86...`).
+ */
 const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = {
-  string: (v, c) => c.fromLabel(v),
-  text: (v) => v,
-  email: (v) => v,
-  url: (v) => v,
-  enum: (v, c) => c.fromLabel(v),
+  string: (v, c) => c.fromLabel(unescapeFormula(v)),
+  text: unescapeFormula,
+  email: unescapeFormula,
+  url: unescapeFormula,
+  enum: (v, c) => c.fromLabel(unescapeFormula(v)),
   int: toNumber,
   number: toNumber,
   boolean: (v, c) => c.booleans.get(v.trim().toLowerCase()) ?? v,
@@ -22,7 +26,7 @@ const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = 
   datetime: (v) => v.trim(),
   json: (v) => {
     try {
-      return JSON.parse(v) as unknown;
+      return JSON.parse(unescapeFormula(v)) as unknown;
     } catch {
       return v;
     }

@@ -107,6 +107,29 @@ describe('export', () => {
     await t.db.query(`DELETE FROM gadgets WHERE id = $1`, [id]);
   });
 
+  it('an exported file imports back as the same values (labels and formula escapes read back)', async () => {
+    const read = async () =>
+      (
+        await t.db.query(
+          `SELECT name, sku, price, stock, state, color, description, specs FROM gadgets WHERE sku LIKE 'E-%' ORDER BY sku`,
+        )
+      ).rows;
+    const before = await read();
+    for (const lang of ['en', 'zh-CN']) {
+      const exported = await t.request({
+        url: `${BASE}/export?search=sku:E-1,E-2,E-3&searchFields=sku:in`,
+        token: admin,
+        headers: { 'accept-language': lang },
+      });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.body).toContain("'=cmd|calc");
+      const res = await upload(exported.body, '?upsert=sku', lang);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ created: 0, updated: 3, errors: [] });
+      expect(await read()).toEqual(before);
+    }
+  });
+
   it('422 for an unknown or write-only field; 403 without .export', async () => {
     const bad = await t.request({ url: `${BASE}/export?fields=name,secret`, token: admin });
     expect(bad.statusCode).toBe(422);
