@@ -125,12 +125,28 @@ export function dictionary(slug: string, meta: Omit<FieldMeta, 'dictionary'> = {
   return field(z.string().trim().max(100), { ...meta, dictionary: slug });
 }
 
-/** Child rows owned by a record (has-many), e.g. a dictionary type's `data` entries. */
+/**
+ * Child rows owned by a record (has-many): a resource whose `foreignKey` field references this one. They are
+ * embedded with `include=<key>` and deleted with the parent (the foreign key cascades).
+ */
 export interface HasMany {
-  /** The child resource's name (a resource declared with `parent`). */
+  /** The child resource's name (a registered resource). */
   resource: string;
-  /** Column in the child table holding this record's id. */
+  /** Field of the child resource (a `reference()` to this resource) holding this record's id. */
   foreignKey: string;
+  /**
+   * The children are written with the parent and edited in its form. Create and update bodies may carry
+   * `<key>: [{ id?, ...child fields except foreignKey }]`, each item validated with the child's own write
+   * schema (422 errors named `<key>.<index>.<field>`, a taken unique value a 409 named the same way). On
+   * create every item is created; on update a given list replaces the set (items with an `id` update that
+   * child, items without one are created, children left out are deleted) and an absent key leaves the
+   * children alone. All of it runs in the parent's transaction with one audit row per child write, and the
+   * create/update responses embed the children. The parent's `.create`/`.update` permission governs these
+   * writes (the child's own permissions apply to its own routes). The generated create/edit form shows the
+   * list as rows of the child's inputs, labelled `resources.<parent>.fields.<key>`. One level deep: a
+   * child's own inline lists are not written through the parent.
+   */
+  inline?: boolean;
 }
 
 export interface ResourceOptions<S extends z.ZodObject> {
@@ -148,7 +164,7 @@ export interface ResourceOptions<S extends z.ZodObject> {
   recordRepresentation?: Extract<keyof S['shape'], string>;
   /** Default list order; `id desc` when unset. */
   defaultSort?: { field: string; order: 'asc' | 'desc' };
-  /** Child collections embedded with `include=<key>` and written with the parent. */
+  /** Child collections embedded with `include=<key>`; with `inline: true` also written with the parent. */
   hasMany?: Record<string, HasMany>;
   /** Report PostgreSQL's row estimate instead of count(*) when the list has no filter (very large tables). */
   estimatedTotal?: boolean;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { fieldsOf } from './fields.ts';
+import { inlineLists, itemDocSchema } from './has-many.ts';
 import { includeNames } from './query.ts';
 import { recordSchema, writeSchemas } from './schemas.ts';
 
@@ -9,13 +10,37 @@ type JsonSchema = Record<string, unknown>;
 /**
  * Route `schema` objects for a resource's seven routes: they only document the API in the OpenAPI document
  * (`GET /api/docs`); zod does the validating inside the operations. Shapes come from the same zod schema.
+ * Inline has-many lists (has-many.ts) appear in the create/update bodies and in the records they answer.
  */
 export function routeSchemas(
   resource: Resource,
+  registry: readonly Resource[] = [],
 ): Record<'list' | 'create' | 'read' | 'update' | 'delete' | 'export' | 'import', JsonSchema> {
   const tags = [resource.name];
   const { create, update } = writeSchemas(resource);
-  const record = toJson(recordSchema(resource), 'output');
+  const lists = inlineLists(resource, registry);
+  const listBody = (description: string) =>
+    Object.fromEntries(
+      lists.map((list) => [
+        list.key,
+        {
+          type: 'array',
+          maxItems: list.maxItems,
+          description: `${list.child.name} records of this ${resource.name} record (${list.foreignKey} is set by the server). ${description}`,
+          items: toJson(itemDocSchema(list), 'input'),
+        },
+      ]),
+    );
+  const withLists = (body: JsonSchema, lists: JsonSchema) => ({
+    ...body,
+    properties: { ...(body.properties as JsonSchema), ...lists },
+  });
+  const record = withLists(
+    toJson(recordSchema(resource), 'output'),
+    Object.fromEntries(
+      lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
+    ),
+  );
   const envelope = (data: JsonSchema) => ({
     type: 'object',
     properties: { code: { type: 'integer', example: 200 }, data },
@@ -83,7 +108,7 @@ export function routeSchemas(
       },
     }),
     create: secured(`Create a ${resource.name} record`, `${p}.create`, {
-      body: toJson(create, 'input'),
+      body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
       response: { 201: envelope(record) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
@@ -92,7 +117,12 @@ export function routeSchemas(
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
       params: idParam,
-      body: toJson(update, 'input'),
+      body: withLists(
+        toJson(update, 'input'),
+        listBody(
+          'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
+        ),
+      ),
       response: { 200: envelope(record) },
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {

@@ -7,10 +7,12 @@ import { publishEvent } from '../events/hub.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { mapDbError } from './db-errors.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
+import { bodySchemas, inlineLists, type InlineItem, type InlineList } from './has-many.ts';
 import { hooksOf } from './hooks.ts';
+import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
 import { loadRecords, selectColumns, type WireRecord } from './records.ts';
-import { withoutSystemKeys, writeSchemas } from './schemas.ts';
+import { withoutSystemKeys } from './schemas.ts';
 
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'export' | 'import';
 
@@ -24,6 +26,8 @@ export interface OperationContext {
   registry: readonly Resource[];
   authorize(action: Action): Promise<Actor>;
   label(field: string): string;
+  /** The caller's language, for messages about other resources' fields (inline has-many children). */
+  lang?: Lang;
 }
 
 export interface ListResult {
@@ -70,56 +74,210 @@ export async function readRecord(ctx: OperationContext, id: string, raw: RawQuer
   return fetchRecord(ctx, ctx.db, id, includes);
 }
 
+/** Creates a record, and the items of its inline has-many lists (has-many.ts) in the same transaction. */
 export async function createRecord(ctx: OperationContext, body: unknown): Promise<WireRecord> {
   const actor = await ctx.authorize('create');
-  const data = validate(writeSchemas(ctx.resource).create, withoutSystemKeys(body)) as Record<
+  const lists = inlineLists(ctx.resource, ctx.registry);
+  const data = validate(bodySchemas(ctx.resource, ctx.registry).create, withoutSystemKeys(body)) as Record<
     string,
     unknown
   >;
+  const { own, children } = splitInline(data, lists);
   const extras: Record<string, unknown> = {};
-  const id = await ctx.db.transaction((tx) => insertRecord(ctx, tx, data, actor, extras));
-  await emitRecordChange(ctx, id, 'create', actor);
-  return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
+  const written: RecordChange[] = [];
+  const id = await ctx.db.transaction(async (tx) => {
+    const newId = await insertRecord(ctx, tx, own, actor, extras);
+    written.push(...(await writeInlineLists(ctx, tx, newId, children, actor, true)));
+    return newId;
+  });
+  await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'create' }, actor);
+  for (const change of written) await emitRecordChange(ctx.db, change, actor);
+  const includes = lists.map((l) => l.key);
+  return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
 }
 
+/** Partial update; a given inline has-many list replaces that set of children, in the same transaction. */
 export async function updateRecord(ctx: OperationContext, id: string, body: unknown): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
+  const lists = inlineLists(ctx.resource, ctx.registry);
   const input = withoutSystemKeys(body);
-  const parsed = validate(writeSchemas(ctx.resource).update, input) as Record<string, unknown>;
+  const parsed = validate(bodySchemas(ctx.resource, ctx.registry).update, input) as Record<string, unknown>;
   const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in (input as object)));
+  const { own, children } = splitInline(given, lists);
   const extras: Record<string, unknown> = {};
-  await ctx.db.transaction((tx) => patchRecord(ctx, tx, id, given, actor, extras));
-  await emitRecordChange(ctx, id, 'update', actor);
-  return { ...(await fetchRecord(ctx, ctx.db, id)), ...extras };
+  const written: RecordChange[] = [];
+  await ctx.db.transaction(async (tx) => {
+    await patchRecord(ctx, tx, id, own, actor, extras);
+    written.push(...(await writeInlineLists(ctx, tx, id, children, actor, false)));
+  });
+  await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'update' }, actor);
+  for (const change of written) await emitRecordChange(ctx.db, change, actor);
+  const includes = lists.map((l) => l.key);
+  return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
 }
 
 export async function deleteRecord(ctx: OperationContext, id: string): Promise<null> {
   const actor = await ctx.authorize('delete');
-  const { resource } = ctx;
-  await ctx.db.transaction(async (tx) => {
-    const before = await fetchRecord(ctx, tx, id, [], true);
-    await hooksOf(resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
-    try {
-      await tx.query(`DELETE FROM ${ident(resource.table)} WHERE "id" = $1`, [id]);
-    } catch (error) {
-      mapDbError(resource, error, ctx.label);
-    }
-    await writeAudit(tx, {
-      resource,
-      action: 'delete',
-      subjectId: id,
-      changes: diffChanges(resource, before, null),
-      actor,
-    });
-  });
-  await emitRecordChange(ctx, id, 'delete', actor);
+  await ctx.db.transaction((tx) => removeRecord(ctx, tx, id, actor));
+  await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'delete' }, actor);
   return null;
 }
 
+/** Deletes one record with its hooks and audit row, inside the caller's transaction. */
+async function removeRecord(ctx: OperationContext, tx: Queryable, id: string, actor: Actor): Promise<void> {
+  const { resource } = ctx;
+  const before = await fetchRecord(ctx, tx, id, [], true);
+  await hooksOf(resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
+  try {
+    await tx.query(`DELETE FROM ${ident(resource.table)} WHERE "id" = $1`, [id]);
+  } catch (error) {
+    mapDbError(resource, error, ctx.label);
+  }
+  await writeAudit(tx, {
+    resource,
+    action: 'delete',
+    subjectId: id,
+    changes: diffChanges(resource, before, null),
+    actor,
+  });
+}
+
+/** A committed write, for its live event. */
+interface RecordChange {
+  resource: Resource;
+  id: string;
+  action: 'create' | 'update' | 'delete';
+}
+
 /** Live event after commit (server/events): streams of holders of the resource's permission refresh. */
-function emitRecordChange(ctx: OperationContext, id: string, action: Action, actor: Actor) {
-  const data = { resource: ctx.resource.name, id, action, actor_id: actor.userId };
-  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
+function emitRecordChange(db: Db, { resource, id, action }: RecordChange, actor: Actor) {
+  const data = { resource: resource.name, id, action, actor_id: actor.userId };
+  return publishEvent(db, { type: 'record', data, permission: resource.permission });
+}
+
+/** Separates the inline has-many lists from the record's own fields. */
+function splitInline(
+  data: Record<string, unknown>,
+  lists: InlineList[],
+): { own: Record<string, unknown>; children: Map<InlineList, InlineItem[]> } {
+  const own = { ...data };
+  const children = new Map<InlineList, InlineItem[]>();
+  for (const list of lists) {
+    if (!(list.key in own)) continue;
+    const items = own[list.key] as InlineItem[] | undefined;
+    delete own[list.key];
+    if (items !== undefined) children.set(list, items);
+  }
+  return { own, children };
+}
+
+/**
+ * Writes the given inline lists of one parent (inside its transaction): every id is checked first (a 422 on
+ * `<key>.<index>.id` when it is not one of this parent's children, or listed twice), then children left out
+ * are deleted, items with an id updated (skipped when nothing changes) and the others created, each through
+ * the child's own write path (hooks, unique checks, audit row). Errors name `<key>.<index>.<field>`.
+ * Returns the writes, for their live events after commit.
+ */
+async function writeInlineLists(
+  ctx: OperationContext,
+  tx: Queryable,
+  parentId: string,
+  children: Map<InlineList, InlineItem[]>,
+  actor: Actor,
+  isNew: boolean,
+): Promise<RecordChange[]> {
+  const plans: { list: InlineList; items: InlineItem[]; existing: Map<string, WireRecord> }[] = [];
+  const errors: Record<string, string[]> = {};
+  for (const [list, items] of children) {
+    const existing = isNew ? [] : await lockedChildren(ctx, tx, list, parentId);
+    const byId = new Map(existing.map((r) => [r.id, r]));
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (item.id === undefined) return;
+      if (!byId.has(item.id)) errors[`${list.key}.${index}.id`] = ['engine.record.not_a_child'];
+      else if (seen.has(item.id)) errors[`${list.key}.${index}.id`] = ['engine.record.duplicate_child'];
+      seen.add(item.id);
+    });
+    plans.push({ list, items, existing: byId });
+  }
+  if (Object.keys(errors).length) throw AppError.validation(errors);
+
+  const written: RecordChange[] = [];
+  for (const { list, items, existing } of plans) {
+    const { child, key, foreignKey } = list;
+    const kept = new Set(items.flatMap((item) => (item.id === undefined ? [] : [item.id])));
+    for (const id of existing.keys()) {
+      if (kept.has(id)) continue;
+      await asItemOf(key, null, () => removeRecord(childContext(ctx, list, null), tx, id, actor));
+      written.push({ resource: child, id, action: 'delete' });
+    }
+    for (const [index, { id, ...fields }] of items.entries()) {
+      const itemCtx = childContext(ctx, list, index);
+      if (id === undefined) {
+        const data = { ...fields, [foreignKey]: parentId };
+        const newId = await asItemOf(key, index, () => insertRecord(itemCtx, tx, data, actor));
+        written.push({ resource: child, id: newId, action: 'create' });
+        continue;
+      }
+      const before = existing.get(id)!;
+      if (Object.keys(diffChanges(child, before, { ...before, ...fields })).length === 0) continue;
+      await asItemOf(key, index, () => patchRecord(itemCtx, tx, id, fields, actor));
+      written.push({ resource: child, id, action: 'update' });
+    }
+  }
+  return written;
+}
+
+/** A parent's current children of one list, locked for the rest of the transaction. */
+async function lockedChildren(
+  ctx: OperationContext,
+  tx: Queryable,
+  list: InlineList,
+  parentId: string,
+): Promise<WireRecord[]> {
+  const { rows } = await tx.query(
+    `SELECT ${selectColumns(list.child)} FROM ${ident(list.child.table)} WHERE ${ident(list.foreignKey)} = $1 ORDER BY "id" FOR UPDATE`,
+    [parentId],
+  );
+  return loadRecords(tx, list.child, ctx.registry, rows);
+}
+
+/**
+ * The context a child write runs in: the child resource, the parent's actor (the parent's permission was
+ * checked), and labels that say which item a message is about ("Parts item 3: Code").
+ */
+function childContext(ctx: OperationContext, list: InlineList, index: number | null): OperationContext {
+  const { lang } = ctx;
+  return {
+    ...ctx,
+    resource: list.child,
+    authorize: () => Promise.reject(new Error('inline children are authorized through their parent')),
+    label: (field) => {
+      if (!lang) return index === null ? list.key : `${list.key}.${index}.${field}`;
+      const childField = fieldLabel(lang, list.child, field);
+      if (index === null) return ctx.label(list.key);
+      const params = { list: ctx.label(list.key), index: index + 1, field: childField };
+      return lang.t('engine.record.child_field', params);
+    },
+  };
+}
+
+/**
+ * Runs a child write, renaming the fields of its errors: `<key>.<index>.<field>` for an item of the list,
+ * `<key>` alone for a child the list left out (its delete failed).
+ */
+async function asItemOf<T>(key: string, index: number | null, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.fields) throw error;
+    const fields: Record<string, string[]> = {};
+    for (const [field, keys] of Object.entries(error.fields)) {
+      const name = index === null ? key : `${key}.${index}.${field}`;
+      fields[name] = [...(fields[name] ?? []), ...keys];
+    }
+    throw new AppError(error.status, error.key, { params: error.params, fields, headers: error.headers });
+  }
 }
 
 /**

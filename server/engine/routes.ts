@@ -47,7 +47,7 @@ export function registerResourceRoutes(
   },
 ): void {
   const base = `/api/${resource.endpoint}`;
-  const schemas = routeSchemas(resource);
+  const schemas = routeSchemas(resource, registry);
   const ctxOf = (request: FastifyRequest): OperationContext => ({
     db,
     resource,
@@ -64,6 +64,7 @@ export function registerResourceRoutes(
       };
     },
     label: (field) => fieldLabel(request, resource, field),
+    lang: request,
   });
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   const queryOf = (request: FastifyRequest) => (request.query ?? {}) as RawQuery;
