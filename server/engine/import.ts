@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import { fieldErrors, issueKey } from '../../schemas/messages.ts';
 import { AppError } from '../core/errors.ts';
+import { publishEvent } from '../events/hub.ts';
 import type { Actor } from './audit.ts';
 import type { CsvJobs } from './csv-jobs.ts';
 import { columnReaders, rowInput } from './csv-parse-row.ts';
@@ -161,10 +162,12 @@ export async function runImport(
   await hooks.checked?.(rows.length);
   if (dryRun || errors.length) return report;
   const every = Math.max(1, Math.ceil(planned.length / 50));
+  const updatedIds: string[] = [];
   await db.transaction(async (tx) => {
     for (const [i, p] of planned.entries()) {
       if (p.existingId) {
         await patchRecord(ctx, tx, p.existingId, p.data, actor);
+        updatedIds.push(p.existingId);
         report.updated++;
       } else {
         await insertRecord(ctx, tx, p.data, actor);
@@ -173,7 +176,26 @@ export async function runImport(
       if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
     }
   });
+  if (planned.length > 0) await emitImport(ctx, actor, updatedIds);
   return report;
+}
+
+/** Most updated ids an import event lists (NOTIFY payloads stay under PostgreSQL's 8000 bytes). */
+const MAX_EVENT_IDS = 200;
+
+/**
+ * One live event per committed import, not one per row: lists of the resource refresh once, and edit pages
+ * of updated records warn (`ids`; null when more than MAX_EVENT_IDS changed, meaning "any of them").
+ */
+function emitImport(ctx: Pick<OperationContext, 'db' | 'resource'>, actor: Actor, updatedIds: string[]) {
+  const data = {
+    resource: ctx.resource.name,
+    id: null,
+    action: 'import',
+    ids: updatedIds.length <= MAX_EVENT_IDS ? updatedIds : null,
+    actor_id: actor.userId,
+  };
+  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
 }
 
 async function readCsv(request: FastifyRequest, max: number): Promise<string[][]> {

@@ -369,7 +369,13 @@ async function fetchRecord(
   return record!;
 }
 
-/** PostgreSQL's row estimate for big tables with no filter; count(*) otherwise. */
+/** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
+export const ESTIMATE_FLOOR = 10_000;
+
+/**
+ * PostgreSQL's row estimate (`pg_class.reltuples`, kept by ANALYZE/autovacuum) for big tables with no filter;
+ * count(*) otherwise, and for tables the estimate puts under ESTIMATE_FLOOR or has never analyzed (-1).
+ */
 async function countRows(
   db: Db,
   resource: Resource,
@@ -380,10 +386,10 @@ async function countRows(
   if (mayEstimate && resource.options.estimatedTotal) {
     const { rows } = await db.query<{ n: number | string }>(
       `SELECT reltuples::bigint AS n FROM pg_class WHERE oid = to_regclass($1)`,
-      [`"${resource.table}"`],
+      [ident(resource.table)],
     );
     const n = Number(rows[0]?.n ?? -1);
-    if (n >= 0) return { total: n, isEstimate: true };
+    if (n >= ESTIMATE_FLOOR) return { total: n, isEstimate: true };
   }
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM ${ident(resource.table)} ${where}`,

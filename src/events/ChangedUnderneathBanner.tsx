@@ -8,7 +8,7 @@ import type { RecordEvent } from './eventStream.ts';
 import { useLiveEvents } from './useLiveEvents.ts';
 
 /**
- * On an edit page: a warning when someone else changes (or deletes) the record being edited, with a Reload
+ * On an edit page: a warning when someone else changes (or deletes, or imports over) the record being edited, with a Reload
  * button that drops the local draft and loads the current version (the form resets to it). Changes made by
  * the signed-in user themselves are not reported.
  *
@@ -30,7 +30,11 @@ export function ChangedUnderneathBanner({
   useLiveEvents((event) => {
     if (event.type !== 'record' || id === undefined) return;
     const change = event.data as RecordEvent;
-    if (change.resource !== resource || change.id !== String(id)) return;
+    const isThisRecord =
+      change.action === 'import'
+        ? change.ids === null || change.ids.includes(String(id))
+        : change.id === String(id);
+    if (change.resource !== resource || !isThisRecord) return;
     if (change.actor_id === cachedProfile(queryClient)?.id) return;
     setState(change.action === 'delete' ? 'deleted' : 'changed');
   });

@@ -8,13 +8,13 @@ export interface LiveEvent {
   data: unknown;
 }
 
-/** The data of a `record` event. */
-export interface RecordEvent {
-  resource: string;
-  id: string;
-  action: 'create' | 'update' | 'delete';
-  actor_id: string;
-}
+/**
+ * The data of a `record` event. A CSV import sends one `import` event (id null) listing the updated ids, or
+ * `ids: null` when too many changed to list.
+ */
+export type RecordEvent =
+  | { resource: string; id: string; action: 'create' | 'update' | 'delete'; actor_id: string }
+  | { resource: string; id: null; action: 'import'; ids: string[] | null; actor_id: string };
 
 export type LiveListener = (event: LiveEvent) => void;
 

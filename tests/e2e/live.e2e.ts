@@ -9,26 +9,52 @@ let context: BrowserContext;
 let page: Page;
 let token: string;
 
-async function api(method: string, url: string, body?: unknown): Promise<Response> {
+async function api(method: string, url: string, body?: unknown, as = token): Promise<Response> {
   return fetch(`${baseURL()}/api/${url}`, {
     method,
     headers: {
       accept: 'application/json',
-      authorization: `Bearer ${token}`,
+      authorization: `Bearer ${as}`,
       ...(body ? { 'content-type': 'application/json' } : {}),
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 }
 
-beforeAll(async () => {
-  const { username, password } = adminCredentials();
+async function signInApi(username: string, password: string): Promise<string> {
   const login = await fetch(`${baseURL()}/api/v1/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ username, password, remember: false }),
   });
-  token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+const dataOf = async <T>(res: Promise<Response>, status: number): Promise<T> => {
+  const r = await res;
+  expect(r.status, await r.clone().text()).toBe(status);
+  return ((await r.json()) as { data: T }).data;
+};
+
+/** A second administrator (account, staff record, invitation joined), acting through the API. */
+async function otherAdmin(): Promise<string> {
+  const username = `other${Date.now()}`;
+  const password = 'Other-admin-pass-2026';
+  await dataOf(api('POST', 'v1/user/users', { username, password, name: 'Other admin' }), 201);
+  const staff = await dataOf<{ invitation_url: string }>(
+    api('POST', 'v1/user/staff', { name: 'Other admin', is_admin: 1 }),
+    201,
+  );
+  const other = await signInApi(username, password);
+  const invitation = new URL(staff.invitation_url).searchParams.get('invitation');
+  await dataOf(api('POST', 'v1/user/join', { invitation }, other), 200);
+  return other;
+}
+
+beforeAll(async () => {
+  const { username, password } = adminCredentials();
+  token = await signInApi(username, password);
   browser = await launchBrowser();
   context = await newContext(browser);
   await context.addCookies([{ name: 'access_token', value: token, url: baseURL() }]);
@@ -66,5 +92,40 @@ describe('live updates', () => {
     const renamed = `${name} renamed`;
     expect((await api('PATCH', `v1/user/staff/${id}`, { name: renamed })).status).toBe(200);
     await page.getByRole('cell', { name: renamed }).waitFor({ timeout: 10_000 });
+  });
+
+  test('an edit page warns when someone else changes, imports over or deletes the record', async () => {
+    const other = await otherAdmin();
+    const username = `target${Date.now()}`;
+    const target = await dataOf<{ id: string }>(
+      api('POST', 'v1/user/users', { username, password: 'Target-pass-2026', name: 'Target' }),
+      201,
+    );
+    await page.goto(`/settings/users/${target.id}`);
+    await expect.poll(() => page.getByLabel(/^用户名/).inputValue()).toBe(username);
+    await page.waitForTimeout(500);
+    const changed = page.getByText('在你编辑期间，其他人修改了这条记录。');
+
+    // My own change is not reported; someone else's is, and Reload brings their version in.
+    await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Mine' }), 200);
+    await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Theirs' }, other), 200);
+    await changed.waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: '重新加载' }).click();
+    await changed.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.getByLabel(/^姓名/).inputValue()).toBe('Theirs');
+
+    // A CSV import that updates this record: one import event for the whole file.
+    const form = new FormData();
+    form.append('file', new Blob([`username,name\n${username},Imported\n`], { type: 'text/csv' }), 'u.csv');
+    const imported = await fetch(`${baseURL()}/api/v1/user/users/import?upsert=username`, {
+      method: 'POST',
+      headers: { accept: 'application/json', authorization: `Bearer ${other}` },
+      body: form,
+    });
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    await changed.waitFor({ timeout: 10_000 });
+
+    await dataOf(api('DELETE', `v1/user/users/${target.id}`, undefined, other), 200);
+    await page.getByText('其他人删除了这条记录。').waitFor({ timeout: 10_000 });
   });
 });

@@ -106,6 +106,37 @@ describe('GET /api/v1/events', () => {
     expect((del.data as { actor_id: string }).actor_id).toMatch(/^\d+$/);
   });
 
+  it('a CSV import sends one event listing the updated ids, not one per row', async () => {
+    const admin = await t.adminToken();
+    const s = await stream(admin);
+    const importRoles = async (csv: string) => {
+      const boundary = '----events-test';
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/user/roles/import?upsert=name',
+        token: admin,
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await importRoles('name,intro\nImported A,a\nImported B,b\nImported C,c\n');
+    const first = await s.waitFor(
+      (e) => e.event === 'record' && (e.data as { action: string }).action === 'import',
+    );
+    expect(first.data).toMatchObject({ resource: 'roles', id: null, ids: [] });
+    const { rows } = await t.db.query<{ id: string }>(`SELECT id FROM roles WHERE name = 'Imported B'`);
+    await importRoles('name,intro\nImported B,changed\n');
+    const second = await s.waitFor(
+      (e) => e.event === 'record' && (e.data as { ids?: string[] }).ids?.length === 1,
+    );
+    expect(second.data).toMatchObject({ resource: 'roles', action: 'import', ids: [String(rows[0]!.id)] });
+    const roleEvents = s.events.filter(
+      (e) => e.event === 'record' && (e.data as { resource: string }).resource === 'roles',
+    );
+    expect(roleEvents).toHaveLength(2);
+  });
+
   it('replays missed events after Last-Event-ID and asks for a refetch when it cannot', async () => {
     const admin = await t.adminToken();
     const first = await stream(admin);
