@@ -108,6 +108,8 @@ describe('live updates', () => {
 
     // My own change is not reported; someone else's is, and Reload brings their version in.
     await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Mine' }), 200);
+    await page.waitForTimeout(1000);
+    expect(await changed.count()).toBe(0);
     await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Theirs' }, other), 200);
     await changed.waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: '重新加载' }).click();
