@@ -7,6 +7,7 @@ import {
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
+import { EngineRegistryContext } from './engineRegistryContext.ts';
 import { overrides as registeredOverrides } from './overrides.ts';
 import type { ResourceView, ResourceViews } from './overrides.ts';
 import { representationField } from './registry.ts';
@@ -51,16 +52,18 @@ export function EngineResource({
   const views = viewsOf(resource, overrides);
   const element = (view: ResourceView | undefined) => (view ? createElement(view, { resource }) : undefined);
   return (
-    <BasenameContextProvider basename={`${basename}${mount}`}>
-      <RaResource
-        name={resource.name}
-        list={element(views.list)}
-        create={element(views.create)}
-        edit={element(views.edit)}
-        show={element(views.show)}
-        recordRepresentation={representationField(resource)}
-      />
-    </BasenameContextProvider>
+    <EngineRegistryContext.Provider value={all}>
+      <BasenameContextProvider basename={`${basename}${mount}`}>
+        <RaResource
+          name={resource.name}
+          list={element(views.list)}
+          create={element(views.create)}
+          edit={element(views.edit)}
+          show={element(views.show)}
+          recordRepresentation={representationField(resource)}
+        />
+      </BasenameContextProvider>
+    </EngineRegistryContext.Provider>
   );
 }
 

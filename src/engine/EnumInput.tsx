@@ -11,6 +11,13 @@ export function EnumInput({
 }: Omit<InputProps, 'source'> & { resource: string; spec: EngineField }) {
   const choices = useEnumChoices(resource, spec);
   return (
-    <SelectInput {...props} source={spec.name} label={spec.label} choices={choices} translateChoice={false} />
+    <SelectInput
+      {...props}
+      resource={resource}
+      source={spec.name}
+      label={spec.label}
+      choices={choices}
+      translateChoice={false}
+    />
   );
 }

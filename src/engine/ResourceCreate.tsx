@@ -1,6 +1,7 @@
 import { Create } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { draftStore } from './draftStore.ts';
+import { useEngineRegistry } from './engineRegistryContext.ts';
 import { formPayload } from './formPayload.ts';
 import { ResourceForm } from './ResourceForm.tsx';
 import { useSaveSuccess } from './useSaveSuccess.ts';
@@ -9,11 +10,14 @@ import { useSaveSuccess } from './useSaveSuccess.ts';
 export function ResourceCreate({ resource }: { resource: Resource }) {
   const draftKey = draftStore.key(resource.name, undefined);
   const onSuccess = useSaveSuccess(resource.name, draftKey);
+  const registry = useEngineRegistry();
   return (
     <Create
       resource={resource.name}
       mutationOptions={{ onSuccess }}
-      transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: false })}
+      transform={(values: Record<string, unknown>) =>
+        formPayload({ resource, values, isEdit: false, registry })
+      }
     >
       <ResourceForm resource={resource} isEdit={false} draftKey={draftKey} />
     </Create>

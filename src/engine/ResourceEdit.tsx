@@ -2,7 +2,9 @@ import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { ChangedUnderneathBanner } from '../events/ChangedUnderneathBanner.tsx';
 import { draftStore } from './draftStore.ts';
+import { useEngineRegistry } from './engineRegistryContext.ts';
 import { formPayload } from './formPayload.ts';
+import { inlineCollections } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
 import { useSaveSuccess } from './useSaveSuccess.ts';
@@ -11,18 +13,26 @@ import { useAbilities } from './useAbilities.ts';
 /**
  * The generated edit screen. Pessimistic, so server field errors land on the form; only changed fields are
  * PATCHed (the dataProvider diffs against the loaded record); unsaved changes survive leaving the page.
+ * The record is loaded with its inline has-many lists (`include=<key>`), so their rows are edited here too.
  */
 export function ResourceEdit({ resource }: { resource: Resource }) {
   const id = useGetRecordId();
   const draftKey = draftStore.key(resource.name, id);
   const onSuccess = useSaveSuccess(resource.name, draftKey);
   const can = useAbilities(resource);
+  const registry = useEngineRegistry();
+  const include = inlineCollections(resource, registry).map((c) => c.key);
+  // The same meta on the query and the mutation: react-admin keys the cached record by it.
+  const meta = include.length ? { include } : undefined;
   return (
     <Edit
       resource={resource.name}
       mutationMode="pessimistic"
-      mutationOptions={{ onSuccess }}
-      transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: true })}
+      queryOptions={{ meta }}
+      mutationOptions={{ onSuccess, meta }}
+      transform={(values: Record<string, unknown>) =>
+        formPayload({ resource, values, isEdit: true, registry })
+      }
     >
       <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
       <ResourceForm

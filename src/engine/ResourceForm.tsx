@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
-import { SaveButton, SimpleForm, Toolbar, useTranslate } from 'react-admin';
+import { ArrayInput, SaveButton, SimpleForm, SimpleFormIterator, Toolbar, useTranslate } from 'react-admin';
 import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
+import { useEngineRegistry } from './engineRegistryContext.ts';
 import { renderInput, renderReadOnlyInput } from './inputTable.tsx';
-import { engineFields } from './registry.ts';
+import { engineFields, inlineCollections, inlineRowFields } from './registry.ts';
+import type { InlineCollection } from './registry.ts';
 import { schemaDefaults } from './schemaDefaults.ts';
 import { zodResolver } from './zodResolver.ts';
 import { DraftKeeper } from './DraftKeeper.tsx';
@@ -11,7 +13,8 @@ import { DraftKeeper } from './DraftKeeper.tsx';
 /**
  * The generated form of a resource: one input per field from the lookup table, read-only fields shown but
  * not editable (edit only), write-only fields as password inputs, validation with the resource's zod schema
- * and the server's messages, unsaved changes kept as a draft and warned about before leaving.
+ * and the server's messages, unsaved changes kept as a draft and warned about before leaving. Inline has-many
+ * lists are rows of the child's inputs (add, remove), labelled `resources.<name>.fields.<key>`.
  */
 export function ResourceForm({
   resource,
@@ -25,8 +28,13 @@ export function ResourceForm({
   toolbarExtra?: ReactNode;
 }) {
   const translate = useTranslate();
-  const resolver = useMemo(() => zodResolver({ resource, translate, isEdit }), [resource, translate, isEdit]);
+  const registry = useEngineRegistry();
+  const resolver = useMemo(
+    () => zodResolver({ resource, translate, isEdit, registry }),
+    [resource, translate, isEdit, registry],
+  );
   const fields = engineFields(resource);
+  const collections = useMemo(() => inlineCollections(resource, registry), [resource, registry]);
   const secrets = useMemo(() => fields.filter((f) => f.meta.writeOnly).map((f) => f.name), [fields]);
   const defaults = useMemo(() => (isEdit ? undefined : schemaDefaults(resource)), [resource, isEdit]);
   return (
@@ -47,6 +55,32 @@ export function ResourceForm({
         if (field.meta.readOnly) return isEdit ? renderReadOnlyInput(field) : null;
         return renderInput(field, { resource: resource.name, isEdit });
       })}
+      {collections.map((collection) => (
+        <InlineListInput key={collection.key} collection={collection} isEdit={isEdit} />
+      ))}
     </SimpleForm>
+  );
+}
+
+/**
+ * One inline has-many list: a row per child with the child's inputs from the lookup table (labels
+ * `resources.<child>.fields.<field>`), the foreign key left out (the server sets it). A new row starts with
+ * the child's defaults.
+ */
+function InlineListInput({ collection, isEdit }: { collection: InlineCollection; isEdit: boolean }) {
+  const rowFields = useMemo(() => inlineRowFields(collection), [collection]);
+  const newRow = useMemo(
+    () => ({
+      ...Object.fromEntries(rowFields.map((f) => [f.name, null])),
+      ...schemaDefaults(collection.child),
+    }),
+    [rowFields, collection.child],
+  );
+  return (
+    <ArrayInput source={collection.key}>
+      <SimpleFormIterator inline disableReordering getItemDefaults={(item: unknown) => item ?? { ...newRow }}>
+        {rowFields.map((field) => renderInput(field, { resource: collection.child.name, isEdit }))}
+      </SimpleFormIterator>
+    </ArrayInput>
   );
 }

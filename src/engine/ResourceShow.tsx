@@ -1,17 +1,34 @@
-import { EditButton, Show, SimpleShowLayout, TopToolbar, useResourceDefinition } from 'react-admin';
+import {
+  ArrayField,
+  Datagrid,
+  EditButton,
+  ResourceContextProvider,
+  Show,
+  SimpleShowLayout,
+  TopToolbar,
+  useResourceDefinition,
+} from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { useEngineRegistry } from './engineRegistryContext.ts';
 import { renderField } from './fieldTable.tsx';
-import { readableFields } from './registry.ts';
+import { inlineCollections, readableFields } from './registry.ts';
+import type { InlineCollection } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { useAbilities } from './useAbilities.ts';
 
-/** The generated show screen: every readable field, unmasked (masks are for list cells). */
+/**
+ * The generated show screen: every readable field, unmasked (masks are for list cells), then each inline
+ * has-many list as a table of the children (loaded with `include=<key>`).
+ */
 export function ResourceShow({ resource }: { resource: Resource }) {
   const can = useAbilities(resource);
   const { hasEdit } = useResourceDefinition({ resource: resource.name });
+  const collections = inlineCollections(resource, useEngineRegistry());
+  const include = collections.map((c) => c.key);
   return (
     <Show
       resource={resource.name}
+      queryOptions={{ meta: include.length ? { include } : undefined }}
       actions={
         <TopToolbar>
           {hasEdit && can.update ? <EditButton /> : null}
@@ -21,7 +38,24 @@ export function ResourceShow({ resource }: { resource: Resource }) {
     >
       <SimpleShowLayout>
         {readableFields(resource).map((field) => renderField(field, { resource: resource.name }))}
+        {collections.map((collection) => inlineListField(collection))}
       </SimpleShowLayout>
     </Show>
+  );
+}
+
+/** The children of one inline list: a row each, columns from the child's readable fields (not the key). */
+function inlineListField(collection: InlineCollection) {
+  const { child, foreignKey } = collection;
+  const columns = readableFields(child).filter((f) => f.name !== foreignKey);
+  return (
+    <ArrayField key={collection.key} source={collection.key}>
+      {/* Column titles are the child's labels: resources.<child>.fields.<field>. */}
+      <ResourceContextProvider value={child.name}>
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          {columns.map((field) => renderField(field, { resource: child.name }))}
+        </Datagrid>
+      </ResourceContextProvider>
+    </ArrayField>
   );
 }

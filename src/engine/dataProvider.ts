@@ -6,6 +6,7 @@ import { httpClient } from '../providers/httpClient.ts';
 import type { RequestOptions } from '../providers/httpClient.ts';
 import { listQuery } from './listQuery.ts';
 import { changedFields } from './changedFields.ts';
+import { asSentInlineLists } from './formPayload.ts';
 
 /** The shell's fetch wrapper: resolves with the envelope's `data`, rejects with its HttpError. */
 export type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
@@ -19,6 +20,7 @@ interface ListPage {
  * The react-admin dataProvider of every declared resource, speaking the API contract: list query encoding,
  * envelope unwrapping (through the shell's httpClient, which also handles 401 by dropping the token and
  * reloading), PATCH of changed fields only, and 422/409 field errors turned into react-admin form errors.
+ * `meta.include` (a list of relation names) on getOne embeds those relations (`include=a,b`).
  *
  * @example
  * <Admin dataProvider={createDataProvider()} ... />
@@ -47,8 +49,11 @@ export function createDataProvider({
       const page = await call<ListPage>(pathOf(name), { query: listQuery(resourceOf(name), params) });
       return listResult(page);
     },
-    async getOne(name, { id }) {
-      return { data: await call<RaRecord>(pathOf(name, id)) };
+    async getOne(name, { id, meta }) {
+      const include = (meta as { include?: string[] } | undefined)?.include;
+      const path = pathOf(name, id);
+      if (!include?.length) return { data: await call<RaRecord>(path) };
+      return { data: await call<RaRecord>(path, { query: { include: include.join(',') } }) };
     },
     async getMany(name, { ids }) {
       if (!ids.length) return { data: [] };
@@ -68,7 +73,9 @@ export function createDataProvider({
       return { data: await call<RaRecord>(pathOf(name), { method: 'POST', body: data }) };
     },
     async update(name, { id, data, previousData }) {
-      const body = previousData ? changedFields(data, previousData) : data;
+      // Inline has-many rows of the loaded record are compared as the form sends them (no foreign key).
+      const previous = previousData && asSentInlineLists(resourceOf(name), previousData, resources);
+      const body = previous ? changedFields(data, previous) : data;
       return { data: await call<RaRecord>(pathOf(name, id), { method: 'PATCH', body }) };
     },
     async updateMany(name, { ids, data }) {

@@ -33,6 +33,8 @@ const common = (field: EngineField, ctx: InputContext) => ({
   key: field.name,
   source: field.name,
   label: field.label,
+  // Labels `resources.<resource>.fields.<field>`: the form's own resource, or the child of an inline list.
+  resource: ctx.resource,
   alwaysOn: ctx.alwaysOn,
   isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && isRequired(field.schema),
 });
@@ -51,11 +53,11 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
   date: (f, ctx) => <DateInput {...common(f, ctx)} />,
   datetime: (f, ctx) => <DateTimeInput {...common(f, ctx)} />,
   belongsTo: (f, ctx) => {
-    const { label, isRequired: _required, ...rest } = common(f, ctx);
+    const { label, isRequired: _required, resource: _resource, ...rest } = common(f, ctx);
     return <ReferenceInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
   },
   manyToMany: (f, ctx) => {
-    const { label, isRequired: _required, ...rest } = common(f, ctx);
+    const { label, isRequired: _required, resource: _resource, ...rest } = common(f, ctx);
     return <ReferenceArrayInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
   },
   dictionary: (f, ctx) => <DictionaryInput {...common(f, ctx)} spec={f} />,

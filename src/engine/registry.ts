@@ -18,6 +18,40 @@ export interface EngineField {
 /** How many readable fields become columns when no field says `list: true`. */
 const DEFAULT_COLUMNS = 5;
 
+/**
+ * An inline has-many list (`hasMany: { parts: { ..., inline: true } }`): children edited in the parent's form
+ * and written with it (server/engine/has-many.ts).
+ */
+export interface InlineCollection {
+  /** Key in the parent's record and body (`parts`); its label is `resources.<parent>.fields.<key>`. */
+  key: string;
+  foreignKey: string;
+  child: Resource;
+  /** The most rows the server takes in one list. */
+  maxItems: number;
+}
+
+/** The most items of one inline list (the server's cap: the child's maxPageSize, at most 1000). */
+const MAX_ITEMS = 1000;
+
+/** The inline has-many lists of a resource whose child is in `list` (the registry by default). */
+export function inlineCollections(
+  resource: Resource,
+  list: readonly Resource[] = registered,
+): InlineCollection[] {
+  return Object.entries(resource.options.hasMany ?? {}).flatMap(([key, spec]) => {
+    const child = spec.inline ? findResource(spec.resource, list) : undefined;
+    if (!child) return [];
+    const maxItems = Math.min(child.options.limits?.maxPageSize ?? MAX_ITEMS, MAX_ITEMS);
+    return [{ key, foreignKey: spec.foreignKey, child, maxItems }];
+  });
+}
+
+/** The inputs of one child row: the child's writable fields except the key pointing at the parent. */
+export function inlineRowFields(collection: InlineCollection): EngineField[] {
+  return writableFields(collection.child).filter((f) => f.name !== collection.foreignKey);
+}
+
 /** Looks a resource up by its name in the given list (the registry by default). */
 export function findResource(name: string, list: readonly Resource[] = registered): Resource | undefined {
   return list.find((resource) => resource.name === name);

@@ -1,9 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { Resource } from '../../resources/define.ts';
+import { resources as registered } from '../../resources/index.ts';
 import { decodeMessage, issueKey } from '../../schemas/messages.ts';
 import { formPayload, isClearable } from './formPayload.ts';
-import { engineFields } from './registry.ts';
+import { engineFields, inlineCollections } from './registry.ts';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -11,7 +12,8 @@ export type Translate = (key: string, options?: Record<string, unknown>) => stri
  * A react-hook-form resolver that validates with the resource's own zod schema and words every issue with
  * the same `validation.*` keys the server uses (schemas/messages.ts), so the client shows exactly the
  * server's messages ("Cannot be empty", "Invalid email", ...). Values are returned untouched; the payload
- * is shaped at save time (formPayload).
+ * is shaped at save time (formPayload). Rows of inline has-many lists are checked with the child's schema
+ * (without its foreign key), so a row's error lands on `<key>.<index>.<field>` like the server's 422.
  *
  * @example
  * <SimpleForm resolver={zodResolver({ resource, translate, isEdit: false })}>...</SimpleForm>
@@ -20,14 +22,17 @@ export function zodResolver({
   resource,
   translate,
   isEdit,
+  registry = registered,
 }: {
   resource: Resource;
   translate: Translate;
   isEdit: boolean;
+  /** Where the children of inline lists are looked up (the engine's resource list). */
+  registry?: readonly Resource[];
 }): Resolver<FieldValues> {
-  const schema = validationSchema(resource, isEdit);
+  const schema = withInlineLists(validationSchema(resource, isEdit), resource, isEdit, registry);
   return async (values) => {
-    const payload = formPayload({ resource, values, isEdit });
+    const payload = formPayload({ resource, values, isEdit, registry });
     const result = await schema.safeParseAsync(payload, { error: (iss) => issueKey(iss) });
     if (result.success) return { values, errors: {} };
     return { values: {}, errors: toFieldErrors(result.error, translate) };
@@ -56,6 +61,28 @@ function validationSchema(resource: Resource, isEdit: boolean): z.ZodObject {
       schema = schema.extend(Object.fromEntries(clearable.map((f) => [f.name, f.schema.nullable()])));
   }
   return schema;
+}
+
+/** Adds each inline has-many list: rows of the child's own form schema, without the foreign key. */
+function withInlineLists(
+  schema: z.ZodObject,
+  resource: Resource,
+  isEdit: boolean,
+  registry: readonly Resource[],
+): z.ZodObject {
+  const collections = inlineCollections(resource, registry);
+  if (!collections.length) return schema;
+  return schema.extend(
+    Object.fromEntries(
+      collections.map((c) => {
+        const row = validationSchema(c.child, isEdit)
+          .omit(mask([c.foreignKey]))
+          .extend({ id: z.string().optional() });
+        const tooMany = `engine.record.too_many_items|${JSON.stringify({ max: c.maxItems })}`;
+        return [c.key, z.array(row).max(c.maxItems, { message: tooMany }).optional()];
+      }),
+    ),
+  );
 }
 
 // zod's mask type is keyed by the literal shape; the names here come from that same shape.

@@ -14,6 +14,7 @@ import { createDataProvider } from '../dataProvider.ts';
 import { EngineResource } from '../EngineResource.tsx';
 import type { ResourceViews } from '../overrides.ts';
 import { contacts } from './contacts.ts';
+import { kitItems, kits } from './kits.ts';
 import { departments, roles } from './related.ts';
 
 /** An administrator: holds every permission. */
@@ -23,7 +24,7 @@ export const ADMIN_PROFILE: Profile = {
   staff: { id: '1', is_admin: 1, roles: [] },
 };
 
-export const testResources = [contacts, departments, roles];
+export const testResources = [contacts, departments, roles, kits, kitItems];
 
 /** react-admin's i18nProvider over the real catalogues, one i18next instance per call. */
 export async function testI18nProvider(locale: Locale = 'en'): Promise<I18nProvider> {
@@ -37,7 +38,7 @@ export async function testI18nProvider(locale: Locale = 'en'): Promise<I18nProvi
 }
 
 /**
- * Renders the engine's routes of `contacts` under /settings at `path`, with the real dataProvider (tests stub
+ * Renders the engine's routes of the test resources (`contacts`, `kits` ...) under /settings at `path`, with the real dataProvider (tests stub
  * fetch) and the real message catalogues.
  */
 export async function renderEngine({
