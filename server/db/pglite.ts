@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, QueryResult, Queryable } from './types.ts';
 
 const INT8 = 20;
@@ -7,10 +8,13 @@ const NUMERIC = 1700;
 /** Same wire conventions as node-postgres: big integers and numerics stay strings. */
 const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
 
-/** Opens (creating when needed) an embedded PGlite database in `dir`; `null` keeps it in memory. */
+/**
+ * Opens (creating when needed) an embedded PGlite database in `dir`; `null` keeps it in memory. pg_trgm is
+ * loaded so the generated migrations' `CREATE EXTENSION IF NOT EXISTS pg_trgm` and trigram indexes apply.
+ */
 export async function openPglite(dir: string | null): Promise<Db> {
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir ?? undefined, { parsers });
+  const pg = await PGlite.create(dir ?? undefined, { parsers, extensions: { pg_trgm } });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const res = await q.query<T>(sql, params as unknown[]);

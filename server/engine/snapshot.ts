@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Resource } from '../../resources/define.ts';
+import type { Condition, Resource } from '../../resources/define.ts';
 import { fieldsOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 
 /**
@@ -24,9 +24,14 @@ export interface ColumnSnapshot {
   /** CHECK expression (enums), or null. */
   check: string | null;
   unique: boolean;
-  /** An index for sorting/searching/joining on this column. */
+  /** A btree index (`<table>_<column>_idx`) for sorting, `=`/`in`/range searches and joins on this column. */
   index: boolean;
   references: { table: string; onDelete: 'CASCADE' | 'SET NULL' | 'RESTRICT' } | null;
+  /**
+   * A GIN trigram index (`<table>_<column>_trgm`, pg_trgm's `gin_trgm_ops`) serving `like` searches
+   * (`ILIKE '%term%'`, which a btree cannot). Snapshots written before it existed lack it: read as false.
+   */
+  trigram: boolean;
 }
 
 export interface JoinTableSnapshot {
@@ -78,7 +83,15 @@ const EMPTY_COLUMN: Omit<ColumnSnapshot, 'name' | 'type'> = {
   unique: false,
   index: false,
   references: null,
+  trigram: false,
 };
+
+/**
+ * Conditions a btree on the column serves. `like` is served by the trigram index instead, and `<>` (written
+ * as `IS DISTINCT FROM`) by no index; a column searched only with those gets no btree unless it is sortable
+ * or a foreign key.
+ */
+const BTREE_CONDITIONS = new Set<Condition>(['=', 'in', 'between', '>=', '<=']);
 
 function columnOf(
   resource: Resource,
@@ -95,15 +108,20 @@ function columnOf(
   );
   const onDelete = isChildKey ? 'CASCADE' : f.isNullable ? 'SET NULL' : 'RESTRICT';
   const values = f.enumValues.map(sqlLiteral).join(', ');
+  const type = COLUMN_TYPES[kind];
   return {
     name: (f.meta.writeOnly && f.meta.column) || f.name,
-    type: COLUMN_TYPES[kind],
+    type,
     notNull: !f.isNullable,
     default: f.hasDefault && f.defaultValue !== undefined ? sqlDefault(f.defaultValue, kind) : null,
     check: kind === 'enum' && values ? `${quote(f.name)} IN (${values})` : null,
     unique: f.meta.unique === true,
-    index: !f.meta.unique && (f.meta.sort === true || f.conditions.length > 0 || kind === 'reference'),
+    index:
+      !f.meta.unique &&
+      (f.meta.sort === true || f.conditions.some((c) => BTREE_CONDITIONS.has(c)) || kind === 'reference'),
     references: kind === 'reference' && target ? { table: tableOf(target), onDelete } : null,
+    // The list query searches `"col"::text ILIKE $n`: on a text column that is the column itself.
+    trigram: type === 'text' && f.conditions.includes('like') && !f.meta.writeOnly,
   };
 }
 
@@ -131,13 +149,28 @@ export function snapshotPath(dir: string, resource: string): string {
 export function readSnapshot(dir: string, resource: string): TableSnapshot | null {
   const file = snapshotPath(dir, resource);
   if (!fs.existsSync(file)) return null;
-  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as TableSnapshot & { migration?: string };
+  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as StoredSnapshot;
   const { migration: _migration, ...snapshot } = stored;
-  return snapshot;
+  return { ...snapshot, columns: snapshot.columns.map((c) => ({ ...c, trigram: c.trigram ?? false })) };
 }
 
+/** A snapshot file as written by any version of make:migration (properties added later may be missing). */
+type StoredSnapshot = Omit<TableSnapshot, 'columns'> & {
+  migration?: string;
+  columns: (Omit<ColumnSnapshot, 'trigram'> & { trigram?: boolean })[];
+};
+
+/** Equal content, whatever the order of the properties (files keep the order they were written in). */
 export function sameSnapshot(a: TableSnapshot, b: TableSnapshot): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
 }
 
 /**
