@@ -14,7 +14,8 @@ type JsonSchema = Record<string, unknown>;
  */
 export function routeSchemas(
   resource: Resource,
-  registry: readonly Resource[] = [],
+  /** Where the children of inline has-many lists are found. */
+  registry: readonly Resource[],
 ): Record<'list' | 'create' | 'read' | 'update' | 'delete' | 'export' | 'import', JsonSchema> {
   const tags = [resource.name];
   const { create, update } = writeSchemas(resource);
