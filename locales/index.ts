@@ -1,9 +1,12 @@
 /**
- * The message catalogues, one JSON file per namespace and language. Both the server (error and validation
- * messages) and the client (every UI string, react-admin's `ra.*` included) read them from here.
+ * The message catalogues, one JSON file per namespace and language. The server (error and validation
+ * messages) and the tests read them all from here; the browser loads them per language and part instead
+ * (src/i18n/messages.ts, grouped as locales/languages.ts says).
  * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
  * (resources.<name>.fields.<field>, merged from resources*.json so each area keeps its own file), settings, system, errors and validation (server messages too).
  */
+import { DEFAULT_LOCALE, LOCALES } from './languages.ts';
+import type { Catalog, Locale } from './languages.ts';
 import enApp from './en/app.json';
 import enAuth from './en/auth.json';
 import enEngine from './en/engine.json';
@@ -27,11 +30,8 @@ import zhSettings from './zh-CN/settings.json';
 import zhSystem from './zh-CN/system.json';
 import zhValidation from './zh-CN/validation.json';
 
-export const LOCALES = ['zh-CN', 'en'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'zh-CN';
-
-export type Catalog = Record<string, unknown>;
+export { DEFAULT_LOCALE, LOCALES };
+export type { Catalog, Locale };
 
 export const catalogs: Record<Locale, Catalog> = {
   'zh-CN': {

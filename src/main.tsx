@@ -1,16 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App.tsx';
-import { initI18n } from './i18n/i18n.ts';
-import { resolveInitialLocale } from './i18n/locale.ts';
+import { initI18n, preloadMessages } from './i18n/i18n.ts';
+import { getStoredLocale, resolveInitialLocale } from './i18n/locale.ts';
 import { queryClient } from './providers/queryClient.ts';
 import { loadSystemStatus } from './providers/siteConfig.ts';
 
 /**
  * Start-up: GET /api/v1 first (its failure is ignored, spec 7) because on a first visit its first language
- * becomes the locale; then i18next; then the first render, so no text ever flashes in the wrong language.
+ * becomes the locale; then i18next with that language's public messages; then the first render, so no text ever flashes in the wrong language.
  */
 async function start(): Promise<void> {
+  // A returning visitor's language is known already: fetch its messages while GET /api/v1 is under way.
+  const stored = getStoredLocale();
+  if (stored) preloadMessages(stored, 'public');
   const status = await loadSystemStatus(queryClient);
   await initI18n(resolveInitialLocale(status.config.languages));
   const container = document.getElementById('root');

@@ -1,12 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { I18nProvider } from 'react-admin';
-import { i18n, initI18n } from './i18n.ts';
+import { i18n, initI18n, loadAdminMessages } from './i18n.ts';
 import { LOCALE_KEY } from './locale.ts';
 
 describe('i18n', () => {
   let provider: I18nProvider;
   beforeAll(async () => {
     provider = await initI18n('zh-CN');
+  });
+
+  it('starts with the public messages of one language and adds the admin ones on demand', async () => {
+    expect(provider.translate('auth.login.title')).toBe('登录');
+    expect(i18n.hasResourceBundle('zh-CN', 'admin')).toBe(false);
+    expect(i18n.hasResourceBundle('en', 'public')).toBe(false);
+    await loadAdminMessages();
+    expect(provider.translate('ra.action.save')).toBe('保存');
+    expect(i18n.hasResourceBundle('en', 'admin')).toBe(false);
   });
 
   it("translates react-admin's messages with plurals and placeholders in both languages", async () => {

@@ -1,9 +1,12 @@
 import { createInstance } from 'i18next';
+import type { BackendModule } from 'i18next';
 import type { I18nProvider } from 'react-admin';
 import { getI18nProvider } from 'ra-i18n-i18next';
-import { DEFAULT_LOCALE, LOCALES, catalogs } from '../../locales/index.ts';
-import type { Locale } from '../../locales/index.ts';
+import { addedMessages, onMessagesAdded } from '../../locales/additions.ts';
+import { LOCALES, bundleOfNamespace } from '../../locales/languages.ts';
+import type { Catalog, Locale, MessageBundle } from '../../locales/languages.ts';
 import { isLocale, storeLocale } from './locale.ts';
+import { loadMessages } from './messages.ts';
 
 /** The one i18next instance: react-admin translates through it, public pages use react-i18next on it. */
 export const i18n = createInstance();
@@ -24,20 +27,54 @@ i18n.on('languageChanged', (lng: string) => {
 });
 
 /**
- * Initialises i18next with every catalogue (they are small and bundled, so there is no loading state) and
- * builds react-admin's i18nProvider with ra-i18n-i18next. Resolves once `t` is usable.
+ * Where i18next gets its messages: the i18next namespaces are the two bundles of locales/languages.ts,
+ * `public` (loaded by initI18n) and `admin` (loaded by loadAdminMessages), each downloaded for one language
+ * only when it is needed. i18next waits for them before it reports a language as changed, so a switch
+ * never shows keys or the other language's text.
+ */
+const messagesBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    if (!isLocale(language) || !isBundle(namespace)) {
+      callback(null, {});
+      return;
+    }
+    loadMessages(language, namespace).then(
+      (messages) => callback(null, withAdded(messages, language, namespace)),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+// Messages added at run time (locales/additions.ts) join a bundle already loaded; one loaded later gets them
+// in messagesBackend.
+onMessagesAdded((locale, messages) => {
+  for (const [bundle, part] of splitByBundle(messages)) {
+    if (i18n.hasResourceBundle(locale, bundle)) i18n.addResourceBundle(locale, bundle, part, true, true);
+  }
+});
+
+/**
+ * Initialises i18next with the public messages of `locale` and builds react-admin's i18nProvider with
+ * ra-i18n-i18next. Resolves once `t` is usable, so the first render never shows a key.
  */
 export async function initI18n(locale: Locale): Promise<I18nProvider> {
   if (provider) return provider;
   provider = await getI18nProvider(
-    i18n,
+    i18n.use(messagesBackend),
     {
       lng: locale,
-      fallbackLng: DEFAULT_LOCALE,
+      // Both languages hold the same keys (locales/catalogs test), so nothing falls back; without a fallback
+      // language i18next never downloads a second language.
+      fallbackLng: false,
       supportedLngs: [...LOCALES],
       // Keep `zh-CN` as is instead of also trying a bare `zh`.
       load: 'currentOnly',
-      resources: Object.fromEntries(LOCALES.map((lng) => [lng, { translation: catalogs[lng] }])),
+      ns: ['public'],
+      defaultNS: 'public',
+      // One flat key space (`ra.action.save`, `auth.login.title`) across both bundles.
+      fallbackNS: 'admin',
       interpolation: { escapeValue: false },
       // react-admin passes free text (labels, titles) through translate(); a colon in it is not a namespace.
       nsSeparator: false,
@@ -48,8 +85,56 @@ export async function initI18n(locale: Locale): Promise<I18nProvider> {
   return provider;
 }
 
+/**
+ * Downloads the admin messages (react-admin's `ra` and the admin areas) of the current language; from then
+ * on a language switch loads both bundles of the new language. Call before the admin shell renders.
+ */
+export async function loadAdminMessages(): Promise<void> {
+  await i18n.loadNamespaces('admin');
+}
+
+/** Starts downloading a bundle early (start-up knows the stored language before GET /api/v1 answers). */
+export function preloadMessages(locale: Locale, bundle: MessageBundle): void {
+  void loadMessages(locale, bundle).catch(() => undefined);
+}
+
 /** The provider built by initI18n (the admin shell is only mounted after it). */
 export function getI18nextProvider(): I18nProvider {
   if (!provider) throw new Error('initI18n() must run before the admin shell mounts');
   return provider;
+}
+
+function isBundle(namespace: string): namespace is MessageBundle {
+  return namespace === 'public' || namespace === 'admin';
+}
+
+function withAdded(messages: Catalog, locale: Locale, bundle: MessageBundle): Catalog {
+  let merged = messages;
+  for (const added of addedMessages(locale)) {
+    const part = splitByBundle(added).get(bundle);
+    if (part) merged = deepMerge(merged, part);
+  }
+  return merged;
+}
+
+function splitByBundle(messages: Catalog): Map<MessageBundle, Catalog> {
+  const parts = new Map<MessageBundle, Catalog>();
+  for (const [namespace, value] of Object.entries(messages)) {
+    const bundle = bundleOfNamespace(namespace);
+    parts.set(bundle, { ...parts.get(bundle), [namespace]: value });
+  }
+  return parts;
+}
+
+function deepMerge(target: Catalog, source: Catalog): Catalog {
+  const out: Catalog = { ...target };
+  for (const [key, value] of Object.entries(source)) {
+    const previous = out[key];
+    out[key] = isPlainObject(previous) && isPlainObject(value) ? deepMerge(previous, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Catalog {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

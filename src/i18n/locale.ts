@@ -1,5 +1,5 @@
-import { DEFAULT_LOCALE, LOCALES } from '../../locales/index.ts';
-import type { Locale } from '../../locales/index.ts';
+import { DEFAULT_LOCALE, LOCALES } from '../../locales/languages.ts';
+import type { Locale } from '../../locales/languages.ts';
 
 /** The localStorage key the spec fixes for the interface language. */
 export const LOCALE_KEY = 'locale';

@@ -1,13 +1,18 @@
 import { Suspense, lazy } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
+import { loadAdminMessages } from '../i18n/i18n.ts';
 import { PublicLayout } from '../layouts/PublicLayout.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
 import { Guard } from './Guard.tsx';
 import { isAdminPath } from './paths.ts';
 
-// Route-level code splitting: the sign-in pages load MUI only; react-admin comes with the admin shell chunk.
-const AdminApp = lazy(() => import('../admin/AdminApp.tsx').then((m) => ({ default: m.AdminApp })));
+// Route-level code splitting: the sign-in pages load MUI only; react-admin comes with the admin shell chunk,
+// and the admin messages (react-admin's `ra` and the admin areas) download alongside it.
+const AdminApp = lazy(async () => {
+  const [m] = await Promise.all([import('../admin/AdminApp.tsx'), loadAdminMessages()]);
+  return { default: m.AdminApp };
+});
 const LoginPage = lazy(() => import('../pages/auth/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() =>
   import('../pages/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })),

@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/i18n.ts';
+import { initI18n, loadAdminMessages } from '../../i18n/i18n.ts';
 import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
 import { DepartmentTreePage } from './DepartmentTreePage.tsx';
 
@@ -56,6 +56,7 @@ function renderPage() {
 describe('DepartmentTreePage', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
+    await loadAdminMessages();
   });
   beforeEach(() => {
     calls = [];
