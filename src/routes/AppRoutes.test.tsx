@@ -157,7 +157,8 @@ describe('header tools', () => {
     renderAt('/login');
     expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '切换语言' }));
-    await user.click(screen.getByRole('menuitem', { name: 'English' }));
+    // The menu is a chunk of its own, loaded on first use.
+    await user.click(await screen.findByRole('menuitem', { name: 'English' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     expect(localStorage.getItem('locale')).toBe('en');
   });

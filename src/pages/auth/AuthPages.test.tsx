@@ -77,7 +77,8 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     expect(account.getAttribute('autocomplete')).toBe('username');
     expect(screen.getByLabelText(/^Password/).getAttribute('autocomplete')).toBe('current-password');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByText('Please enter username')).toBeTruthy();
+    // The schema loads on first use, so the messages come a moment after the click.
+    expect(await screen.findByText('Please enter username')).toBeTruthy();
     expect(screen.getByText('Please enter password')).toBeTruthy();
     expect(calls).toHaveLength(0);
     expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/register');

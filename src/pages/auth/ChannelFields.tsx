@@ -3,8 +3,8 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
+import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import type { Channel, Scene } from '../../../schemas/auth.ts';
 import { CaptchaButton, channelField } from './CaptchaButton.tsx';
 import type { useAuthForm } from './useAuthForm.ts';
@@ -46,7 +46,7 @@ export function ChannelFields({
         <FormControlLabel value="email" control={<Radio />} label={t('auth.channels.email')} />
         <FormControlLabel value="sms" control={<Radio />} label={t('auth.channels.sms')} />
       </RadioGroup>
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps(field, 'to')}
         type={channel === 'email' ? 'email' : 'tel'}
         label={t(`auth.fields.${field}`)}
@@ -58,7 +58,7 @@ export function ChannelFields({
         fullWidth
       />
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextField
+        <OutlinedTextField
           {...form.fieldProps('captcha')}
           label={t('auth.fields.captcha')}
           autoComplete="one-time-code"

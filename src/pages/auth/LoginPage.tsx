@@ -5,22 +5,27 @@ import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { loginSchema } from '../../../schemas/auth.ts';
+import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
+import { LoadingState } from '../../components/LoadingState.tsx';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
 import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
+import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { WechatButton } from './wechat/WechatButton.tsx';
-import { WechatReturn } from './wechat/WechatReturn.tsx';
+
+// Only a return from WeChat (code + state in the address) shows it; it brings its own form and schema.
+const WechatReturn = lazy(() =>
+  import('./wechat/WechatReturn.tsx').then((m) => ({ default: m.WechatReturn })),
+);
 
 /** Sign-in with a username, email or phone number; returns to the safe `href` or the dashboard. */
 export function LoginPage() {
@@ -33,24 +38,33 @@ export function LoginPage() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const isDone = await form.submit(loginSchema, values, async (data) => {
-      await authProvider.login(data);
-      // An existing account opening an invitation link joins the invited staff record after signing in.
-      if (await joinInvitation(invitation)) clearProfile(queryClient);
-    });
+    const isDone = await form.submit(
+      () => loadAuthSchemas().then((m) => m.loginSchema),
+      values,
+      async (data) => {
+        await authProvider.login(data);
+        // An existing account opening an invitation link joins the invited staff record after signing in.
+        if (await joinInvitation(invitation)) clearProfile(queryClient);
+      },
+    );
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
   // WeChat sends the user back here with code + state (issue 7).
   const wechatCode = params.get('code');
   const wechatState = params.get('state');
   if (wechatCode && wechatState) {
-    return <WechatReturn code={wechatCode} state={wechatState} href={params.get('href')} />;
+    return (
+      <Suspense fallback={<LoadingState />}>
+        <WechatReturn code={wechatCode} state={wechatState} href={params.get('href')} />
+      </Suspense>
+    );
   }
 
   return (
     <Stack
       component="form"
       noValidate
+      onFocus={preloadAuthSchemas}
       spacing={1}
       onSubmit={(event) => void onSubmit(event)}
       aria-labelledby="login-title"
@@ -64,7 +78,7 @@ export function LoginPage() {
           {form.formError}
         </Alert>
       ) : null}
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('username')}
         label={t('auth.fields.account')}
         autoComplete="username"
@@ -73,7 +87,7 @@ export function LoginPage() {
         required
         fullWidth
       />
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('password')}
         type="password"
         label={t('auth.fields.password')}

@@ -3,13 +3,12 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { registerSchema } from '../../../schemas/auth.ts';
+import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import type { Channel } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { authProvider } from '../../providers/authProvider.ts';
@@ -17,6 +16,7 @@ import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
+import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
@@ -41,11 +41,15 @@ export function RegisterPage() {
     event.preventDefault();
     const { channel, to, ...rest } = values;
     const body = { ...rest, [channelField(channel)]: to.trim() };
-    const isDone = await form.submit(registerSchema, body, async () => {
-      await authProvider.register(body);
-      // Joining makes the account staff: the next profile load must see it.
-      if (await joinInvitation(params.get('invitation'))) clearProfile(queryClient);
-    });
+    const isDone = await form.submit(
+      () => loadAuthSchemas().then((m) => m.registerSchema),
+      body,
+      async () => {
+        await authProvider.register(body);
+        // Joining makes the account staff: the next profile load must see it.
+        if (await joinInvitation(params.get('invitation'))) clearProfile(queryClient);
+      },
+    );
     if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
 
@@ -53,6 +57,7 @@ export function RegisterPage() {
     <Stack
       component="form"
       noValidate
+      onFocus={preloadAuthSchemas}
       spacing={1}
       onSubmit={(event) => void onSubmit(event)}
       aria-labelledby="register-title"
@@ -66,7 +71,7 @@ export function RegisterPage() {
           {form.formError}
         </Alert>
       ) : null}
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('username')}
         label={t('auth.fields.username')}
         autoComplete="username"
@@ -85,7 +90,7 @@ export function RegisterPage() {
         onNotice={setNotice}
         onChange={(next) => setValues({ ...values, ...next })}
       />
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('password')}
         type="password"
         label={t('auth.fields.password')}
@@ -95,7 +100,7 @@ export function RegisterPage() {
         required
         fullWidth
       />
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('password_confirmation')}
         type="password"
         label={t('auth.fields.password_confirmation')}

@@ -3,16 +3,16 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import { resetSchema } from '../../../schemas/auth.ts';
+import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import type { Channel } from '../../../schemas/auth.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { ChannelFields } from './ChannelFields.tsx';
+import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 
@@ -34,9 +34,13 @@ export function ResetPage() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const ok = await form.submit(resetSchema, values, async () => {
-      await httpClient('v1/user/reset', { method: 'POST', body: values });
-    });
+    const ok = await form.submit(
+      () => loadAuthSchemas().then((m) => m.resetSchema),
+      values,
+      async () => {
+        await httpClient('v1/user/reset', { method: 'POST', body: values });
+      },
+    );
     setDone(ok);
   };
 
@@ -60,6 +64,7 @@ export function ResetPage() {
     <Stack
       component="form"
       noValidate
+      onFocus={preloadAuthSchemas}
       spacing={1}
       onSubmit={(event) => void onSubmit(event)}
       aria-labelledby="reset-title"
@@ -83,7 +88,7 @@ export function ResetPage() {
         onNotice={setNotice}
         onChange={(next) => setValues({ ...values, ...next })}
       />
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('password')}
         type="password"
         label={t('auth.fields.new_password')}
@@ -93,7 +98,7 @@ export function ResetPage() {
         required
         fullWidth
       />
-      <TextField
+      <OutlinedTextField
         {...form.fieldProps('password_confirmation')}
         type="password"
         label={t('auth.fields.password_confirmation')}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
@@ -7,7 +7,7 @@ import type { FieldErrors } from '../../providers/httpError.ts';
 
 /**
  * Form state shared by the account pages: submitting flag, per-field errors (from the shared zod schema before
- * sending, then from the server's 422 `errors` map) and one form-level message for everything else (429,
+ * sending, then from the server's 422 `errors` map; the schema may come as a loader) and one form-level message for everything else (429,
  * 403, network). Example: `const form = useAuthForm(); form.submit(loginSchema, values, (data) => login(data))`.
  */
 export function useAuthForm() {
@@ -15,13 +15,27 @@ export function useAuthForm() {
   const [isSubmitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const isLoadingSchema = useRef(false);
 
   async function submit<S extends z.ZodType>(
-    schema: S,
+    schema: S | (() => Promise<S>),
     values: unknown,
     send: (data: z.output<S>) => Promise<void>,
   ): Promise<boolean> {
-    const parsed = schema.safeParse(values, { error: (iss) => issueKey(iss) });
+    // A schema given as a loader is fetched on first use (see loadAuthSchemas); a second submit while
+    // it loads is ignored, as the disabled button ignores one while sending.
+    if (isLoadingSchema.current) return false;
+    let resolved: S;
+    try {
+      isLoadingSchema.current = true;
+      resolved = typeof schema === 'function' ? await schema() : schema;
+    } catch {
+      setFormError(t('auth.errors.network'));
+      return false;
+    } finally {
+      isLoadingSchema.current = false;
+    }
+    const parsed = resolved.safeParse(values, { error: (iss) => issueKey(iss) });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error, (key, params) => t(key, params)));
       setFormError(null);
