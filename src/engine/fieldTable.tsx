@@ -10,7 +10,7 @@ import {
   TextField,
   UrlField,
 } from 'react-admin';
-import type { ReactElement } from 'react';
+import { cloneElement, type ReactElement } from 'react';
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
 import { DictionaryField } from './DictionaryField.tsx';
@@ -29,7 +29,6 @@ export interface FieldContext {
 type FieldRenderer = (field: EngineField, ctx: FieldContext) => ReactElement | null;
 
 const common = (field: EngineField, ctx: FieldContext) => ({
-  key: field.name,
   source: field.name,
   label: field.label,
   sortable: ctx.sortable ?? false,
@@ -72,9 +71,11 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
 /** The Field element of one field; masked fields are masked in list cells. */
 export function renderField(field: EngineField, ctx: FieldContext): ReactElement | null {
   if (ctx.isListCell && field.meta.mask) {
-    return <MaskedField {...common(field, ctx)} mask={field.meta.mask} />;
+    return <MaskedField key={field.name} {...common(field, ctx)} mask={field.meta.mask} />;
   }
-  return FIELD_TABLE[field.kind](field, ctx);
+  // The key is set here, not spread from `common`: React warns about a spread `key`.
+  const element = FIELD_TABLE[field.kind](field, ctx);
+  return element && cloneElement(element, { key: field.name });
 }
 
 function toList(value: unknown): string[] {

@@ -9,7 +9,7 @@ import {
   ReferenceInput,
   TextInput,
 } from 'react-admin';
-import type { ReactElement } from 'react';
+import { cloneElement, type ReactElement } from 'react';
 import { searchConditions } from '../../resources/define.ts';
 import { BetweenInput } from './BetweenInput.tsx';
 import type { FieldKind } from './fieldKind.ts';
@@ -30,7 +30,6 @@ export interface InputContext {
 type InputRenderer = (field: EngineField, ctx: InputContext) => ReactElement;
 
 const common = (field: EngineField, ctx: InputContext) => ({
-  key: field.name,
   source: field.name,
   label: field.label,
   // Labels `resources.<resource>.fields.<field>`: the form's own resource, or the child of an inline list.
@@ -101,7 +100,8 @@ export function renderInput(field: EngineField, ctx: InputContext): ReactElement
       />
     );
   }
-  return INPUT_TABLE[field.kind](field, ctx);
+  // The key is set here, not spread from `common`: React warns about a spread `key`.
+  return cloneElement(INPUT_TABLE[field.kind](field, ctx), { key: field.name });
 }
 
 function parseJson(text: string): unknown {
