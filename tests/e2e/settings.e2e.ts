@@ -67,5 +67,11 @@ describe('settings content', () => {
       .first()
       .waitFor();
     await page.getByRole('cell', { name: 'settings.update' }).first().waitFor();
+    // The operator filter offers the people found in the log (GET v1/user/logs/operators).
+    const { username } = adminCredentials();
+    await page.getByRole('combobox', { name: '操作人' }).fill(username.slice(0, 3));
+    await page.getByRole('option', { name: new RegExp(`\\(${username}\\)$|^${username}$`) }).click();
+    await page.waitForURL((url) => decodeURIComponent(url.search).includes('operator_id'));
+    await page.getByRole('cell', { name: 'dictionaries.create' }).first().waitFor();
   });
 });

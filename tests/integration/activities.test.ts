@@ -78,6 +78,27 @@ describe('activity log', () => {
     expect(page.meta.pagination).toMatchObject({ per_page: 1, current_page: 2 });
   });
 
+  it('offers the operators who appear in the log, without the users permission', async () => {
+    const bystander = await createUser(t.db, { username: 'never_acted' });
+    const { rows } = await t.db.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [
+      auditor.userId,
+    ]);
+    const auditorName = rows[0]!.username;
+    const operators = async (query: string, token = auditor.token) => {
+      const res = await t.request({ url: `${BASE}/operators?${query}`, token });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { id: string; username: string }[]).map((o) => o.username);
+    };
+    expect(await operators('')).toEqual(expect.arrayContaining(['admin', auditorName]));
+    expect(await operators('')).not.toContain('never_acted');
+    expect(await operators('q=adm')).toEqual(['admin']);
+    expect(await operators('q=%25')).toEqual([]);
+    // The chosen operator stays listed (first) whatever the search.
+    expect(await operators(`q=adm&id=${auditor.userId}`)).toEqual([auditorName, 'admin']);
+    expect((await t.request({ url: `${BASE}/operators`, token: bystander.token })).statusCode).toBe(403);
+    expect((await t.request({ url: `${BASE}/operators?id=x`, token: auditor.token })).statusCode).toBe(422);
+  });
+
   it('422 on a field that is not searchable', async () => {
     expect((await list('search=user_agent:x')).statusCode).toBe(422);
     expect((await list('orderBy=ip')).statusCode).toBe(422);

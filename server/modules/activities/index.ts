@@ -1,20 +1,31 @@
 import type { FastifyRequest } from 'fastify';
 import { activities } from '../../../resources/activities.ts';
+import { z } from 'zod';
 import { ok } from '../../core/envelope.ts';
+import { validate } from '../../core/http.ts';
 import { AppError } from '../../core/errors.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
-import { parseListQuery, type RawQuery } from '../../engine/query.ts';
+import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
 import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
 import type { AppModule } from '../types.ts';
 
 export { trimActivityLog } from './trim.ts';
 
 const BASE = `/api/${activities.endpoint}`;
+const operatorQuery = z.object({
+  q: z.string().max(100, { message: 'validation.too_long' }).optional(),
+  id: z
+    .string()
+    .regex(/^\d{1,19}$/, { message: 'validation.invalid' })
+    .optional(),
+});
+/** Most operators the filter offers per search. */
+const OPERATOR_CHOICES = 20;
 
 /**
- * The activity log (`GET v1/user/logs`, `GET v1/user/logs/<id>`): the engine's list query language on the
+ * The activity log (`GET v1/user/logs`, `GET v1/user/logs/<id>`, `GET v1/user/logs/operators?q=&id=`): the engine's list query language on the
  * `activities` resource (paging; filters by operator_id, action, subject_type, created_at between ...), each
  * row with its operator embedded as `{ id, username, name }`. Read-only: there is no write route at all,
  * rows are written by the audit of every operation and removed only by `trimActivityLog`.
@@ -48,6 +59,36 @@ export const activitiesModule: AppModule = {
           total_pages: Math.ceil(total / q.size),
         };
         return ok({ data, meta: { pagination } });
+      },
+    );
+    app.get<{ Querystring: { q?: string; id?: string } }>(
+      `${BASE}/operators`,
+      {
+        schema: {
+          tags: ['activities'],
+          summary: 'Operators that appear in the log (for the operator filter), by username or name',
+          querystring: {
+            type: 'object',
+            properties: {
+              q: { type: 'string', maxLength: 100 },
+              id: { type: 'string', pattern: '^\\d{1,19}$' },
+            },
+          },
+        },
+      },
+      async (request) => {
+        // Holders of the activity log see who acted without needing the users page.
+        await requirePermission(request, activities.permission);
+        const { q = '', id } = validate(operatorQuery, request.query);
+        const { rows } = await db.query<{ id: string; username: string; name: string | null }>(
+          `SELECT u.id::text AS id, u.username, u.name FROM users u
+            WHERE (u.id = $3::bigint OR (
+                   EXISTS (SELECT 1 FROM ${ident(activities.table)} a WHERE a.operator_id = u.id)
+               AND (u.username ILIKE $1 OR u.name ILIKE $1)))
+            ORDER BY u.id = $3::bigint DESC, u.username LIMIT $2`,
+          [`%${escapeLike(q.trim())}%`, OPERATOR_CHOICES, id ?? null],
+        );
+        return ok(rows);
       },
     );
     app.get<{ Params: { id: string } }>(

@@ -1,11 +1,9 @@
 import {
-  AutocompleteInput,
   Datagrid,
   DateField,
   FunctionField,
   List,
   Pagination,
-  ReferenceInput,
   SelectInput,
   TextField,
   TextInput,
@@ -15,6 +13,7 @@ import { activities } from '../../../../resources/activities.ts';
 import { resources } from '../../../../resources/index.ts';
 import { ChangesField } from './ChangesField.tsx';
 import { DateRangeInput } from './DateRangeInput.tsx';
+import { OperatorInput } from './OperatorInput.tsx';
 
 interface Activity {
   operator?: { id: string; username: string; name: string | null } | null;
@@ -32,13 +31,12 @@ const SUBJECT_TYPES = [...resources.map((r) => r.name), 'settings'];
 export function ActivityLogPage() {
   const translate = useTranslate();
   const filters = [
-    <ReferenceInput key="operator" source="operator_id" reference="users" alwaysOn>
-      <AutocompleteInput
-        label="resources.activities.fields.operator"
-        optionText="username"
-        filterToQuery={(q: string) => (q ? { username: q } : {})}
-      />
-    </ReferenceInput>,
+    <OperatorInput
+      key="operator"
+      source="operator_id"
+      label="resources.activities.fields.operator"
+      alwaysOn
+    />,
     <TextInput key="action" source="action@like" label="resources.activities.fields.action" alwaysOn />,
     <SelectInput
       key="subject"
