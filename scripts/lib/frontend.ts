@@ -88,7 +88,16 @@ export async function buildFrontend({
   const inputs = fingerprintInputs(root);
   // Imported lazily: Vite and its plugins cost time that a start with a fresh build should not pay.
   const { build } = await import('vite');
-  await build({ root, logLevel, build: { outDir: distDir, emptyOutDir: true } });
+  // Always a production build: Vite follows NODE_ENV, and a caller may run under vitest (NODE_ENV=test), which
+  // would otherwise ship React's development code in dist/ for `npm start` to serve.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root, logLevel, mode: 'production', build: { outDir: distDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   fs.writeFileSync(
     path.join(distDir, STAMP_FILE),
     JSON.stringify({ ...inputs, builtAt: new Date().toISOString() }, null, 2) + '\n',

@@ -147,6 +147,17 @@ describe('history fallback', () => {
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  test('the served scripts are a production build (no React development code)', async () => {
+    // A build made under vitest (NODE_ENV=test) once shipped React's development code for `npm start`.
+    const html = await (await page.request.get('/login')).text();
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      const code = await (await page.request.get(src)).text();
+      expect(code, src).not.toContain('Each child in a list should have a unique "key" prop');
+    }
+  });
+
   test('a signed-in administrator reloading /settings/staff stays on the staff list', async () => {
     const { username } = adminCredentials();
     await signInAsAdmin();
