@@ -1,3 +1,4 @@
+import type { InlineConfig } from 'vite';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -86,23 +87,29 @@ export async function buildFrontend({
   const started = performance.now();
   // Fingerprint before building: a file saved during the build then makes the next start rebuild.
   const inputs = fingerprintInputs(root);
-  // Imported lazily: Vite and its plugins cost time that a start with a fresh build should not pay.
-  const { build } = await import('vite');
-  // Always a production build: Vite follows NODE_ENV, and a caller may run under vitest (NODE_ENV=test), which
-  // would otherwise ship React's development code in dist/ for `npm start` to serve.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ root, logLevel, mode: 'production', build: { outDir: distDir, emptyOutDir: true } });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
+  await viteProductionBuild({ root, logLevel, build: { outDir: distDir, emptyOutDir: true } });
   fs.writeFileSync(
     path.join(distDir, STAMP_FILE),
     JSON.stringify({ ...inputs, builtAt: new Date().toISOString() }, null, 2) + '\n',
   );
   return performance.now() - started;
+}
+
+/**
+ * `vite build` as production whoever calls it. Vite follows NODE_ENV, and a caller may run under vitest
+ * (NODE_ENV=test), which would otherwise put React's development code in the bundle. Vite is imported lazily:
+ * it and its plugins cost time that a start with a fresh build should not pay.
+ */
+export async function viteProductionBuild(config: InlineConfig): Promise<void> {
+  const { build } = await import('vite');
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ ...config, mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { fingerprintInputs, repoRoot } from '../../../scripts/lib/frontend.ts';
+import { fingerprintInputs, repoRoot, viteProductionBuild } from '../../../scripts/lib/frontend.ts';
 import type { InputsFingerprint } from '../../../scripts/lib/frontend.ts';
 import { startServer } from './server.ts';
 import type { E2eServer } from './server.ts';
@@ -34,8 +34,7 @@ export async function ensureFixtureBuilt(log: (line: string) => void): Promise<n
     `fixture build: building dist-e2e/ with vite.e2e.config.ts (${stamp ? 'sources changed' : 'no build yet'}) ...`,
   );
   const started = performance.now();
-  const { build } = await import('vite');
-  await build({
+  await viteProductionBuild({
     root: repoRoot,
     configFile: path.join(repoRoot, 'vite.e2e.config.ts'),
     logLevel: 'error',
