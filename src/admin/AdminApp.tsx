@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Admin, CustomRoutes, memoryStore, useLogout } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
@@ -10,12 +10,9 @@ import { AccountMenu } from '../layouts/AccountMenu.tsx';
 import { AccountTabs } from '../layouts/AccountTabs.tsx';
 import { MainLayout } from '../layouts/MainLayout.tsx';
 import { SettingsLayout } from '../layouts/SettingsLayout.tsx';
-import { PasswordPage } from '../pages/account/PasswordPage.tsx';
-import { ProfilePage } from '../pages/account/ProfilePage.tsx';
-import { DashboardPage } from '../pages/dashboard/DashboardPage.tsx';
+import { LoadingState } from '../components/LoadingState.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
-import { GeneralSettingsPage } from '../pages/settings/general/GeneralSettingsPage.tsx';
 import { authProvider } from '../providers/authProvider.ts';
 import { createDataProvider } from '../engine/dataProvider.ts';
 import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
@@ -25,6 +22,22 @@ import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
+
+// Pages other than the lists load on first visit: opening the admin at a list does not download them.
+const PasswordPage = lazy(() =>
+  import('../pages/account/PasswordPage.tsx').then((m) => ({ default: m.PasswordPage })),
+);
+const ProfilePage = lazy(() =>
+  import('../pages/account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
+);
+const DashboardPage = lazy(() =>
+  import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
+);
+const GeneralSettingsPage = lazy(() =>
+  import('../pages/settings/general/GeneralSettingsPage.tsx').then((m) => ({
+    default: m.GeneralSettingsPage,
+  })),
+);
 
 /** Every registered resource, on the API contract (src/engine). */
 const dataProvider = createDataProvider();
@@ -129,7 +142,7 @@ function Shell({ children }: { children: ReactNode }) {
       languageSwitcher={<AdminLanguageSwitcher />}
       accountMenu={<AccountMenu onLogout={() => void logout()} />}
     >
-      {children}
+      <Suspense fallback={<LoadingState />}>{children}</Suspense>
     </MainLayout>
   );
 }

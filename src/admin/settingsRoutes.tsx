@@ -1,13 +1,26 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
+
 import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
-import { LogsPage } from '../pages/system/logs/LogsPage.tsx';
-import { ModulesPage } from '../pages/system/modules/ModulesPage.tsx';
-import { MonitorPage } from '../pages/system/monitor/MonitorPage.tsx';
-import { JobsPage } from '../pages/system/jobs/JobsPage.tsx';
-import { TasksPage } from '../pages/system/tasks/TasksPage.tsx';
+
+// The system pages load on first visit (SettingsLayout shows a loading state meanwhile).
+const LogsPage = lazy(() =>
+  import('../pages/system/logs/LogsPage.tsx').then((m) => ({ default: m.LogsPage })),
+);
+const ModulesPage = lazy(() =>
+  import('../pages/system/modules/ModulesPage.tsx').then((m) => ({ default: m.ModulesPage })),
+);
+const MonitorPage = lazy(() =>
+  import('../pages/system/monitor/MonitorPage.tsx').then((m) => ({ default: m.MonitorPage })),
+);
+const JobsPage = lazy(() =>
+  import('../pages/system/jobs/JobsPage.tsx').then((m) => ({ default: m.JobsPage })),
+);
+const TasksPage = lazy(() =>
+  import('../pages/system/tasks/TasksPage.tsx').then((m) => ({ default: m.TasksPage })),
+);
 
 /**
  * One page of the settings area, at `/settings/<path>`, shown only with `permission` (otherwise the

@@ -133,7 +133,8 @@ describe('app routes and guard', { timeout: 20_000 }, () => {
     renderAt('/settings', { profile: staff([], 1) });
     const nav = await screen.findByRole('navigation', { name: '设置导航' }, { timeout: 10_000 });
     expect(within(nav).getAllByRole('link')).toHaveLength(13);
-    expect(screen.getByRole('heading', { name: '常规设置' })).toBeTruthy();
+    // The page itself loads on first visit (a lazy chunk).
+    expect(await screen.findByRole('heading', { name: '常规设置' }, { timeout: 10_000 })).toBeTruthy();
   });
 
   it('uses the site name as the document title', async () => {
