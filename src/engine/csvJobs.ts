@@ -4,7 +4,7 @@ import { buildUrl, getDefaultHeaders, httpClient } from '../providers/httpClient
 import type { QueryValue } from '../providers/httpClient.ts';
 import { createHttpError } from '../providers/httpError.ts';
 import { getToken } from '../providers/token.ts';
-import { fileNameOf } from './download.ts';
+import { fileNameOf, saveBlob } from './download.ts';
 
 /** What the server answers (202) when a CSV export or import is large enough to run as a job. */
 export interface CsvJobTicket {
@@ -111,16 +111,4 @@ export function waitForCsvJob(
 export function outputOf<T>(status: CsvJobStatus): T {
   if (status.state !== 'completed') throw new Error(status.error ?? status.state);
   return status.output as T;
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

@@ -46,7 +46,8 @@ export function fileNameOf(header: string | null): string | undefined {
   return plain?.[1]?.trim();
 }
 
-function saveBlob(blob: Blob, name: string): void {
+/** Hands a blob to the browser as a file download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
