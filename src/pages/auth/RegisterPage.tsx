@@ -1,4 +1,9 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +16,7 @@ import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
-import { loadAuthSchemas } from './loadAuthSchemas.ts';
-import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
+import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
@@ -50,24 +54,23 @@ export function RegisterPage() {
   };
 
   return (
-    <AuthFormFrame
-      id="register"
-      title={t('auth.register.title')}
-      submitLabel={t('auth.register.submit')}
-      form={form}
-      onSubmit={onSubmit}
-      footer={
-        <>
-          <Link
-            component={RouterLink}
-            to={withHref('/login', params.get('href'), params.get('invitation'))}
-            sx={{ pt: 1 }}
-          >
-            {t('auth.register.to_login')}
-          </Link>
-        </>
-      }
+    <Stack
+      component="form"
+      noValidate
+      onFocus={preloadAuthSchemas}
+      spacing={1}
+      onSubmit={(event) => void onSubmit(event)}
+      aria-labelledby="register-title"
+      aria-busy={form.isSubmitting}
     >
+      <Typography id="register-title" variant="h5" component="h1" sx={{ mb: 1 }}>
+        {t('auth.register.title')}
+      </Typography>
+      {form.formError ? (
+        <Alert severity="error" role="alert">
+          {form.formError}
+        </Alert>
+      ) : null}
       <OutlinedTextField
         {...form.fieldProps('username')}
         label={t('auth.fields.username')}
@@ -87,13 +90,42 @@ export function RegisterPage() {
         onNotice={setNotice}
         onChange={(next) => setValues({ ...values, ...next })}
       />
-      <PasswordPairFields
-        form={form}
+      <OutlinedTextField
+        {...form.fieldProps('password')}
+        type="password"
         label={t('auth.fields.password')}
-        password={values.password}
-        confirmation={values.password_confirmation}
-        onChange={(next) => setValues({ ...values, ...next })}
+        autoComplete="new-password"
+        value={values.password}
+        onChange={(e) => setValues({ ...values, password: e.target.value })}
+        required
+        fullWidth
       />
-    </AuthFormFrame>
+      <OutlinedTextField
+        {...form.fieldProps('password_confirmation')}
+        type="password"
+        label={t('auth.fields.password_confirmation')}
+        autoComplete="new-password"
+        value={values.password_confirmation}
+        onChange={(e) => setValues({ ...values, password_confirmation: e.target.value })}
+        required
+        fullWidth
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        disabled={form.isSubmitting}
+        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
+      >
+        {t('auth.register.submit')}
+      </Button>
+      <Link
+        component={RouterLink}
+        to={withHref('/login', params.get('href'), params.get('invitation'))}
+        sx={{ pt: 1 }}
+      >
+        {t('auth.register.to_login')}
+      </Link>
+    </Stack>
   );
 }
