@@ -1,11 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { LOCALES, bundleOfNamespace, namespaceOfFile } from './locales/languages.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     sourcemap: false,
@@ -28,4 +31,39 @@ function messagesChunk(id: string): string | undefined {
   const match = /\/locales\/([^/]+)\/([^/]+\.json)$/.exec(id);
   if (!match || !(LOCALES as readonly string[]).includes(match[1]!)) return undefined;
   return `messages-${match[1]}-${bundleOfNamespace(namespaceOfFile(match[2]!))}`;
+}
+
+/** Text files worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt)$/;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every compressible file of the build (over 1 KiB), once, at
+ * build time with the strongest settings, so the server (@fastify/static `preCompressed`) sends them with
+ * no compression work per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+        const full = path.join(outDir, file);
+        if (!COMPRESSIBLE.test(file) || !fs.statSync(full).isFile()) continue;
+        const source = fs.readFileSync(full);
+        if (source.length < 1024) continue;
+        const brotli = zlib.brotliCompressSync(source, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+          },
+        });
+        fs.writeFileSync(`${full}.br`, brotli);
+        fs.writeFileSync(`${full}.gz`, zlib.gzipSync(source, { level: zlib.constants.Z_BEST_COMPRESSION }));
+      }
+    },
+  };
 }

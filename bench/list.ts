@@ -39,7 +39,7 @@ const LIST_QUERY = 'search=state:1&include=maker&size=20';
 
 /** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
 const EXPORT_CLIENT = `
-const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN } });
+const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': 'identity' } });
 if (res.status !== 200) {
   console.log(JSON.stringify({ error: res.status + ' ' + (await res.text()).slice(0, 200) }));
 } else {
@@ -230,7 +230,11 @@ interface LoadResult {
 
 /** A simple closed-loop load: CONCURRENCY workers calling `url` back to back for SECONDS. */
 async function load(url: string, token: string | null): Promise<LoadResult> {
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  // Uncompressed on both sides: the bare route has no compression, so the ratio compares the same work.
+  const headers: Record<string, string> = {
+    'accept-encoding': 'identity',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   for (let i = 0; i < 20; i++) await (await fetch(url, { headers })).arrayBuffer(); // warm-up
   const latencies: number[] = [];
   let errors = 0;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -60,6 +61,10 @@ export async function buildApp({
     void reply.header('x-request-id', request.id);
   });
 
+  // JSON answers (and other compressible text) are compressed on the fly; the SPA's assets are compressed
+  // once at build time (vite.config.ts) and sent as they are. Registered before every route, as the plugin
+  // only hooks routes added after it.
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -119,6 +124,8 @@ function registerSpa(app: FastifyInstance, distDir: string): void {
       root: distDir,
       index: 'index.html',
       wildcard: true,
+      // The build writes .br/.gz beside each asset; the best one the browser accepts is sent.
+      preCompressed: true,
       // Our own cache-control below; the plugin's default would overwrite it with max-age=0.
       cacheControl: false,
       setHeaders(res, filePath) {

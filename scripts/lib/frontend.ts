@@ -13,6 +13,7 @@ export const BUILD_INPUTS = [
   'locales',
   'schemas',
   'resources',
+  'public',
   'index.html',
   'vite.config.ts',
   'package-lock.json',

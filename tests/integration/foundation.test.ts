@@ -256,4 +256,63 @@ describe('built SPA', () => {
       fs.rmSync(dist, { recursive: true, force: true });
     }
   });
+
+  it("sends the build's precompressed assets, compresses JSON, and serves a robots.txt that disallows all", async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const zlib = await import('node:zlib');
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
+    fs.writeFileSync(path.join(dist, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
+    const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), script);
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), zlib.gzipSync(script));
+    const spa = await createTestApp({ distDir: dist });
+    try {
+      const br = await spa.request({
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      const gz = await spa.request({
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(script);
+      const plain = await spa.request({ url: '/assets/index-abc123.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+
+      const robots = await spa.request({ url: '/robots.txt' });
+      expect(robots.statusCode).toBe(200);
+      expect(robots.headers['content-type']).toContain('text/plain');
+      expect(robots.body).toContain('Disallow: /');
+
+      // The OpenAPI document is a large JSON answer: compressed when the client accepts it.
+      const docs = await spa.request({ url: '/api/docs', headers: { 'accept-encoding': 'br' } });
+      expect(docs.headers['content-encoding']).toBe('br');
+      const document = JSON.parse(zlib.brotliDecompressSync(docs.rawPayload).toString()) as {
+        openapi: string;
+      };
+      expect(document.openapi).toMatch(/^3\./);
+      // A request body in gzip is not inflated by the server: it is not JSON, so 422 (or 415), never 5xx.
+      const zipped = await spa.request({
+        method: 'POST',
+        url: '/api/v1/user/login',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: zlib.gzipSync('{"username":"a","password":"b"}'),
+      });
+      expect(zipped.statusCode).toBeGreaterThanOrEqual(400);
+      expect(zipped.statusCode).toBeLessThan(500);
+    } finally {
+      await spa.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
 });
