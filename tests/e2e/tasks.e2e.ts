@@ -49,4 +49,14 @@ describe('scheduled tasks', () => {
     const cells = await succeeded().first().getByRole('cell').allTextContents();
     expect(cells.join(' ')).toMatch(/tokens/);
   });
+
+  test("the job queues page names a task's queue after the task", async () => {
+    await page.goto('/settings/jobs');
+    const queues = page.getByRole('table', { name: system.jobs.queues });
+    const button = queues.getByRole('button', { name: 'Purge expired tokens and codes' });
+    await button.waitFor();
+    expect(await queues.getByRole('button', { name: /^task-\d+$/ }).count()).toBe(0);
+    await button.click();
+    await page.getByRole('heading', { name: 'Purge expired tokens and codes', level: 2 }).waitFor();
+  });
 });

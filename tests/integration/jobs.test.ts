@@ -88,11 +88,15 @@ describe('job queues', () => {
   });
 
   it('lists queues with counts by state and jobs with a state filter', async () => {
-    const queues = (await api('GET', '')).json().data as { name: string; counts: Record<string, number> }[];
+    const queues = (await api('GET', '')).json().data as {
+      name: string;
+      task_name: string | null;
+      counts: Record<string, number>;
+    }[];
     const flaky = queues.find((q) => q.name === 'test-flaky')!;
     expect(flaky.counts).toMatchObject({ completed: 1, cancelled: 1, total: 2 });
     expect(queues.some((q) => q.name.startsWith('__pgboss'))).toBe(false);
-    expect(await queueCounts(t.db)).toEqual(queues);
+    expect(await queueCounts(t.db)).toEqual(queues.map(({ task_name: _, ...q }) => q));
     const cancelled = (await api('GET', '/test-flaky?state=cancelled')).json().data;
     expect(cancelled.data).toHaveLength(1);
     expect(cancelled.meta.pagination.total).toBe(1);
@@ -100,6 +104,20 @@ describe('job queues', () => {
     expect((await api('GET', '/no-such-queue')).statusCode).toBe(404);
     expect((await api('GET', '/__pgboss__send-it')).statusCode).toBe(404);
     expect((await api('GET', '/test-flaky/not-a-uuid')).statusCode).toBe(404);
+  });
+
+  it("names a scheduled task's queue after the task, and other queues not at all", async () => {
+    await waitFor(async () => ((await api('GET', '')).json().data as { name: string }[]).some(isTaskQueue));
+    const queues = (await api('GET', '')).json().data as { name: string; task_name: string | null }[];
+    const { rows } = await t.db.query<{ id: string; name: string }>(
+      'SELECT id::text AS id, name FROM scheduled_tasks',
+    );
+    const taskQueues = queues.filter(isTaskQueue);
+    expect(taskQueues.length).toBeGreaterThan(0);
+    for (const q of taskQueues)
+      expect(q.task_name).toBe(rows.find((r) => `task-${r.id}` === q.name)?.name ?? null);
+    expect(taskQueues.every((q) => q.task_name !== null)).toBe(true);
+    expect(queues.find((q) => q.name === 'test-flaky')!.task_name).toBeNull();
   });
 
   it('needs system.system.jobs to read and .update to retry or cancel', async () => {
@@ -113,3 +131,13 @@ describe('job queues', () => {
     expect((await job('test-flaky', id)).state).toBe('created');
   });
 });
+
+const isTaskQueue = (q: { name: string }) => /^task-\d+$/.test(q.name);
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met within 15 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -39,7 +39,7 @@ export interface JobRecord {
 export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; jobs: JobsRuntime }): void {
   app.get(BASE, doc('Job queues with counts by state'), async (request) => {
     await requirePermission(request, P);
-    return ok(await queueCounts(db));
+    return ok(await withTaskNames(db, await queueCounts(db)));
   });
 
   app.get(`${BASE}/:queue`, doc('Jobs of a queue, newest first'), async (request) => {
@@ -151,3 +151,25 @@ function toJob(row: Record<string, unknown>): JobRecord {
 function iso(value: unknown): string | null {
   return value ? new Date(value as string).toISOString() : null;
 }
+
+/**
+ * Names each scheduled task's queue (`task-<id>`) after its task, so staff see "Nightly backup", not
+ * "task-3"; other queues get `task_name: null` and the client labels them from its catalogue.
+ */
+async function withTaskNames(
+  db: Db,
+  queues: Awaited<ReturnType<typeof queueCounts>>,
+): Promise<(Awaited<ReturnType<typeof queueCounts>>[number] & { task_name: string | null })[]> {
+  const ids = queues.map((q) => TASK_QUEUE_NAME.exec(q.name)?.[1]).filter((id): id is string => !!id);
+  const names = new Map<string, string>();
+  if (ids.length) {
+    const { rows } = await db.query<{ id: string; name: string }>(
+      'SELECT id::text AS id, name FROM scheduled_tasks WHERE id = ANY($1::bigint[])',
+      [ids],
+    );
+    for (const row of rows) names.set(`task-${row.id}`, row.name);
+  }
+  return queues.map((q) => ({ ...q, task_name: names.get(q.name) ?? null }));
+}
+
+const TASK_QUEUE_NAME = /^task-(\d{1,18})$/;

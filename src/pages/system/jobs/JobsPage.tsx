@@ -28,6 +28,8 @@ const JOBS_KEY = ['system', 'jobs'] as const;
 
 interface WireQueue {
   name: string;
+  /** The scheduled task's name for a task's queue, else null. */
+  task_name: string | null;
   counts: Record<(typeof STATES)[number] | 'total', number>;
 }
 
@@ -68,6 +70,10 @@ export function JobsPage() {
     },
   });
   const list = queues.data ?? [];
+  const selected = list.find((q) => q.name === queue);
+  // A task's queue carries the task's name; the engine's own queues have catalogue labels.
+  const queueLabel = (q: WireQueue) =>
+    q.task_name ?? t(`system.jobs.queue_names.${q.name}`, { defaultValue: q.name });
 
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
@@ -123,8 +129,8 @@ export function JobsPage() {
                   sx={{ cursor: 'pointer' }}
                 >
                   <TableCell>
-                    <Button size="small" onClick={() => setQueue(q.name)}>
-                      {q.name}
+                    <Button size="small" onClick={() => setQueue(q.name)} title={q.name}>
+                      {queueLabel(q)}
                     </Button>
                   </TableCell>
                   {[...STATES, 'total' as const].map((s) => (
@@ -144,7 +150,7 @@ export function JobsPage() {
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
             <Typography variant="h6" component="h2">
-              {queue}
+              {selected ? queueLabel(selected) : queue}
             </Typography>
             <TextField
               select
