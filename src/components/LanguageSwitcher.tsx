@@ -36,7 +36,8 @@ export function LanguageSwitcher({ onChange }: LanguageSwitcherProps) {
       <Button
         color="inherit"
         startIcon={<TranslateIcon />}
-        aria-label={t('app.language.switch')}
+        // The visible language name starts the accessible name (WCAG 2.5.3), followed by what the button does.
+        aria-label={t('app.language.button', { name: current?.name ?? active.language })}
         aria-haspopup="menu"
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}

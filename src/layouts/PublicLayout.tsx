@@ -1,13 +1,16 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { useSiteConfig } from '../providers/useSiteConfig.ts';
 
 /** Frame of the sign-in, register and reset pages: MUI only, so they never pull in react-admin. */
 export function PublicLayout() {
+  const { site_name: siteName } = useSiteConfig();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1 }}>
@@ -19,6 +22,18 @@ export function PublicLayout() {
         sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}
       >
         <Paper sx={{ width: '100%', maxWidth: 420, p: { xs: 3, sm: 4 } }}>
+          {/* Whose back office this is; the page's own title stays the one heading. */}
+          {siteName ? (
+            <Typography
+              component="p"
+              variant="subtitle1"
+              align="center"
+              color="text.secondary"
+              sx={{ mb: 1, fontWeight: 600 }}
+            >
+              {siteName}
+            </Typography>
+          ) : null}
           <Suspense fallback={<LoadingState />}>
             <Outlet />
           </Suspense>

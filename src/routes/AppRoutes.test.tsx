@@ -157,10 +157,14 @@ describe('header tools', () => {
     const user = userEvent.setup();
     renderAt('/login');
     expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: '切换语言' }));
+    // The sign-in card says whose back office it is.
+    expect(await screen.findByText('Acme Admin')).toBeTruthy();
+    // The accessible name starts with the visible text (the current language), then says what it does.
+    await user.click(screen.getByRole('button', { name: '简体中文，切换语言' }));
     // The menu is a chunk of its own, loaded on first use.
     await user.click(await screen.findByRole('menuitem', { name: 'English' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'English, change language' })).toBeTruthy();
     expect(localStorage.getItem('locale')).toBe('en');
   });
 
