@@ -16,7 +16,14 @@ export function AccountTabs() {
   const current = TABS.find((tab) => pathname.startsWith(tab.path))?.path ?? false;
   return (
     <Paper sx={{ p: { xs: 2, md: 3 } }}>
-      <Tabs value={current} aria-label={t('app.account.title')} sx={{ mb: 3 }}>
+      <Tabs
+        value={current}
+        aria-label={t('app.account.title')}
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        sx={{ mb: 3 }}
+      >
         {TABS.map((tab) => (
           <Tab key={tab.path} value={tab.path} label={t(tab.label)} component={RouterLink} to={tab.path} />
         ))}

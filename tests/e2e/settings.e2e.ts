@@ -75,3 +75,30 @@ describe('settings content', () => {
     await page.getByRole('cell', { name: 'dictionaries.create' }).first().waitFor();
   });
 });
+
+describe('general settings on a phone', () => {
+  test('the tabs scroll with visible arrows, and the last tab can be reached', async () => {
+    const phone = await newContext(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      const mobile = await phone.newPage();
+      mobile.setDefaultTimeout(15_000);
+      await signIn(mobile, adminCredentials());
+      await mobile.goto('/settings');
+      const tabs = mobile.getByRole('tablist');
+      await tabs.getByRole('tab', { name: settings.general.tabs.basic }).waitFor();
+      const names = await tabs.getByRole('tab').allTextContents();
+      const last = tabs.getByRole('tab', { name: names.at(-1)! });
+      // Off-screen at first: the tab strip is wider than the phone.
+      const box = await last.boundingBox();
+      expect(box!.x).toBeGreaterThan(390);
+      const arrows = mobile.locator('.MuiTabs-scrollButtons');
+      expect(await arrows.count()).toBe(2);
+      const forward = arrows.last();
+      await forward.waitFor({ state: 'visible' });
+      for (let i = 0; i < 10 && (await last.boundingBox())!.x + 10 > 390; i++) await forward.click();
+      expect((await last.boundingBox())!.x).toBeLessThan(390);
+    } finally {
+      await phone.close();
+    }
+  });
+});

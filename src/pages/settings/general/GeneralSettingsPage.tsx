@@ -24,6 +24,8 @@ export function GeneralSettingsPage() {
         onChange={(_event, next: (typeof GROUPS)[number]) => setGroup(next)}
         variant="scrollable"
         scrollButtons="auto"
+        // On a phone most of the nine tabs are off-screen: show the arrows there too.
+        allowScrollButtonsMobile
         aria-label={translate('app.menu.general')}
       >
         {GROUPS.map((name) => (
