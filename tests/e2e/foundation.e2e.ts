@@ -51,7 +51,9 @@ describe('guard', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     const url = new URL(page.url());
     expect(url.search).toBe('?href=%2Fdashboard');
-    await expect.poll(() => page.getByRole('heading', { name: zh.login.title }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: zh.login.title }).isVisible(), { timeout: 15_000 })
+      .toBe(true);
   });
 
   test('a deep settings link keeps its full path in href', async () => {
@@ -126,6 +128,34 @@ describe('not found', () => {
     expect(response.status()).toBe(404);
     expect(response.headers()['content-type']).toContain('application/json');
     expect(((await response.json()) as { code: number }).code).toBe(404);
+  });
+});
+
+describe('keyboard focus', () => {
+  test('every control reached with Tab on the sign-in page shows a visible focus ring', async () => {
+    await page.goto('/login');
+    await page.getByRole('textbox').first().waitFor();
+    const seen: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        // A checkbox's ring is drawn on MUI's button around the (invisible) native input.
+        const isCheckbox = el.tagName === 'INPUT' && el.getAttribute('type') === 'checkbox';
+        const style = getComputedStyle(isCheckbox ? el.parentElement! : el);
+        // Text fields mark focus with their thicker coloured border (MUI's outlined input), not an outline.
+        const isTextField = el.tagName === 'INPUT' && !isCheckbox;
+        return {
+          name: `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent ?? ''}`.trim(),
+          hasRing: isTextField || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2),
+        };
+      });
+      if (!focused) continue;
+      seen.push(focused.name);
+      expect(focused.hasRing, focused.name).toBe(true);
+    }
+    expect(seen.some((name) => name.startsWith('BUTTON'))).toBe(true);
   });
 });
 
