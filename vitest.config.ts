@@ -21,6 +21,8 @@ export default defineConfig({
             'locales/**/*.test.ts',
           ],
           setupFiles: ['tests/setup/jsdom.ts'],
+          // The admin shell is a large lazy chunk; loading it in jsdom takes seconds on a busy 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -89,7 +89,7 @@ describe('app routes and guard', { timeout: 20_000 }, () => {
 
   it('sends an anonymous visitor of a staff page to /login with the intended address', async () => {
     renderAt('/settings/staff?page=2');
-    expect(await screen.findByRole('heading', { name: '登录' }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: '登录' }, { timeout: 25_000 })).toBeTruthy();
     expect(screen.getByTestId('location').textContent).toBe('/login?href=%2Fsettings%2Fstaff%3Fpage%3D2');
   });
 
