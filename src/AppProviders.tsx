@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { i18n } from './i18n/i18n.ts';
 import { useSiteTitle } from './providers/useSiteConfig.ts';
 import { useThemeMode } from './theme/preferences.ts';
@@ -26,7 +26,9 @@ export function AppProviders({ client, children }: { client: QueryClient; childr
 
 function ThemeRoot({ children }: { children: ReactNode }) {
   const [mode] = useThemeMode();
-  const theme = useMemo(() => createTheme(themeOptions(mode)), [mode]);
+  const { t } = useTranslation();
+  const loadingLabel = t('app.loading');
+  const theme = useMemo(() => createTheme(themeOptions(mode, { loadingLabel })), [mode, loadingLabel]);
   useSiteTitle();
   return (
     <ThemeProvider theme={theme}>

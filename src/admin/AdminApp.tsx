@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Admin, CustomRoutes, memoryStore, useLogout } from 'react-admin';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Route } from 'react-router-dom';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { RequirePermission } from '../components/RequirePermission.tsx';
@@ -21,6 +22,7 @@ import { Guard } from '../routes/Guard.tsx';
 import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
+import { useRowCheckboxLabels } from './useRowCheckboxLabels.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
 
 // Pages other than the lists load on first visit: opening the admin at a list does not download them.
@@ -49,7 +51,10 @@ const dataProvider = createDataProvider();
  */
 export function AdminApp() {
   const [mode] = useThemeMode();
-  const theme = useMemo(() => adminTheme(mode), [mode]);
+  const { t } = useTranslation();
+  const loadingLabel = t('app.loading');
+  const theme = useMemo(() => adminTheme(mode, { loadingLabel }), [mode, loadingLabel]);
+  useRowCheckboxLabels();
   // react-admin keeps its own copy of the locale; start it from the one the public pages may have changed.
   const [store] = useState(() => memoryStore({ locale: i18n.language }));
   return (

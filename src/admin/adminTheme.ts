@@ -3,9 +3,20 @@ import type { RaThemeOptions } from 'react-admin';
 import type { ThemeMode } from '../theme/preferences.ts';
 import { themeOptions } from '../theme/theme.ts';
 
-/** react-admin's default theme (it styles react-admin's own components) with our palette and shape on top. */
-export function adminTheme(mode: ThemeMode): RaThemeOptions {
+/**
+ * react-admin's default theme (it styles react-admin's own components) with our palette, shape and component
+ * defaults (focus ring, progress names) on top; react-admin's own settings of a component stay beside ours.
+ */
+export function adminTheme(mode: ThemeMode, { loadingLabel }: { loadingLabel: string }): RaThemeOptions {
   const base = mode === 'dark' ? defaultDarkTheme : defaultLightTheme;
-  const ours = themeOptions(mode);
-  return { ...base, palette: { ...base.palette, ...ours.palette }, shape: { ...base.shape, ...ours.shape } };
+  const ours = themeOptions(mode, { loadingLabel });
+  const components: Record<string, unknown> = { ...base.components };
+  for (const [name, options] of Object.entries(ours.components ?? {}))
+    components[name] = { ...(components[name] as object | undefined), ...options };
+  return {
+    ...base,
+    palette: { ...base.palette, ...ours.palette },
+    shape: { ...base.shape, ...ours.shape },
+    components: components as RaThemeOptions['components'],
+  };
 }

@@ -1,8 +1,13 @@
 import type { ThemeOptions } from '@mui/material/styles';
 import type { ThemeMode } from './preferences.ts';
 
-/** Theme options shared by the public pages and the admin shell (which merges them over react-admin's). */
-export function themeOptions(mode: ThemeMode): ThemeOptions {
+/**
+ * Theme options shared by the public pages and the admin shell (which merges them over react-admin's).
+ * `loadingLabel` (the translated "Loading") names every progress indicator that has no name of its own.
+ *
+ * @example createTheme(themeOptions('dark', { loadingLabel: t('app.loading') }))
+ */
+export function themeOptions(mode: ThemeMode, { loadingLabel }: { loadingLabel: string }): ThemeOptions {
   return {
     palette: {
       mode,
@@ -23,6 +28,9 @@ export function themeOptions(mode: ThemeMode): ThemeOptions {
           },
         },
       },
+      // A progressbar needs an accessible name (axe: aria-progressbar-name); a spinner's own aria-label wins.
+      MuiCircularProgress: { defaultProps: { 'aria-label': loadingLabel } },
+      MuiLinearProgress: { defaultProps: { 'aria-label': loadingLabel } },
       MuiLink: {
         styleOverrides: {
           root: { '&:focus-visible': { outline: `2px solid ${focusRing(mode)}`, outlineOffset: 2 } },
