@@ -109,7 +109,7 @@ describe('reads', () => {
       `INSERT INTO gadget_makers (name) SELECT 'Many ' || g FROM generate_series(1, 2500) AS g`,
     );
     const { rows } = await t.db.query<{ id: string }>(
-      `SELECT id::text AS id FROM gadget_makers WHERE name LIKE 'Many %' ORDER BY id`,
+      `SELECT id::text AS id FROM gadget_makers WHERE name LIKE 'Many %' ORDER BY gadget_makers.id`,
     );
     expect(rows).toHaveLength(2500);
     // A scrambled order (every 7th id from the end first), with a missing id in the middle.
@@ -285,7 +285,7 @@ describe('generated filter strings with every separator', () => {
       sku: string;
       description: string | null;
       email: string | null;
-    }>(`SELECT id::text AS id, name, sku, description, email FROM gadgets ORDER BY id`);
+    }>(`SELECT id::text AS id, name, sku, description, email FROM gadgets ORDER BY gadgets.id`);
     return rows;
   }
   const contains = (haystack: string | null, needle: string) =>

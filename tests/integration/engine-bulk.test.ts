@@ -45,7 +45,7 @@ async function gadgets(count: number, extra: object = {}): Promise<string[]> {
 
 async function rowsOf(ids: string[]) {
   const { rows } = await t.db.query<{ id: string; state: boolean; price: string | number }>(
-    `SELECT id::text AS id, state, price FROM gadgets WHERE id::text = ANY($1::text[]) ORDER BY id`,
+    `SELECT id::text AS id, state, price FROM gadgets WHERE id::text = ANY($1::text[]) ORDER BY gadgets.id`,
     [ids],
   );
   return rows;
