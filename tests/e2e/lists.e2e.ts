@@ -67,6 +67,8 @@ afterAll(async () => {
 });
 
 const rows = () => page.locator('table tbody tr');
+/** A filter waits for its debounce and a round trip; on a loaded machine that takes more than 1 s. */
+const POLL = { timeout: 15_000 };
 /** The list with no filter (react-admin otherwise restores the filters it stored for the list). */
 const openList = () => page.goto(`/settings/gadgets?filter=${encodeURIComponent('{}')}`);
 const cellTexts = () => page.locator('table tbody tr td').allTextContents();
@@ -76,7 +78,7 @@ describe('generated lists', () => {
     await openList();
     await page.getByRole('cell', { name: 'Lists gamma' }).waitFor();
     await page.getByPlaceholder(ra.action.search).fill('needle');
-    await expect.poll(() => rows().count()).toBe(2);
+    await expect.poll(() => rows().count(), POLL).toBe(2);
     const texts = await cellTexts();
     expect(texts).toContain('Lists alpha');
     expect(texts).toContain('Lists beta');
@@ -87,7 +89,7 @@ describe('generated lists', () => {
     await openList();
     await page.getByRole('cell', { name: 'Lists gamma' }).waitFor();
     await page.getByRole('textbox', { name: F.name }).fill('Eve:Colon;Semi');
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), POLL).toBe(1);
     await page.getByRole('cell', { name: 'Eve:Colon;Semi', exact: true }).waitFor();
     // The separators really are in the value: the look-alike without them is not found.
     expect(await page.getByRole('cell', { name: 'Eve Colon Semi' }).count()).toBe(0);
@@ -96,7 +98,7 @@ describe('generated lists', () => {
   test('bulk disable, then bulk delete, of the selected rows', async () => {
     await openList();
     await page.getByPlaceholder(ra.action.search).fill('Lists');
-    await expect.poll(() => rows().count()).toBe(3);
+    await expect.poll(() => rows().count(), POLL).toBe(3);
     const select = async () => {
       for (const name of ['Lists alpha', 'Lists beta'])
         await rows().filter({ hasText: name }).getByRole('checkbox').check();
@@ -116,12 +118,12 @@ describe('generated lists', () => {
     }
 
     // A successful bulk action clears the selection.
-    await expect.poll(() => rows().getByRole('checkbox', { checked: true }).count()).toBe(0);
+    await expect.poll(() => rows().getByRole('checkbox', { checked: true }).count(), POLL).toBe(0);
     await select();
     await bulkBar.getByRole('button', { name: ra.action.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: ra.action.confirm }).click();
     await page.getByText(ra.notification.deleted_other.replace('{{smart_count}}', '2')).first().waitFor();
-    await expect.poll(() => rows().count()).toBe(1);
+    await expect.poll(() => rows().count(), POLL).toBe(1);
     await page.getByRole('cell', { name: 'Lists gamma' }).waitFor();
     expect((await api('GET', `v1/test/gadgets/${ids['Lists alpha']}`)).status).toBe(404);
   });
