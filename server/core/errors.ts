@@ -9,6 +9,8 @@ export class AppError extends Error {
   readonly params: Record<string, unknown>;
   /** Field -> message keys (translated when the response is written). */
   readonly fields: Record<string, string[]> | undefined;
+  /** Field -> values written as they are (not message keys), e.g. the ids a bulk call did not find. */
+  readonly literal: Record<string, string[]> | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
@@ -17,6 +19,7 @@ export class AppError extends Error {
     opts: {
       params?: Record<string, unknown>;
       fields?: Record<string, string[]>;
+      literal?: Record<string, string[]>;
       headers?: Record<string, string>;
     } = {},
   ) {
@@ -26,6 +29,7 @@ export class AppError extends Error {
     this.key = key;
     this.params = opts.params ?? {};
     this.fields = opts.fields;
+    this.literal = opts.literal;
     this.headers = opts.headers;
   }
 

@@ -100,9 +100,10 @@ function toErrorResponse(
     return { status: 422, body: errorBody(request, 422, error.key, {}, fieldErrors(error.zod, t)) };
   }
   if (error instanceof AppError) {
-    const fields = error.fields
+    const translated = error.fields
       ? Object.fromEntries(Object.entries(error.fields).map(([f, keys]) => [f, keys.map((k) => t(k))]))
       : undefined;
+    const fields = error.literal ? { ...translated, ...error.literal } : translated;
     return {
       status: error.status,
       body: errorBody(request, error.status, error.key, error.params, fields),

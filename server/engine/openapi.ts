@@ -2,13 +2,14 @@ import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from './has-many.ts';
-import { includeNames } from './query.ts';
+import { MAX_BULK_IDS } from './operations.ts';
+import { includeNames, qFields } from './query.ts';
 import { recordSchema, writeSchemas } from './schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Route `schema` objects for a resource's seven routes: they only document the API in the OpenAPI document
+ * Route `schema` objects for a resource's routes (the seven of the contract and the two bulk calls): they only document the API in the OpenAPI document
  * (`GET /api/docs`); zod does the validating inside the operations. Shapes come from the same zod schema.
  * Inline has-many lists (has-many.ts) appear in the create/update bodies and in the records they answer.
  */
@@ -16,7 +17,10 @@ export function routeSchemas(
   resource: Resource,
   /** Where the children of inline has-many lists are found. */
   registry: readonly Resource[],
-): Record<'list' | 'create' | 'read' | 'update' | 'delete' | 'export' | 'import', JsonSchema> {
+): Record<
+  'list' | 'create' | 'read' | 'update' | 'delete' | 'updateMany' | 'deleteMany' | 'export' | 'import',
+  JsonSchema
+> {
   const tags = [resource.name];
   const { create, update } = writeSchemas(resource);
   const lists = inlineLists(resource, registry);
@@ -64,7 +68,17 @@ export function routeSchemas(
       size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
       search: {
         type: 'string',
-        description: `field:value pairs joined by ;. Searchable: id, ${searchable.join(', ')}`,
+        description:
+          `field:value pairs joined by ;. Inside a value write a literal ; : , as \\; \\: \\, and a backslash ` +
+          `as \\\\ (before URL encoding). Searchable: id, ${searchable.join(', ')}`,
+      },
+      q: {
+        type: 'string',
+        description: `text looked for (case-insensitive, contains) in every like-searchable field: ${
+          qFields(resource)
+            .map((f) => f.name)
+            .join(', ') || 'none (q is refused)'
+        }; OR among them, AND with the search pairs`,
       },
       searchFields: {
         type: 'string',
@@ -88,6 +102,35 @@ export function routeSchemas(
       ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
     ),
   };
+  const includeQuery = {
+    type: 'object',
+    properties: { include: listQuery.properties.include },
+  };
+  const bulkQuery = {
+    type: 'object',
+    properties: {
+      ids: {
+        type: 'string',
+        pattern: '^\\d+(,\\d+)*$',
+        description: `record ids joined by , (at most ${MAX_BULK_IDS})`,
+      },
+    },
+    required: ['ids'],
+  };
+  const bulkNote =
+    'One transaction, all or nothing: every record goes through the same rules as the single call and gets ' +
+    'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
+    '`data` is the list of ids changed.';
+  const idList = envelope({ type: 'array', items: { type: 'string' } });
+  const notFound = {
+    type: 'object',
+    properties: {
+      code: { type: 'integer', example: 404 },
+      message: { type: 'string' },
+      data: { type: 'null' },
+      errors: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } } },
+    },
+  };
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
     tags,
     summary,
@@ -109,15 +152,18 @@ export function routeSchemas(
       },
     }),
     create: secured(`Create a ${resource.name} record`, `${p}.create`, {
+      querystring: includeQuery,
       body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
       response: { 201: envelope(record) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
       params: idParam,
+      querystring: includeQuery,
       response: { 200: envelope(record) },
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
       params: idParam,
+      querystring: includeQuery,
       body: withLists(
         toJson(update, 'input'),
         listBody(
@@ -129,6 +175,17 @@ export function routeSchemas(
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
       params: idParam,
       response: { 200: envelope({ type: 'null' }) },
+    }),
+    updateMany: secured(`Update many ${resource.name} records (bulk, partial)`, `${p}.update`, {
+      querystring: bulkQuery,
+      body: toJson(update, 'input'),
+      response: { 200: idList, 404: notFound },
+      description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${bulkNote}`,
+    }),
+    deleteMany: secured(`Delete many ${resource.name} records (bulk)`, `${p}.delete`, {
+      querystring: bulkQuery,
+      response: { 200: idList, 404: notFound },
+      description: `Needs the permission \`${p}.delete\`. ${bulkNote}`,
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
       querystring: {

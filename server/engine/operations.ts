@@ -70,13 +70,25 @@ export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise
 
 export async function readRecord(ctx: OperationContext, id: string, raw: RawQuery = {}): Promise<WireRecord> {
   await ctx.authorize('read');
-  const includes = parseListQuery(ctx.resource, { include: raw.include }).includes;
-  return fetchRecord(ctx, ctx.db, id, includes);
+  return fetchRecord(ctx, ctx.db, id, requestedIncludes(ctx, raw));
 }
 
-/** Creates a record, and the items of its inline has-many lists (has-many.ts) in the same transaction. */
-export async function createRecord(ctx: OperationContext, body: unknown): Promise<WireRecord> {
+/** The relations `include=a,b` asks to embed in a single record's answer (read, create, update). */
+function requestedIncludes(ctx: OperationContext, raw: RawQuery): string[] {
+  return parseListQuery(ctx.resource, { include: raw.include }).includes;
+}
+
+/**
+ * Creates a record, and the items of its inline has-many lists (has-many.ts) in the same transaction. The
+ * answer embeds the inline lists and the relations `include` names.
+ */
+export async function createRecord(
+  ctx: OperationContext,
+  body: unknown,
+  raw: RawQuery = {},
+): Promise<WireRecord> {
   const actor = await ctx.authorize('create');
+  const asked = requestedIncludes(ctx, raw);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const data = validate(bodySchemas(ctx.resource, ctx.registry).create, withoutSystemKeys(body)) as Record<
     string,
@@ -92,13 +104,22 @@ export async function createRecord(ctx: OperationContext, body: unknown): Promis
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'create' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = lists.map((l) => l.key);
+  const includes = [...new Set([...lists.map((l) => l.key), ...asked])];
   return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
 }
 
-/** Partial update; a given inline has-many list replaces that set of children, in the same transaction. */
-export async function updateRecord(ctx: OperationContext, id: string, body: unknown): Promise<WireRecord> {
+/**
+ * Partial update; a given inline has-many list replaces that set of children, in the same transaction. The
+ * answer embeds the inline lists and the relations `include` names.
+ */
+export async function updateRecord(
+  ctx: OperationContext,
+  id: string,
+  body: unknown,
+  raw: RawQuery = {},
+): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
+  const asked = requestedIncludes(ctx, raw);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const input = withoutSystemKeys(body);
   const parsed = validate(bodySchemas(ctx.resource, ctx.registry).update, input) as Record<string, unknown>;
@@ -112,7 +133,7 @@ export async function updateRecord(ctx: OperationContext, id: string, body: unkn
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'update' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = lists.map((l) => l.key);
+  const includes = [...new Set([...lists.map((l) => l.key), ...asked])];
   return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
 }
 
@@ -121,6 +142,123 @@ export async function deleteRecord(ctx: OperationContext, id: string): Promise<n
   await ctx.db.transaction((tx) => removeRecord(ctx, tx, id, actor));
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'delete' }, actor);
   return null;
+}
+
+/** The most ids one bulk call takes (contract amendment "Bulk calls"). */
+export const MAX_BULK_IDS = 1000;
+/** Most ids a bulk call's live event lists (NOTIFY payloads stay under PostgreSQL's 8000 bytes). */
+const MAX_EVENT_IDS = 200;
+const MAX_BIGINT = 9223372036854775807n;
+
+/**
+ * `PATCH <path>?ids=1,2,3`: the same partial update applied to every listed record in one transaction, each
+ * through the single update's path (hooks, unique checks, inline lists, audit row), so all or nothing. A
+ * missing id is a 404 whose `errors.ids` lists them; `data` is the ids, in the order given.
+ */
+export async function updateRecords(
+  ctx: OperationContext,
+  rawIds: unknown,
+  body: unknown,
+): Promise<string[]> {
+  const actor = await ctx.authorize('update');
+  const ids = parseBulkIds(rawIds);
+  const lists = inlineLists(ctx.resource, ctx.registry);
+  const input = withoutSystemKeys(body);
+  const parsed = validate(bodySchemas(ctx.resource, ctx.registry).update, input) as Record<string, unknown>;
+  const given = Object.fromEntries(Object.entries(parsed).filter(([k]) => k in (input as object)));
+  const written: RecordChange[] = [];
+  await ctx.db.transaction(async (tx) => {
+    for (const id of await lockAll(ctx, tx, ids)) {
+      // Hooks may adjust the data they are given, so every record gets its own copy.
+      const { own, children } = splitInline(structuredClone(given), lists);
+      await patchRecord(ctx, tx, id, own, actor);
+      written.push(...(await writeInlineLists(ctx, tx, id, children, actor, false)));
+    }
+  });
+  await emitBulkChange(ctx, 'update', ids, actor);
+  for (const change of written) await emitRecordChange(ctx.db, change, actor);
+  return ids;
+}
+
+/**
+ * `DELETE <path>?ids=1,2,3`: every listed record deleted in one transaction through the single delete's path
+ * (hooks, audit row, 409 when still in use), all or nothing; 404 naming the missing ids. `data` is the ids.
+ */
+export async function deleteRecords(ctx: OperationContext, rawIds: unknown): Promise<string[]> {
+  const actor = await ctx.authorize('delete');
+  const ids = parseBulkIds(rawIds);
+  await ctx.db.transaction(async (tx) => {
+    for (const id of await lockAll(ctx, tx, ids)) await removeRecord(ctx, tx, id, actor);
+  });
+  await emitBulkChange(ctx, 'delete', ids, actor);
+  return ids;
+}
+
+/**
+ * `ids=1,2,3` (or repeated `ids`) -> distinct ids in the order given, digits without leading zeros (anything
+ * else is kept as given and reported missing); 422 when there is none or more than MAX_BULK_IDS.
+ */
+export function parseBulkIds(raw: unknown): string[] {
+  const text = Array.isArray(raw) ? raw.map(String).join(',') : raw == null ? '' : String(raw);
+  const ids = text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean)
+    .map((id) => (/^\d{1,30}$/.test(id) ? BigInt(id).toString() : id.slice(0, 100)));
+  const distinct = [...new Set(ids)];
+  if (distinct.length === 0)
+    throw new AppError(422, 'engine.bulk.ids_required', {
+      fields: { ids: ['engine.bulk.ids_required_short'] },
+    });
+  if (distinct.length > MAX_BULK_IDS)
+    throw new AppError(422, 'engine.bulk.too_many', {
+      params: { max: MAX_BULK_IDS },
+      fields: { ids: ['engine.bulk.too_many_short'] },
+    });
+  return distinct;
+}
+
+/**
+ * Locks the records of a bulk call in id order (two bulk calls over the same rows cannot deadlock) and
+ * returns their ids in that order; a 404 whose `errors.ids` lists every id that is not there.
+ */
+async function lockAll(ctx: OperationContext, tx: Queryable, ids: string[]): Promise<string[]> {
+  const valid = ids.filter((id) => /^\d{1,19}$/.test(id) && BigInt(id) <= MAX_BIGINT);
+  const found = new Set<string>();
+  if (valid.length) {
+    const { rows } = await tx.query<{ id: string | number }>(
+      `SELECT "id" FROM ${ident(ctx.resource.table)} WHERE "id" IN (${valid.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id" FOR UPDATE`,
+      valid,
+    );
+    for (const row of rows) found.add(String(row.id));
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length)
+    throw new AppError(404, 'engine.bulk.not_found', {
+      params: { count: missing.length },
+      literal: { ids: missing },
+    });
+  return valid.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+}
+
+/**
+ * One live event per committed bulk call (lists refresh once): `id` null and `ids` the records (null when
+ * more than MAX_EVENT_IDS, meaning "any of them"), like an import's event.
+ */
+function emitBulkChange(
+  ctx: OperationContext,
+  action: 'update' | 'delete',
+  ids: string[],
+  actor: Actor,
+): Promise<void> {
+  const data = {
+    resource: ctx.resource.name,
+    id: null,
+    action,
+    ids: ids.length <= MAX_EVENT_IDS ? ids : null,
+    actor_id: actor.userId,
+  };
+  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
 }
 
 /** Deletes one record with its hooks and audit row, inside the caller's transaction. */

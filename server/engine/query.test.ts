@@ -62,6 +62,49 @@ const WHERE_CASES: [string, RawQuery, string, unknown[]][] = [
     ['1', '2'],
   ],
   [
+    'escaped ; and : stay in the value',
+    { search: 'name:Eve\\:Colon\\;Semi;state:1' },
+    'WHERE ("name"::text ILIKE $1) AND ("state" = $2)',
+    ['%Eve:Colon;Semi%', true],
+  ],
+  [
+    'escaped , stays inside one in-item',
+    { search: 'sku:a\\,b,c\\\\', searchFields: 'sku:in' },
+    'WHERE ("sku" IN ($1, $2))',
+    ['a,b', 'c\\'],
+  ],
+  [
+    'escaped backslash before a separator',
+    { search: 'name:x\\\\;state:0', searchFields: 'name:=' },
+    'WHERE ("name" = $1) AND ("state" = $2)',
+    ['x\\', false],
+  ],
+  [
+    'other backslashes are kept',
+    { search: 'name:C\\temp', searchFields: 'name:=' },
+    'WHERE ("name" = $1)',
+    ['C\\temp'],
+  ],
+  [
+    'escaped colon in a bare term',
+    { search: 'a\\:b' },
+    'WHERE ("name"::text ILIKE $1 OR "description"::text ILIKE $1)',
+    ['%a:b%'],
+  ],
+  [
+    'q searches every like-searchable field',
+    { q: ' 50%;a:b ' },
+    'WHERE ("name"::text ILIKE $1 OR "description"::text ILIKE $1 OR "email"::text ILIKE $1)',
+    ['%50\\%;a:b%'],
+  ],
+  [
+    'q is ANDed with the pairs, which keep their join',
+    { q: 'x', search: 'sku:a;state:1', searchFields: 'sku:=', searchJoin: 'or' },
+    'WHERE ("name"::text ILIKE $3 OR "description"::text ILIKE $3 OR "email"::text ILIKE $3) AND (("sku" = $1) OR ("state" = $2))',
+    ['a', true, '%x%'],
+  ],
+  ['blank q is ignored', { q: '  ' }, '', []],
+  [
     'injection in a value stays a value',
     { search: "name:x') OR '1'='1' --", searchFields: 'name:=' },
     'WHERE ("name" = $1)',
@@ -139,6 +182,12 @@ const ERROR_CASES: [string, RawQuery, string, string][] = [
   ['page 0', { page: '0' }, 'engine.query.bad_range', 'page'],
   ['page not a number', { page: 'x' }, 'engine.query.bad_range', 'page'],
   ['unknown include', { include: 'owner' }, 'engine.query.unknown_include', 'owner'],
+  [
+    'an escaped , does not make two between ends',
+    { search: 'stock:1\\,5', searchFields: 'stock:between' },
+    'engine.query.bad_between',
+    'stock',
+  ],
 ];
 
 describe('parseListQuery', () => {

@@ -4,10 +4,12 @@ import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo, type Field
 import { hooksOf } from './hooks.ts';
 
 /**
- * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`,
- * `orderBy`/`sortedBy`, `page`/`size` and `include`. Only fields the resource declares searchable or
- * sortable are accepted (anything else is a 422 naming the field); identifiers come from the declaration and
- * are quoted, values are always bound parameters. Example:
+ * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`, `q`,
+ * `orderBy`/`sortedBy`, `page`/`size` and `include`. Inside a `search` value a literal `;`, `:` or `,` is
+ * written `\;`, `\:`, `\,` and a backslash `\\` (contract amendment); `q=<text>` looks for the text in every
+ * `like`-searchable field (OR among them, AND with the `search` pairs). Only fields the resource declares
+ * searchable or sortable are accepted (anything else is a 422 naming the field); identifiers come from the
+ * declaration and are quoted, values are always bound parameters. Example:
  * `const q = parseListQuery(gadgets, { search: 'name:li', searchFields: 'name:like' }, registry)`
  * -> `{ where: 'WHERE "name"::text ILIKE $1', params: ['%li%'], orderBy: 'ORDER BY "id" DESC', ... }`
  */
@@ -40,7 +42,11 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
   const join = one(raw, 'searchJoin')?.toLowerCase() || 'and';
   if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
   const clauses = conditions.map((c) => c.toSql(bind));
-  const where = clauses.length ? `WHERE ${clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `)}` : '';
+  const text = one(raw, 'q')?.trim();
+  const everywhere = text ? likeEverywhere(resource, 'q', text).toSql(bind) : null;
+  const joined = clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `);
+  let where = clauses.length ? `WHERE ${joined}` : '';
+  if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
   const maxSize = Math.min(resource.options.limits?.maxPageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
   return {
     where,
@@ -49,7 +55,7 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
     size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
     includes: parseIncludes(resource, raw),
-    hasFilter: clauses.length > 0,
+    hasFilter: clauses.length > 0 || everywhere !== null,
   };
 }
 
@@ -112,7 +118,7 @@ function parseConditions(resource: Resource, raw: RawQuery): ParsedCondition[] {
   const out: ParsedCondition[] = [];
   for (const [name, value] of search) {
     if (name === '') {
-      out.push(anyField(resource, value));
+      out.push(anyField(resource, unescapeValue(value.trim())));
       continue;
     }
     const target = searchable(resource, name);
@@ -155,6 +161,36 @@ function anyField(resource: Resource, value: string): ParsedCondition {
   };
 }
 
+/** The fields `q` searches: every readable column that declares `like` among its conditions. */
+export function qFields(resource: Resource): FieldInfo[] {
+  return fieldsOf(resource).filter(
+    (f) => f.conditions.includes('like') && f.isColumn && !f.meta.writeOnly && TEXT_KINDS.has(f.kind),
+  );
+}
+
+/**
+ * `q=<text>`: the text (taken literally, no escapes) in any `like`-searchable field, OR among them; a field
+ * with a custom filter hook is searched through it, like a `search` pair would be. 422 when there is none.
+ */
+function likeEverywhere(resource: Resource, param: string, value: string): ParsedCondition {
+  const fields = qFields(resource);
+  if (fields.length === 0) throw queryError(param, 'engine.query.unknown_search_field', param);
+  const custom = hooksOf(resource).filters ?? {};
+  return {
+    toSql: (bind) => {
+      let shared: string | null = null;
+      return fields
+        .map((f) => {
+          const hook = custom[f.name];
+          if (hook) return `(${hook({ column: ident(f.name), condition: 'like', values: [value], bind })})`;
+          shared ??= bind(`%${escapeLike(value)}%`);
+          return `${ident(f.name)}::text ILIKE ${shared}`;
+        })
+        .join(' OR ');
+    },
+  };
+}
+
 function searchable(
   resource: Resource,
   name: string,
@@ -168,11 +204,11 @@ function searchable(
 }
 
 function parseValues(name: string, kind: FieldKind, condition: Condition, raw: string): unknown[] {
-  const parts = condition === 'in' || condition === 'between' ? raw.split(',') : [raw];
+  const parts = condition === 'in' || condition === 'between' ? splitEscaped(raw, ',') : [raw];
   if (condition === 'between' && parts.length !== 2) throw queryError(name, 'engine.query.bad_between', name);
   const parse = condition === 'like' ? (v: string) => v : VALUE_PARSERS[kind];
   return parts.map((part) => {
-    const value = parse(part.trim());
+    const value = parse(unescapeValue(part.trim()));
     if (value === undefined) throw queryError(name, 'engine.query.bad_value', name);
     return value;
   });
@@ -214,14 +250,48 @@ function parseIntParam(raw: RawQuery, key: string, fallback: number, min: number
   return n;
 }
 
-/** `a:1;b:2` -> [['a','1'],['b','2']]; empty values are dropped (spec); a bare term has the name ''. */
+/**
+ * `a:1;b:2` -> [['a','1'],['b','2']]; empty values are dropped (spec); a bare term has the name ''. Splits on
+ * the unescaped `;` and the first unescaped `:`; values keep their escapes (parseValues undoes them after
+ * splitting `in`/`between` lists on the unescaped `,`).
+ */
 function pairs(text: string | undefined): [string, string][] {
-  return split(text, ';')
+  return splitEscaped(text ?? '', ';')
+    .map((part) => part.trim())
+    .filter(Boolean)
     .map((part): [string, string] => {
-      const colon = part.indexOf(':');
+      const colon = unescapedIndex(part, ':');
       return colon < 0 ? ['', part] : [part.slice(0, colon).trim(), part.slice(colon + 1)];
     })
-    .filter(([, value]) => value !== '');
+    .filter(([, value]) => value.trim() !== '');
+}
+
+/** Splits on `sep` where it is not escaped by a backslash; the parts keep their escapes. */
+export function splitEscaped(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === sep) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+function unescapedIndex(text: string, char: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === char) return i;
+  }
+  return -1;
+}
+
+/** `\;` `\:` `\,` `\\` -> the character; any other backslash is kept as it is (lenient for older clients). */
+export function unescapeValue(text: string): string {
+  return text.replace(/\\([\\;:,])/g, '$1');
 }
 
 function split(text: string | undefined, sep: string): string[] {

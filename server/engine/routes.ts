@@ -12,9 +12,11 @@ import { routeSchemas } from './openapi.ts';
 import {
   createRecord,
   deleteRecord,
+  deleteRecords,
   listRecords,
   readRecord,
   updateRecord,
+  updateRecords,
   type Action,
   type OperationContext,
 } from './operations.ts';
@@ -77,7 +79,7 @@ export function registerResourceRoutes(
     );
   if (has('create'))
     app.post(base, { schema: schemas.create }, async (request, reply) => {
-      const record = await createRecord(ctxOf(request), request.body);
+      const record = await createRecord(ctxOf(request), request.body, queryOf(request));
       return reply.code(201).send(ok(record));
     });
   if (has('export'))
@@ -103,12 +105,20 @@ export function registerResourceRoutes(
     app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
       ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),
     );
-  if (has('update'))
+  if (has('update')) {
     app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
-      ok(await updateRecord(ctxOf(request), idOf(request), request.body)),
+      ok(await updateRecord(ctxOf(request), idOf(request), request.body, queryOf(request))),
     );
-  if (has('delete'))
+    app.patch(base, { schema: schemas.updateMany }, async (request) =>
+      ok(await updateRecords(ctxOf(request), queryOf(request).ids, request.body)),
+    );
+  }
+  if (has('delete')) {
     app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
       ok(await deleteRecord(ctxOf(request), idOf(request))),
     );
+    app.delete(base, { schema: schemas.deleteMany }, async (request) =>
+      ok(await deleteRecords(ctxOf(request), queryOf(request).ids)),
+    );
+  }
 }

@@ -46,7 +46,8 @@ export const eventsModule: AppModule = {
           summary:
             'Live events (server-sent events): record changes, monitor figures, job progress, log tail',
           description:
-            'text/event-stream. Events: `record` {resource, id, action, actor_id}, `monitor`, `job`, `log`, ' +
+            'text/event-stream. Events: `record` {resource, id, action, actor_id} (an import or a bulk call: ' +
+            'id null and `ids`, null when too many to list), `monitor`, `job`, `log`, ' +
             '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
             '`Last-Event-ID` to resume.',
         },

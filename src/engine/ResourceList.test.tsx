@@ -73,6 +73,45 @@ describe('ResourceList', () => {
     expect(last?.query.get('searchFields')).toBe('name:like');
   });
 
+  it('has a search box sending q, and escapes separators in filter values', async () => {
+    const calls = api();
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    await userEvent.type(screen.getByPlaceholderText('Search'), 'ali;x');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+        expect(last?.query.get('q')).toBe('ali;x');
+      },
+      { timeout: 5000 },
+    );
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Eve:C;S');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+        expect(last?.query.get('search')).toBe('name:Eve\\:C\\;S');
+        expect(last?.query.get('q')).toBe('ali;x');
+      },
+      { timeout: 5000 },
+    );
+  });
+
+  it('disables the selected rows with one bulk call', async () => {
+    const calls = api((call) =>
+      call.method === 'PATCH' ? { body: { code: 200, data: ['1', '2'] } } : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Disable' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    const patch = calls.find((c) => c.method === 'PATCH');
+    expect(patch?.path).toBe('/api/v1/test/contacts');
+    expect(patch?.query.get('ids')).toBe('1,2');
+    expect(patch?.body).toEqual({ state: false });
+  });
+
   it('sorts on a sortable column', async () => {
     const calls = api();
     await renderEngine({ path: '/settings/contacts' });

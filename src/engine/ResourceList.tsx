@@ -1,20 +1,32 @@
 import {
   BulkDeleteButton,
+  BulkUpdateButton,
   Datagrid,
   EditButton,
   List,
   Pagination,
+  SearchInput,
   ShowButton,
   useListContext,
   useResourceDefinition,
   useTranslate,
 } from 'react-admin';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import type { ReactElement } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
 import { renderInput } from './inputTable.tsx';
-import { defaultSortOf, filterFields, listFields, sortableFields } from './registry.ts';
+import { Q_FILTER } from './listQuery.ts';
+import {
+  bulkStateField,
+  defaultSortOf,
+  filterFields,
+  hasQSearch,
+  listFields,
+  sortableFields,
+} from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
@@ -26,8 +38,9 @@ const ALWAYS_ON_FILTERS = 2;
 const PER_PAGE = 15;
 
 /**
- * The generated list of a resource: columns from `list` metadata, filters from searchable fields, sorting on
- * sortable columns, pagination, bulk delete, export/import, and row edit/show/delete. Page, filters and sort
+ * The generated list of a resource: columns from `list` metadata, a search box (`q`: every `like` field) and
+ * filters from searchable fields, sorting on sortable columns, pagination, bulk delete and bulk enable/disable
+ * (a boolean `state` field; both are the API's atomic bulk calls), export/import, and row edit/show/delete. Page, filters and sort
  * are kept in react-admin's store (`<name>.listParams`) and the scroll position by ScrollKeeper, so coming
  * back to the list finds it as it was left.
  *
@@ -48,11 +61,14 @@ export function ResourceList({
   useLiveList(resource.name);
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
-  const filters = filterFields(resource).map(
-    (field, index) =>
-      filterInputs[field.name] ??
-      renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
-  );
+  const filters = [
+    ...(hasQSearch(resource) ? [<SearchInput key={Q_FILTER} source={Q_FILTER} alwaysOn />] : []),
+    ...filterFields(resource).map(
+      (field, index) =>
+        filterInputs[field.name] ??
+        renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
+    ),
+  ];
   return (
     <List
       resource={resource.name}
@@ -66,7 +82,13 @@ export function ResourceList({
       <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
       <Datagrid
         rowClick={hasEdit && can.update ? 'edit' : hasShow ? 'show' : false}
-        bulkActionButtons={can.delete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+        bulkActionButtons={
+          can.delete || (can.update && bulkStateField(resource)) ? (
+            <BulkActions resource={resource} can={can} />
+          ) : (
+            false
+          )
+        }
       >
         {listFields(resource).map((field) =>
           renderField(field, {
@@ -80,6 +102,32 @@ export function ResourceList({
         {can.delete ? <DeleteRecordButton resource={resource} /> : null}
       </Datagrid>
     </List>
+  );
+}
+
+/** The actions on the selected rows the caller may take: enable/disable (a `state` field), delete. */
+function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<typeof useAbilities> }) {
+  const state = can.update ? bulkStateField(resource) : undefined;
+  return (
+    <>
+      {state ? (
+        <>
+          <BulkUpdateButton
+            label="engine.bulk.enable"
+            data={{ [state.name]: true }}
+            mutationMode="pessimistic"
+            icon={<CheckCircleOutlineIcon />}
+          />
+          <BulkUpdateButton
+            label="engine.bulk.disable"
+            data={{ [state.name]: false }}
+            mutationMode="pessimistic"
+            icon={<HighlightOffIcon />}
+          />
+        </>
+      ) : null}
+      {can.delete ? <BulkDeleteButton mutationMode="pessimistic" /> : null}
+    </>
   );
 }
 

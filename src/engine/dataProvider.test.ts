@@ -99,22 +99,23 @@ describe('dataProvider', () => {
     });
   });
 
-  it('updateMany, delete and deleteMany call one record at a time', async () => {
-    const calls = fakeFetch(() => ok(null));
-    expect(await provider.updateMany('contacts', { ids: ['1', '2'], data: { state: false } })).toEqual({
-      data: ['1', '2'],
+  it('updateMany and deleteMany are bulk calls of at most 1,000 ids; delete answers the previous record', async () => {
+    const calls = fakeFetch((call) => ok((call.query.get('ids') ?? '').split(',')));
+    const many = Array.from({ length: 1001 }, (_, i) => String(i + 1));
+    expect(await provider.updateMany('contacts', { ids: many, data: { state: false } })).toEqual({
+      data: many,
     });
     expect(await provider.delete('contacts', { id: '3', previousData: { id: '3', name: 'Q' } })).toEqual({
       data: { id: '3', name: 'Q' },
     });
     expect(await provider.deleteMany('contacts', { ids: ['4', '5'] })).toEqual({ data: ['4', '5'] });
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
-      'PATCH /api/v1/test/contacts/1',
-      'PATCH /api/v1/test/contacts/2',
-      'DELETE /api/v1/test/contacts/3',
-      'DELETE /api/v1/test/contacts/4',
-      'DELETE /api/v1/test/contacts/5',
+    expect(calls.map((c) => `${c.method} ${c.path} ${c.query.get('ids')?.length ?? '-'}`)).toEqual([
+      `PATCH /api/v1/test/contacts ${many.slice(0, 1000).join(',').length}`,
+      'PATCH /api/v1/test/contacts 4',
+      'DELETE /api/v1/test/contacts/3 -',
+      'DELETE /api/v1/test/contacts 3',
     ]);
+    expect(calls[0]?.body).toEqual({ state: false });
   });
 
   it('turns 422 and 409 field errors into react-admin form errors', async () => {

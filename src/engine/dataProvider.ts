@@ -4,7 +4,8 @@ import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { httpClient } from '../providers/httpClient.ts';
 import type { RequestOptions } from '../providers/httpClient.ts';
-import { listQuery } from './listQuery.ts';
+import { escapeSearchValue } from '../lib/query.ts';
+import { equalityCondition, listQuery } from './listQuery.ts';
 import { changedFields } from './changedFields.ts';
 import { asSentInlineLists } from './formPayload.ts';
 
@@ -16,15 +17,28 @@ interface ListPage {
   meta?: { pagination?: { total?: number; total_is_estimate?: boolean } };
 }
 
+/** The most ids one call carries: the list's page size cap for getMany, the bulk calls' cap otherwise. */
+export const MAX_IDS_PER_CALL = 1000;
+
+/** What the provider reads from react-admin's `meta`: relations to embed, and extra query parameters. */
+export interface ProviderMeta {
+  /** Relation names (`include=a,b`): the records embed them, on every method that answers records. */
+  include?: string[] | string;
+  /** More query parameters for the call, passed on as they are. */
+  query?: RequestOptions['query'];
+}
+
 /**
- * The react-admin dataProvider of every declared resource, speaking the API contract: list query encoding,
- * envelope unwrapping (through the shell's httpClient, which also handles 401 by dropping the token and
- * reloading), PATCH of changed fields only, and 422/409 field errors turned into react-admin form errors.
- * `meta.include` (a list of relation names) on getOne embeds those relations (`include=a,b`).
+ * The react-admin dataProvider of every declared resource, speaking the API contract: list query encoding
+ * (escaped search values, `q`), envelope unwrapping (through the shell's httpClient, which also handles 401
+ * by dropping the token and reloading), PATCH of changed fields only, and 422/409 field errors turned into
+ * react-admin form errors. Every read passes react-admin's abort `signal` on (`supportAbortSignal`); `meta`
+ * (see ProviderMeta) reaches every call; getMany is split into calls of at most 1,000 ids and merged in the
+ * order asked; updateMany/deleteMany are the contract's atomic bulk calls (`?ids=`, 1,000 ids per call).
  *
  * @example
  * <Admin dataProvider={createDataProvider()} ... />
- * // tests: createDataProvider({ resources: [testResource], request: fakeRequest })
+ * // tests: createDataProvider({ resources: [testResource], request })
  */
 export function createDataProvider({
   resources = registered,
@@ -45,53 +59,86 @@ export function createDataProvider({
       : `${resourceOf(name).endpoint}/${encodeURIComponent(String(id))}`;
 
   return {
-    async getList(name, params) {
-      const page = await call<ListPage>(pathOf(name), { query: listQuery(resourceOf(name), params) });
-      return listResult(page);
+    supportAbortSignal: true,
+    async getList(name, { meta, signal, ...params }) {
+      const query = { ...listQuery(resourceOf(name), params), ...metaQuery(meta) };
+      return listResult(await call<ListPage>(pathOf(name), { query, signal }));
     },
-    async getOne(name, { id, meta }) {
-      const include = (meta as { include?: string[] } | undefined)?.include;
-      const path = pathOf(name, id);
-      if (!include?.length) return { data: await call<RaRecord>(path) };
-      return { data: await call<RaRecord>(path, { query: { include: include.join(',') } }) };
+    async getOne(name, { id, meta, signal }) {
+      return { data: await call<RaRecord>(pathOf(name, id), { query: metaQuery(meta), signal }) };
     },
-    async getMany(name, { ids }) {
-      if (!ids.length) return { data: [] };
-      const page = await call<ListPage>(pathOf(name), {
-        query: { search: `id:${ids.join(',')}`, searchFields: 'id:in', size: ids.length, page: 1 },
-      });
-      return { data: page.data };
+    async getMany(name, { ids, meta, signal }) {
+      const wanted = [...new Set(ids.map(String))];
+      const pages = await Promise.all(
+        chunks(wanted, MAX_IDS_PER_CALL).map((chunk) =>
+          call<ListPage>(pathOf(name), {
+            query: {
+              search: `id:${chunk.map(escapeSearchValue).join(',')}`,
+              searchFields: 'id:in',
+              size: chunk.length,
+              page: 1,
+              ...metaQuery(meta),
+            },
+            signal,
+          }),
+        ),
+      );
+      const byId = new Map(pages.flatMap((page) => page.data.map((r) => [String(r.id), r] as const)));
+      return { data: wanted.flatMap((id) => byId.get(id) ?? []) };
     },
-    async getManyReference(name, params) {
-      const filter = { ...params.filter, [params.target]: params.id };
-      const page = await call<ListPage>(pathOf(name), {
-        query: listQuery(resourceOf(name), { ...params, filter }),
-      });
-      return listResult(page);
+    async getManyReference(name, { target, id, meta, signal, ...params }) {
+      const resource = resourceOf(name);
+      const fixed = [{ name: target, condition: equalityCondition(resource, target, id), value: id }];
+      const query = { ...listQuery(resource, params, fixed), ...metaQuery(meta) };
+      return listResult(await call<ListPage>(pathOf(name), { query, signal }));
     },
-    async create(name, { data }) {
-      return { data: await call<RaRecord>(pathOf(name), { method: 'POST', body: data }) };
+    async create(name, { data, meta }) {
+      const query = metaQuery(meta);
+      return { data: await call<RaRecord>(pathOf(name), { method: 'POST', body: data, query }) };
     },
-    async update(name, { id, data, previousData }) {
+    async update(name, { id, data, previousData, meta }) {
       // Inline has-many rows of the loaded record are compared as the form sends them (no foreign key).
       const previous = previousData && asSentInlineLists(resourceOf(name), previousData, resources);
       const body = previous ? changedFields(data, previous) : data;
-      return { data: await call<RaRecord>(pathOf(name, id), { method: 'PATCH', body }) };
+      const query = metaQuery(meta);
+      return { data: await call<RaRecord>(pathOf(name, id), { method: 'PATCH', body, query }) };
     },
-    async updateMany(name, { ids, data }) {
-      await Promise.all(ids.map((id) => call(pathOf(name, id), { method: 'PATCH', body: data })));
-      return { data: ids };
+    async updateMany(name, { ids, data, meta }) {
+      const done: Identifier[] = [];
+      for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {
+        const query = { ...metaQuery(meta), ids: chunk.join(',') };
+        done.push(...(await call<Identifier[]>(pathOf(name), { method: 'PATCH', body: data, query })));
+      }
+      return { data: done };
     },
-    async delete(name, { id, previousData }) {
-      await call(pathOf(name, id), { method: 'DELETE' });
+    async delete(name, { id, previousData, meta }) {
+      await call(pathOf(name, id), { method: 'DELETE', query: metaQuery(meta) });
       return { data: (previousData ?? { id }) as RaRecord };
     },
-    async deleteMany(name, { ids }) {
-      // The contract has no bulk delete; one call per id keeps every delete audited and permission-checked.
-      await Promise.all(ids.map((id) => call(pathOf(name, id), { method: 'DELETE' })));
-      return { data: ids };
+    async deleteMany(name, { ids, meta }) {
+      const done: Identifier[] = [];
+      for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {
+        const query = { ...metaQuery(meta), ids: chunk.join(',') };
+        done.push(...(await call<Identifier[]>(pathOf(name), { method: 'DELETE', query })));
+      }
+      return { data: done };
     },
   } as DataProvider;
+}
+
+/** The query parameters `meta` asks for (ProviderMeta); undefined when none. */
+function metaQuery(meta: unknown): RequestOptions['query'] {
+  const { include, query } = (meta ?? {}) as ProviderMeta;
+  const names = Array.isArray(include) ? include.join(',') : include;
+  const out = { ...query, ...(names ? { include: names } : {}) };
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** `items` in runs of at most `size`. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 function listResult(page: ListPage) {
@@ -105,7 +152,8 @@ function listResult(page: ListPage) {
 
 /**
  * react-admin puts `error.body.errors` on the form's fields (one string per field), so the contract's
- * `{ field: [messages] }` becomes `{ field: 'message; message' }`. Other errors keep status and message.
+ * `{ field: [messages] }` becomes `{ field: 'message; message' }`. Other errors keep status and message, and
+ * a bulk call's 404 its list of missing ids (`body.ids`).
  */
 export function toReactAdminError(error: unknown): unknown {
   if (!(error instanceof Error) || !('status' in error)) return error;
@@ -118,9 +166,11 @@ export function toReactAdminError(error: unknown): unknown {
     ]),
   );
   const hasFieldErrors = (status === 422 || status === 409) && Object.keys(fieldErrors).length > 0;
-  return new HttpError(
-    error.message,
-    status,
-    hasFieldErrors ? { errors: fieldErrors } : { message: error.message },
-  );
+  if (hasFieldErrors) return new HttpError(error.message, status, { errors: fieldErrors });
+  // A bulk call's 404 names the missing records (`errors.ids`), kept as a list.
+  const missing = status === 404 ? errors.ids : undefined;
+  return new HttpError(error.message, status, {
+    message: error.message,
+    ...(Array.isArray(missing) ? { ids: missing } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import type { Condition, Resource } from '../../resources/define.ts';
 import { searchConditions } from '../../resources/define.ts';
+import { escapeSearchValue } from '../lib/query.ts';
 import { defaultSortOf, engineFields, sortableFields } from './registry.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
@@ -10,31 +11,54 @@ export interface ListParams {
   filter?: Record<string, unknown>;
 }
 
+/** The filter key of react-admin's "search everything" box; sent as the contract's `q` parameter. */
+export const Q_FILTER = 'q';
+
 /**
  * Turns react-admin list params into the contract's list query: filters become `search`/`searchFields`
- * (each field with its declared default condition), the sort becomes `orderBy`/`sortedBy`, pagination
- * becomes `page`/`size`. Empty filter values are dropped (spec 5).
+ * (each field with its declared default condition, every value escaped), the `q` filter becomes `q`, the
+ * sort becomes `orderBy`/`sortedBy`, pagination becomes `page`/`size`. Empty filter values are dropped
+ * (spec 5).
  *
  * @example
  * listQuery(staff, { pagination: { page: 2, perPage: 20 }, filter: { name: 'li' } })
  * // { page: 2, size: 20, search: 'name:li', searchFields: 'name:like' }
  */
-export function listQuery(resource: Resource, params: ListParams): ListQuery {
+export function listQuery(
+  resource: Resource,
+  params: ListParams,
+  fixed: Parameters<typeof searchQuery>[2] = [],
+): ListQuery {
   const query: ListQuery = {};
   if (params.pagination) {
     query.page = params.pagination.page;
     query.size = params.pagination.perPage;
   }
-  Object.assign(query, searchQuery(resource, params.filter ?? {}));
+  Object.assign(query, searchQuery(resource, params.filter ?? {}, fixed));
   Object.assign(query, sortQuery(resource, params.sort));
   return query;
 }
 
-/** `search`/`searchFields` for a filter object; unknown filter keys are searched with `=`. */
-export function searchQuery(resource: Resource, filter: Record<string, unknown>): ListQuery {
+/**
+ * `search`/`searchFields` (and `q`) for a filter object; unknown filter keys are searched with `=`. A key may
+ * name its condition (`name@=`); `fixed` pairs (getManyReference's target) are added with their condition.
+ */
+export function searchQuery(
+  resource: Resource,
+  filter: Record<string, unknown>,
+  fixed: { name: string; condition: Condition; value: unknown }[] = [],
+): ListQuery {
   const search: string[] = [];
   const conditions: string[] = [];
+  const query: ListQuery = {};
+  const fixedNames = new Set(fixed.map((f) => f.name));
   for (const [key, raw] of Object.entries(filter)) {
+    if (key === Q_FILTER) {
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      if (text) query.q = text;
+      continue;
+    }
+    if (fixedNames.has(key.split('@')[0]!)) continue;
     const [name = key, explicit] = key.split('@') as [string, Condition | undefined];
     const condition = explicit ?? defaultCondition(resource, name);
     if (condition === 'between' && Array.isArray(raw)) {
@@ -50,7 +74,14 @@ export function searchQuery(resource: Resource, filter: Record<string, unknown>)
     search.push(`${name}:${value}`);
     conditions.push(`${name}:${condition}`);
   }
-  return search.length ? { search: search.join(';'), searchFields: conditions.join(';') } : {};
+  for (const { name, condition, value } of fixed) {
+    const encoded = encodeValue(value);
+    if (encoded === null) continue;
+    search.push(`${name}:${encoded}`);
+    conditions.push(`${name}:${condition}`);
+  }
+  if (search.length) Object.assign(query, { search: search.join(';'), searchFields: conditions.join(';') });
+  return query;
 }
 
 function sortQuery(resource: Resource, sort: ListParams['sort']): ListQuery {
@@ -85,7 +116,18 @@ function defaultCondition(resource: Resource, name: string): Condition {
   return (field && searchConditions(field.meta)[0]) ?? '=';
 }
 
-/** A filter value as the query carries it; null when it should be dropped. */
+/**
+ * The condition that matches a reference's target exactly: `=` (for one value) or `in` (for a list), whatever
+ * the field's default condition is; `in` for one value when the field declares only that.
+ */
+export function equalityCondition(resource: Resource, name: string, value: unknown): Condition {
+  if (Array.isArray(value)) return 'in';
+  const field = engineFields(resource).find((f) => f.name === name);
+  const declared = field ? searchConditions(field.meta) : [];
+  return declared.length && !declared.includes('=') && declared.includes('in') ? 'in' : '=';
+}
+
+/** A filter value as the query carries it (escaped; list items joined by `,`); null when it is dropped. */
 function encodeValue(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   if (Array.isArray(value)) {
@@ -93,8 +135,8 @@ function encodeValue(value: unknown): string | null {
     return items.length ? items.join(',') : null;
   }
   if (typeof value === 'boolean') return value ? '1' : '0';
-  if (value instanceof Date) return value.toISOString();
-  return String(value);
+  if (value instanceof Date) return escapeSearchValue(value.toISOString());
+  return escapeSearchValue(String(value));
 }
 
 /** The export query of a list: its current filters and sort, without paging (the export has no row cap). */

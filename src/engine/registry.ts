@@ -93,6 +93,16 @@ export function filterFields(resource: Resource): EngineField[] {
   return engineFields(resource).filter((f) => searchConditions(f.meta).length > 0 && f.meta.filter !== false);
 }
 
+/** Whether the list's `q` box can search anything: some readable field declares the `like` condition. */
+export function hasQSearch(resource: Resource): boolean {
+  return readableFields(resource).some((f) => searchConditions(f.meta).includes('like'));
+}
+
+/** The writable boolean `state` field bulk "enable/disable" sets; undefined when the resource has none. */
+export function bulkStateField(resource: Resource): EngineField | undefined {
+  return writableFields(resource).find((f) => f.name === 'state' && f.kind === 'boolean');
+}
+
 /** Field names allowed in `orderBy`: declared sortable, plus `id` and the timestamps the engine adds. */
 export function sortableFields(resource: Resource): Set<string> {
   const system = resource.timestamps ? ['id', 'created_at', 'updated_at'] : ['id'];

@@ -31,9 +31,7 @@ export function ChangedUnderneathBanner({
     if (event.type !== 'record' || id === undefined) return;
     const change = event.data as RecordEvent;
     const isThisRecord =
-      change.action === 'import'
-        ? change.ids === null || change.ids.includes(String(id))
-        : change.id === String(id);
+      change.id === null ? change.ids === null || change.ids.includes(String(id)) : change.id === String(id);
     if (change.resource !== resource || !isThisRecord) return;
     if (change.actor_id === cachedProfile(queryClient)?.id) return;
     setState(change.action === 'delete' ? 'deleted' : 'changed');

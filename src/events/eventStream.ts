@@ -9,12 +9,18 @@ export interface LiveEvent {
 }
 
 /**
- * The data of a `record` event. A CSV import sends one `import` event (id null) listing the updated ids, or
- * `ids: null` when too many changed to list.
+ * The data of a `record` event. A CSV import sends one `import` event (id null) listing the updated ids, and a
+ * bulk call one `update`/`delete` event (id null) listing its records; `ids: null` when too many to list.
  */
 export type RecordEvent =
   | { resource: string; id: string; action: 'create' | 'update' | 'delete'; actor_id: string }
-  | { resource: string; id: null; action: 'import'; ids: string[] | null; actor_id: string };
+  | {
+      resource: string;
+      id: null;
+      action: 'import' | 'update' | 'delete';
+      ids: string[] | null;
+      actor_id: string;
+    };
 
 export type LiveListener = (event: LiveEvent) => void;
 

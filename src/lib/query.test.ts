@@ -16,6 +16,12 @@ describe('encodeSearch', () => {
     );
   });
 
+  it('escapes ; : , and the backslash inside values and list items', () => {
+    expect(encodeSearch({ name: 'Eve:Colon;Semi', sku: ['a,b', 'c\\'] })).toBe(
+      'name:Eve\\:Colon\\;Semi;sku:a\\,b,c\\\\',
+    );
+  });
+
   it('gives an empty string when nothing is left', () => {
     expect(encodeSearch({ a: '' })).toBe('');
   });

@@ -378,7 +378,7 @@ describe('OpenAPI', () => {
   it('documents every resource route with its schemas', async () => {
     const doc = (await t.request({ url: '/api/docs' })).json();
     const paths = doc.paths as Record<string, Record<string, { requestBody?: unknown; tags?: string[] }>>;
-    expect(Object.keys(paths[BASE] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths[BASE] ?? {}).sort()).toEqual(['delete', 'get', 'patch', 'post']);
     expect(Object.keys(paths[`${BASE}/{id}`] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
     expect(paths[`${BASE}/export`]?.get).toBeTruthy();
     expect(paths[`${BASE}/import`]?.post).toBeTruthy();
@@ -386,5 +386,19 @@ describe('OpenAPI', () => {
     expect(body).toContain('"sku"');
     expect(body).toContain('"secret"');
     expect(body).not.toContain('"views"');
+  });
+
+  it('documents the bulk calls, escapes in search values and q', async () => {
+    const doc = (await t.request({ url: '/api/docs' })).json();
+    const base = doc.paths[BASE] as Record<string, { parameters?: { name: string }[]; responses: object }>;
+    for (const method of ['patch', 'delete']) {
+      expect(base[method]!.parameters?.map((p) => p.name)).toContain('ids');
+      expect(JSON.stringify(base[method]!.responses)).toContain('"ids"');
+    }
+    expect(JSON.stringify(base.patch)).toContain('all or nothing');
+    const list = JSON.stringify(base.get!.parameters);
+    expect(list).toContain('\\\\;');
+    expect(list).toContain('"q"');
+    expect(list).toContain('name, description, email');
   });
 });
