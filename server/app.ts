@@ -14,6 +14,7 @@ import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
+import { openStorage, type FileStorage } from './storage/index.ts';
 import type { AppModule } from './modules/types.ts';
 
 export interface BuildAppOptions {
@@ -21,6 +22,8 @@ export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
   modules?: AppModule[];
+  /** Asset storage; by default the one the configuration names (closed with the app). */
+  storage?: FileStorage;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function buildApp({
   config,
   logger,
   modules = defaultModules,
+  storage: givenStorage,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const log =
     logger ??
@@ -103,7 +107,9 @@ export async function buildApp({
     return app.swagger();
   });
 
-  const ctx = { db, config, log };
+  const storage = givenStorage ?? openStorage(config, db);
+  if (!givenStorage) app.addHook('onClose', () => storage.close());
+  const ctx = { db, config, log, storage };
   for (const mod of modules) await mod.register(app, ctx);
 
   registerSpa(app, config.distDir);
