@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { logSinkFor } from './cluster/nodes.ts';
 import { createLogger } from './core/logger.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
@@ -42,6 +43,8 @@ export async function buildApp({
     createLogger({
       level: config.logLevel,
       logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
+      // Warn and worse also go to the database, so another node's system logs page can show them.
+      extraStreams: [{ level: 'warn', stream: logSinkFor(db) }],
     });
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
