@@ -31,12 +31,12 @@ export interface S3Settings {
 }
 
 /** Multipart part size: parts in flight times this is what an upload holds in memory. */
-const PART_SIZE = 8 * 1024 * 1024;
+const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 
 /**
  * `STORAGE=s3`: any S3-compatible object store through the AWS SDK v3. An upload streams to
- * `<prefix>.tmp/<random>.part` (multipart above 8 MiB, two parts in flight, so memory stays flat), and
+ * `<prefix>.tmp/<random>.part` (multipart above 5 MiB, S3's smallest part, two parts in flight, so memory stays flat), and
  * `commit` copies it to its key inside the store and deletes the temp object. Downloads are a GetObject
  * stream (with `Range` for range requests). Checksums are computed only where S3 requires them, which
  * keeps older S3-compatible servers working. Credentials: the S3_* variables, else the SDK's default chain.
