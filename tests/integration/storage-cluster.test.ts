@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
 import { startLoopbackS3, type LoopbackS3 } from '../helpers/s3.ts';
@@ -73,7 +74,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two servers sharing storage (Postgre
       return fetch(`${server.baseURL}/api/v1/resources/assets`, {
         method: 'POST',
         headers: { ...auth(), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-        body: ReadableStream.from(body()),
+        body: Readable.toWeb(Readable.from(body())),
         duplex: 'half',
       } as RequestInit);
     };
