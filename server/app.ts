@@ -10,11 +10,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { logSinkFor } from './cluster/nodes.ts';
 import { createLogger } from './core/logger.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
+import { openStorage, type FileStorage } from './storage/index.ts';
 import type { AppModule } from './modules/types.ts';
 
 export interface BuildAppOptions {
@@ -22,6 +24,8 @@ export interface BuildAppOptions {
   config: Config;
   logger?: Logger;
   modules?: AppModule[];
+  /** Asset storage; by default the one the configuration names (closed with the app). */
+  storage?: FileStorage;
 }
 
 /**
@@ -33,12 +37,15 @@ export async function buildApp({
   config,
   logger,
   modules = defaultModules,
+  storage: givenStorage,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const log =
     logger ??
     createLogger({
       level: config.logLevel,
       logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
+      // Warn and worse also go to the database, so another node's system logs page can show them.
+      extraStreams: [{ level: 'warn', stream: logSinkFor(db) }],
     });
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -108,7 +115,9 @@ export async function buildApp({
     return app.swagger();
   });
 
-  const ctx = { db, config, log };
+  const storage = givenStorage ?? openStorage(config, db);
+  if (!givenStorage) app.addHook('onClose', () => storage.close());
+  const ctx = { db, config, log, storage };
   for (const mod of modules) await mod.register(app, ctx);
 
   registerSpa(app, config.distDir);

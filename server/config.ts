@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { STORAGE_DRIVERS, type StorageDriver } from './storage/types.ts';
+import type { S3Settings } from './storage/s3.ts';
 
 /** Runtime configuration, read once from the environment (see .env.example). */
 export interface Config {
@@ -27,6 +29,15 @@ export interface Config {
   jobsCronSeconds: number;
   /** CSV exports and imports of more rows than this run as background jobs (while jobs run here). */
   csvJobRows: number;
+  /** Where assets and backups live (server/storage): driver and its settings. */
+  storage: {
+    driver: StorageDriver;
+    /** STORAGE=local: the directory (default DATA_DIR/uploads). */
+    localDir: string | null;
+    s3: Omit<S3Settings, 'bucket'> & { bucket: string | null };
+  };
+  /** Seconds between heartbeats of this node (cluster_nodes); a node silent for 3 of them is gone. */
+  heartbeatSeconds: number;
 }
 
 /** Reads the configuration from an env-like object. Example: `loadConfig(process.env)`. */
@@ -53,12 +64,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsPollSeconds: Math.max(0.5, Number(env.JOBS_POLL_SECONDS) || 2),
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
     csvJobRows: Math.max(1, toInt(env.CSV_JOB_ROWS, 50_000)),
+    storage: {
+      driver: parseDriver(env.STORAGE),
+      localDir: env.STORAGE_DIR ? path.resolve(env.STORAGE_DIR) : null,
+      s3: {
+        bucket: env.S3_BUCKET || null,
+        region: env.S3_REGION || 'us-east-1',
+        endpoint: env.S3_ENDPOINT || null,
+        accessKeyId: env.S3_ACCESS_KEY_ID || null,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+        prefix: env.S3_PREFIX ? env.S3_PREFIX.replace(/^\/+/, '').replace(/\/*$/, '/') : '',
+      },
+    },
+    heartbeatSeconds: Math.min(300, Math.max(1, toInt(env.HEARTBEAT_SECONDS, 10))),
   };
 }
 
 function toInt(value: string | undefined, fallback: number): number {
   const n = value ? Number.parseInt(value, 10) : Number.NaN;
   return Number.isFinite(n) ? n : fallback;
+}
+
+function parseDriver(value: string | undefined): StorageDriver {
+  if (!value) return 'local';
+  if ((STORAGE_DRIVERS as readonly string[]).includes(value)) return value as StorageDriver;
+  throw new Error(`STORAGE must be one of ${STORAGE_DRIVERS.join(', ')} (got "${value}")`);
 }
 
 function parseTrustProxy(value: string | undefined): string | boolean {

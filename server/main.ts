@@ -1,52 +1,85 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './bootstrap.ts';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 
-/** Starts the server: open and migrate the database, create the first admin, listen, drain on SIGTERM. */
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Db;
+  /** Origin it listens on, e.g. `http://127.0.0.1:3000`. */
+  address: string;
+  /** Drains the app, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start-up without the process wiring (signals, exit): open and migrate the database, create the first
+ * admin, build the app and listen. Several servers may run it at the same moment against one PostgreSQL
+ * (migrations, the first admin and pg-boss's queues are serialized or retried). Example:
+ * `const server = await startServer(loadConfig(process.env)); ...; await server.close();`
+ */
+export async function startServer(config: Config, startedAt = performance.now()): Promise<RunningServer> {
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db);
+    const admin = await ensureFirstAdmin(db, {
+      username: config.adminUsername,
+      password: config.adminPassword,
+    });
+    const app = await buildApp({ db, config });
+    if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
+    if (admin.created) app.log.info({ username: config.adminUsername }, 'first administrator created');
+    if (admin.generatedPassword) {
+      // Printed once to the terminal only: never through the logger, so it reaches no log file.
+      process.stdout.write(
+        `\n  First administrator: ${config.adminUsername}\n  Generated password:  ${admin.generatedPassword}\n` +
+          `  (shown once; set ADMIN_PASSWORD to choose your own)\n\n`,
+      );
+    }
+    const address = await app.listen({ port: config.port, host: config.host });
+    app.log.info(
+      { startup_ms: Math.round(performance.now() - startedAt), database: db.kind, port: config.port },
+      'server started',
+    );
+    return {
+      app,
+      db,
+      address,
+      async close() {
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Starts the server from the environment (and `.env`), and drains it on SIGTERM/SIGINT. */
 export async function main(startedAt = performance.now()): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig(process.env);
-  const db = await openDatabase(config);
-  const applied = await migrate(db);
-  const admin = await ensureFirstAdmin(db, {
-    username: config.adminUsername,
-    password: config.adminPassword,
-  });
-  const app = await buildApp({ db, config });
-  if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
-  if (admin.created) app.log.info({ username: config.adminUsername }, 'first administrator created');
-  if (admin.generatedPassword) {
-    // Printed once to the terminal only: never through the logger, so it reaches no log file.
-    process.stdout.write(
-      `\n  First administrator: ${config.adminUsername}\n  Generated password:  ${admin.generatedPassword}\n` +
-        `  (shown once; set ADMIN_PASSWORD to choose your own)\n\n`,
-    );
-  }
+  const server = await startServer(config, startedAt);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    server.app.log.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
-      await app.close();
-      await db.close();
+      await server.close();
     } finally {
       process.exit(0);
     }
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { startup_ms: Math.round(performance.now() - startedAt), database: db.kind, port: config.port },
-    'server started',
-  );
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

@@ -35,12 +35,15 @@ export function createLogger({
   level,
   logDir,
   stdout = true,
+  extraStreams = [],
 }: {
   level: string;
   logDir?: string | null;
   stdout?: boolean;
+  /** More destinations, e.g. this node's published warn/error lines (server/cluster/nodes.ts). */
+  extraStreams?: pino.StreamEntry[];
 }): pino.Logger {
-  const streams: pino.StreamEntry[] = [];
+  const streams: pino.StreamEntry[] = [...extraStreams];
   if (stdout) streams.push({ level: level as pino.Level, stream: process.stdout });
   if (logDir) streams.push({ level: level as pino.Level, stream: dailyFileStream(logDir) });
   return pino(

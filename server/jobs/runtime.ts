@@ -67,6 +67,27 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       ? { connectionString: config.databaseUrl, max: 4 }
       : { db: bossDbOf(db) };
 
+  /** A started pg-boss; an instance whose start failed is stopped and dropped (pg-boss cannot restart it). */
+  const startBoss = async () => {
+    const instance = new PgBoss({
+      ...connection,
+      schema: BOSS_SCHEMA,
+      application_name: 'admin-jobs',
+      pollingIntervalSeconds: config.jobsPollSeconds,
+      cronMonitorIntervalSeconds: config.jobsCronSeconds,
+      cronWorkerIntervalSeconds: Math.min(5, config.jobsCronSeconds),
+      // No monitor-states timer: queueCounts() reads the counts when asked.
+    });
+    instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
+    try {
+      await instance.start();
+    } catch (error) {
+      await instance.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+      throw error;
+    }
+    return instance;
+  };
+
   const runtime: JobsRuntime = {
     get isRunning() {
       return boss !== null;
@@ -76,19 +97,13 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
     },
     async start() {
       if (boss || !config.jobs) return;
-      const instance = new PgBoss({
-        ...connection,
-        schema: BOSS_SCHEMA,
-        application_name: 'admin-jobs',
-        pollingIntervalSeconds: config.jobsPollSeconds,
-        cronMonitorIntervalSeconds: config.jobsCronSeconds,
-        cronWorkerIntervalSeconds: Math.min(5, config.jobsCronSeconds),
-        // No monitor-states timer: queueCounts() reads the counts when asked.
-      });
-      instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
-      await instance.start();
-      boss = instance;
-      for (const definition of [...declared.values(), ...pending.values()]) await runtime.work(definition);
+      boss = await contended(db, startBoss, log);
+      try {
+        for (const definition of [...declared.values(), ...pending.values()]) await runtime.work(definition);
+      } catch (error) {
+        await runtime.stop().catch(() => undefined);
+        throw error;
+      }
     },
     async stop() {
       const instance = boss;
@@ -102,7 +117,11 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       if (!boss) pending.set(definition.name, definition as QueueDefinition<never>);
       if (!boss || working.has(definition.name)) return;
       const instance = boss;
-      await instance.createQueue(definition.name, { name: definition.name, ...definition.options });
+      await contended(
+        db,
+        () => instance.createQueue(definition.name, { name: definition.name, ...definition.options }),
+        log,
+      );
       working.add(definition.name);
       await instance.work<Record<string, unknown>>(
         definition.name,
@@ -145,6 +164,37 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
     },
   };
   return runtime;
+}
+
+/** Shared by every server: pg-boss schema, queue and schedule changes run one server at a time. */
+const JOBS_DDL_LOCK = 7_317_003;
+/** deadlock_detected, serialization_failure, unique_violation, duplicate_table, duplicate_object. */
+const RACE_CODES = new Set(['40P01', '40001', '23505', '42P07', '42710']);
+const ATTEMPTS = 6;
+
+/**
+ * Runs a pg-boss call that creates or changes shared objects (its schema on start, a queue's partition, a
+ * schedule) so that servers starting together cannot deadlock each other: on PostgreSQL under a
+ * transaction-level advisory lock held on one of the app's connections while the call runs on pg-boss's
+ * own, and retried with a jittered backoff when it still loses a race (deadlock, unique violation, an
+ * object another server created a moment earlier). PGlite has one connection and one process: no lock.
+ * Example: `await contended(db, () => boss.createQueue('mail'), log)`.
+ */
+export async function contended<T>(db: Db, fn: () => Promise<T>, log?: Logger): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (db.kind !== 'postgres') return await fn();
+      return await db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [JOBS_DDL_LOCK]);
+        return fn();
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RACE_CODES.has(code)) throw error;
+      log?.warn({ code, attempt }, 'job queue set-up raced another server; retrying');
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
 }
 
 /** Job events (`type: 'job'`, `{ queue, id, state, progress }`) reach streams holding the jobs page. */

@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import type { FileStorage } from '../storage/index.ts';
 
 /** What every feature module receives when the app is built. */
 export interface AppContext {
   db: Db;
   config: Config;
   log: Logger;
+  /** Where assets and backups live (STORAGE: local, postgres or s3). */
+  storage: FileStorage;
 }
 
 /**

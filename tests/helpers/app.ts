@@ -11,6 +11,7 @@ import type { Db } from '../../server/db/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
+import { openStorage, type FileStorage } from '../../server/storage/index.ts';
 import { createTestDb } from './db.ts';
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -19,6 +20,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** The app's asset storage (the driver `config.storage` names: local in DATA_DIR/uploads by default). */
+  storage: FileStorage;
   /** Connection URL when running on PostgreSQL, for tests that start a second server. */
   dbUrl: string | null;
   /** An access token of the first administrator (issued directly, not through the login route). */
@@ -68,13 +71,15 @@ export async function createTestApp(
   };
   await ensureFirstAdmin(db, ADMIN);
   const logger = customLogger ?? (overrides.logToFile ? undefined : pino({ level: 'silent' }));
-  const app = await buildApp({ db, config, logger, modules: [...modules, ...extraModules] });
+  const storage = openStorage(config, db);
+  const app = await buildApp({ db, config, logger, modules: [...modules, ...extraModules], storage });
   await app.ready();
   let token: string | null = null;
   return {
     app,
     db,
     config,
+    storage,
     dbUrl: testDb.url,
     async adminToken() {
       if (token) return token;
@@ -92,6 +97,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await storage.close();
       await testDb.drop();
     },
   };

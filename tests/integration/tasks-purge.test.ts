@@ -21,7 +21,10 @@ describe('auth.purge task', () => {
          ('old-ticket', 'official', 'app', 'o1', now() - interval '2 days')`,
     );
     const handler = taskHandler('auth.purge')!;
-    const result = await handler.run({ db: t.db, config: t.config, log: pino({ level: 'silent' }) }, {});
+    const result = await handler.run(
+      { db: t.db, config: t.config, log: pino({ level: 'silent' }), storage: t.storage },
+      {},
+    );
     expect(result).toMatchObject({ wechat: 2, tokens: expect.any(Number) });
     const { rows } = await t.db.query<{ state_hash: string }>('SELECT state_hash FROM wechat_states');
     expect(rows.map((r) => r.state_hash)).toEqual(['live']);

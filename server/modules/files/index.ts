@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { assets } from '../../../resources/assets.ts';
@@ -11,7 +10,8 @@ import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
 import type { AppModule } from '../types.ts';
 import { ACTIVE_MIME_TYPES, SNIFF_BYTES, sniff } from './sniff.ts';
-import { FileTooLargeError, localStorage, newStorageKey, type FileStorage } from './storage.ts';
+import { sendStored } from './download.ts';
+import { FileTooLargeError, newStorageKey, type FileStorage } from './storage.ts';
 
 const BASE = `/api/${assets.endpoint}`;
 /** Room for the multipart envelope (boundaries, part headers) above the file itself. */
@@ -21,14 +21,15 @@ const MULTIPART_OVERHEAD = 64 * 1024;
  * Files (`v1/resources/assets`): `POST` multipart with one part `file` (size limit from the basic settings,
  * type sniffed from the bytes against an allow-list, staged and renamed into place), `GET <id>/download`
  * (always an attachment, `nosniff`, sandboxed) and `DELETE <id>` (row, audit, then the bytes). The engine
- * serves list, read and export of the same resource. Example: `createFilesModule({ storage: memoryStorage })`;
- * the default keeps files in DATA_DIR/uploads.
+ * serves list, read and export of the same resource. The bytes go through the app's storage (STORAGE: local,
+ * postgres or s3; server/storage), or the one given. Example: `createFilesModule({ storage: myStorage })`.
  */
 export function createFilesModule({ storage }: { storage?: FileStorage } = {}): AppModule {
   return {
     name: 'files',
-    async register(app, { db, config }) {
-      const store = storage ?? localStorage(path.join(config.dataDir, 'uploads'));
+    async register(app, ctx) {
+      const { db } = ctx;
+      const store = storage ?? ctx.storage;
       await app.register(async (scope) => {
         await scope.register(multipart, { limits: { files: 1, fields: 5, parts: 10 } });
         scope.post(
@@ -43,19 +44,14 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
         async (request, reply) => {
           await requirePermission(request, assets.permission);
           const row = await findAsset(db, request.params.id);
-          const file = await store.open(row.storage_key).catch((error: { code?: string }) => {
-            if (error.code === 'ENOENT') throw AppError.notFound();
-            throw error;
-          });
           const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
-          return reply
+          void reply
             .header('content-type', isActive ? 'application/octet-stream' : row.mime)
-            .header('content-length', file.size)
             .header('content-disposition', attachment(row.name))
             .header('x-content-type-options', 'nosniff')
             .header('content-security-policy', "default-src 'none'; sandbox")
-            .header('cache-control', 'private, no-store')
-            .send(file.stream);
+            .header('cache-control', 'private, no-store');
+          return sendStored(request, reply, store, row.storage_key, Number(row.size));
         },
       );
       app.delete<{ Params: { id: string } }>(

@@ -26,11 +26,29 @@ export const jobsModule: AppModule = {
     app.decorate('tasks', scheduler);
     registerTaskRoutes(app, { db: ctx.db, jobs, scheduler });
     registerJobRoutes(app, { db: ctx.db, jobs });
-    app.addHook('onReady', async () => {
-      await jobs.start();
-      await scheduler.start();
-    });
+    // A failure of the job runtime (the database busy or away, a lost race with another server) never
+    // stops the server: it keeps serving and tries again, every 2, 4, ... up to 60 seconds.
+    let retry: NodeJS.Timeout | null = null;
+    let isClosing = false;
+    const startJobs = async (attempt: number): Promise<void> => {
+      retry = null;
+      try {
+        await jobs.start();
+        await scheduler.start();
+      } catch (err) {
+        scheduler.stop();
+        await jobs.stop().catch(() => undefined);
+        if (isClosing) return;
+        const delay = Math.min(60_000, 1000 * 2 ** attempt);
+        ctx.log.error({ err, retry_in_ms: delay }, 'job runtime failed to start; retrying');
+        retry = setTimeout(() => void startJobs(attempt + 1), delay);
+        retry.unref();
+      }
+    };
+    app.addHook('onReady', () => startJobs(1));
     app.addHook('onClose', async () => {
+      isClosing = true;
+      if (retry) clearTimeout(retry);
       scheduler.stop();
       await jobs.stop();
     });

@@ -42,7 +42,7 @@ export const BUILT_IN_MODULES: readonly ModuleInfo[] = [
   {
     name: 'system',
     isCore: false,
-    paths: ['v1/system/monitor', 'v1/system/logs', 'v1/system/tasks', 'v1/system/jobs'],
+    paths: ['v1/system/monitor', 'v1/system/nodes', 'v1/system/logs', 'v1/system/tasks', 'v1/system/jobs'],
     menus: [PERMISSION.systemMonitor, PERMISSION.systemTasks, PERMISSION.systemJobs, PERMISSION.systemLogs],
   },
 ];

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { resources } from '../../../resources/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
+import { createHeartbeat, listNodes, nodeFor, publishedLines } from '../../cluster/nodes.ts';
 import { ok } from '../../core/envelope.ts';
+import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/http.ts';
 import { requirePermission } from '../../core/principal.ts';
 import { hubFor } from '../../events/hub.ts';
@@ -10,7 +12,7 @@ import { producersFor } from '../../events/producers.ts';
 import type { AppModule } from '../types.ts';
 import { moduleCatalogue } from './catalogue.ts';
 import { registerDashboardRoutes } from './dashboard.ts';
-import { LOG_LEVELS, readLogs } from './logs.ts';
+import { LOG_LEVELS, pageOfLines, readLogs, type LogQuery } from './logs.ts';
 import { tailLogs } from './logTail.ts';
 import { registerModuleGate } from './moduleGate.ts';
 import { registerModuleRoutes } from './modulesRoutes.ts';
@@ -26,6 +28,11 @@ const logQuerySchema = z.object({
   text: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(200).default(50),
+  /** Another node's published lines (cluster_nodes id); this node's files by default. */
+  node: z
+    .string()
+    .regex(/^[0-9a-f]{10}$/)
+    .optional(),
 });
 
 /**
@@ -35,10 +42,22 @@ const logQuerySchema = z.object({
  */
 export const systemToolsModule: AppModule = {
   name: 'system-tools',
-  register(app, { db, config }) {
+  register(app, { db, config, log }) {
     const catalogue = moduleCatalogue(resources);
     const logDir = path.join(config.dataDir, 'logs');
     const monitor = createMonitor({ db, dataDir: config.dataDir });
+    const self = nodeFor(db);
+    const heartbeat = createHeartbeat({
+      db,
+      log,
+      intervalSeconds: config.heartbeatSeconds,
+      figures: async () => {
+        const { at, host, disk, process } = await monitor.snapshot();
+        return { at, host, disk, process };
+      },
+    });
+    app.addHook('onReady', () => heartbeat.start());
+    app.addHook('onClose', () => heartbeat.stop());
     const hub = hubFor(db);
     const producers = producersFor(db);
 
@@ -80,6 +99,20 @@ export const systemToolsModule: AppModule = {
     );
 
     app.get(
+      '/api/v1/system/nodes',
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'The servers sharing this database: live ones with their figures, and those gone',
+        },
+      },
+      async (request) => {
+        await requirePermission(request, PERMISSION.systemMonitor);
+        return ok(await listNodes(db, self.id, config.heartbeatSeconds));
+      },
+    );
+
+    app.get(
       '/api/v1/system/logs',
       {
         schema: {
@@ -95,6 +128,7 @@ export const systemToolsModule: AppModule = {
               text: { type: 'string' },
               page: { type: 'integer', minimum: 1 },
               size: { type: 'integer', minimum: 1, maximum: 200 },
+              node: { type: 'string', description: "another node's id (its published warn/error lines)" },
             },
           },
         },
@@ -102,17 +136,44 @@ export const systemToolsModule: AppModule = {
       async (request) => {
         await requirePermission(request, PERMISSION.systemLogs);
         const q = validate(logQuerySchema, request.query);
-        return ok(
-          await readLogs(logDir, {
-            level: q.level,
-            from: q.from ? new Date(q.from) : undefined,
-            to: q.to ? new Date(q.to) : undefined,
-            text: q.text?.trim() || undefined,
-            page: q.page,
-            size: q.size,
-          }),
-        );
+        const query: LogQuery = {
+          level: q.level,
+          from: q.from ? new Date(q.from) : undefined,
+          to: q.to ? new Date(q.to) : undefined,
+          text: q.text?.trim() || undefined,
+          page: q.page,
+          size: q.size,
+        };
+        const nodes = await listNodes(db, self.id, config.heartbeatSeconds);
+        const nodeId = q.node ?? self.id;
+        const node = nodes.find((n) => n.id === nodeId);
+        if (!node && nodeId !== self.id) throw AppError.notFound();
+        const isSelf = nodeId === self.id;
+        const page = isSelf
+          ? await readLogs(logDir, query)
+          : await pageOfLines(withFile(publishedLines(db, nodeId), `node:${nodeId}`), query);
+        return ok({
+          ...page,
+          meta: {
+            ...page.meta,
+            // Which node's lines these are: this node's own files, or what another node published.
+            node: {
+              id: nodeId,
+              host: node?.host ?? self.host,
+              pid: node?.pid ?? self.pid,
+              is_self: isSelf,
+              source: isSelf ? 'files' : 'published',
+            },
+            nodes: nodes
+              .filter((n) => n.status === 'live' || n.id === nodeId)
+              .map((n) => ({ id: n.id, host: n.host, pid: n.pid, is_self: n.is_self, status: n.status })),
+          },
+        });
       },
     );
   },
 };
+
+async function* withFile(lines: AsyncIterable<string>, file: string): AsyncGenerator<[string, string]> {
+  for await (const line of lines) yield [line, file];
+}

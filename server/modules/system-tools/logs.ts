@@ -49,6 +49,19 @@ const FILE_NAME = /^app-(\d{4}-\d{2}-\d{2})\.log$/;
  * anything token-like that slipped through. Example: `await readLogs(dir, { level: 'warn', page: 1, size: 50 })`.
  */
 export async function readLogs(logDir: string, query: LogQuery): Promise<LogPage> {
+  async function* lines(): AsyncGenerator<[string, string]> {
+    for (const file of logFiles(logDir, query.from, query.to)) {
+      for await (const line of linesFromEnd(path.join(logDir, file))) yield [line, file];
+    }
+  }
+  return pageOfLines(lines(), query);
+}
+
+/**
+ * One page of `lines` ([raw line, file label] pairs, newest first) filtered by the query: the files of this
+ * node (readLogs) or the lines another node published to the database (`file` is then `node:<id>`).
+ */
+export async function pageOfLines(lines: AsyncIterable<[string, string]>, query: LogQuery): Promise<LogPage> {
   const skip = (query.page - 1) * query.size;
   const data: LogEntry[] = [];
   let total = 0;
@@ -56,17 +69,15 @@ export async function readLogs(logDir: string, query: LogQuery): Promise<LogPage
   let isEstimate = false;
   const minLevel = query.level ? LOG_LEVELS.indexOf(query.level) : 0;
   const text = query.text?.toLowerCase();
-  outer: for (const file of logFiles(logDir, query.from, query.to)) {
-    for await (const line of linesFromEnd(path.join(logDir, file))) {
-      if (++scanned > MAX_SCAN_LINES) {
-        isEstimate = true;
-        break outer;
-      }
-      const entry = toEntry(line, file);
-      if (!entry || !matches(entry, line, { minLevel, text, from: query.from, to: query.to })) continue;
-      if (total >= skip && data.length < query.size) data.push(entry);
-      total += 1;
+  for await (const [line, file] of lines) {
+    if (++scanned > MAX_SCAN_LINES) {
+      isEstimate = true;
+      break;
     }
+    const entry = toEntry(line, file);
+    if (!entry || !matches(entry, line, { minLevel, text, from: query.from, to: query.to })) continue;
+    if (total >= skip && data.length < query.size) data.push(entry);
+    total += 1;
   }
   const pagination: LogPage['meta']['pagination'] = {
     total,

@@ -2,23 +2,43 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { localStorage } from '../../storage/index.ts';
 import type { AppContext } from '../types.ts';
 
 const run = promisify(execFile);
 
 /**
- * Backs up the database into DATA_DIR/backups and keeps the newest `keep` backups. PostgreSQL: `pg_dump
+ * Backs up the database through the storage interface under `backups/` and keeps the newest `keep`
+ * backups: with STORAGE=s3 into the bucket (every server sees them, and they survive the database), else
+ * into a local storage rooted at DATA_DIR (DATA_DIR/backups/, as before). STORAGE=postgres keeps backups
+ * local too: a backup of the database kept inside that database is no backup, and each dump would carry
+ * the previous ones. The dump is written to a temp directory under DATA_DIR first. PostgreSQL: `pg_dump
  * --format=custom` (restore with `pg_restore`), found through `pg_config --bindir`, else on PATH; the
  * password travels in PGPASSWORD, never on the command line. PGlite: `dumpDataDir()`, a gzip tarball of the
  * data directory taken by the database itself (consistent while it runs; restore with PGlite's `loadDataDir`
  * or by unpacking it as DATA_DIR/db while the server is stopped).
  */
 export async function backupDatabase(
-  { db, config }: AppContext,
+  { db, config, storage: assets }: AppContext,
   { keep }: { keep: number },
-): Promise<{ file: string; bytes: number; removed: number }> {
-  const dir = path.join(config.dataDir, 'backups');
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+): Promise<{ file: string; key: string; bytes: number; removed: number }> {
+  await fs.promises.mkdir(config.dataDir, { recursive: true });
+  const dir = await fs.promises.mkdtemp(path.join(config.dataDir, '.backup-'));
+  const storage = assets.driver === 's3' ? assets : localStorage(config.dataDir);
+  try {
+    const file = await dumpTo(db, config, dir);
+    const key = `${BACKUP_PREFIX}${path.basename(file)}`;
+    const { size } = await storage.put(key, fs.createReadStream(file));
+    const removed = await pruneBackups(storage, keep);
+    return { file: path.basename(file), key, bytes: size, removed };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const BACKUP_PREFIX = 'backups/';
+
+async function dumpTo(db: AppContext['db'], config: AppContext['config'], dir: string): Promise<string> {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
   let file: string;
   if (db.kind === 'postgres') {
@@ -31,9 +51,7 @@ export async function backupDatabase(
     const blob = await db.dumpDataDir();
     await fs.promises.writeFile(file, Buffer.from(await blob.arrayBuffer()), { mode: 0o600 });
   }
-  const { size } = await fs.promises.stat(file);
-  const removed = await pruneBackups(dir, keep);
-  return { file: path.basename(file), bytes: size, removed };
+  return file;
 }
 
 async function pgDump(databaseUrl: string, file: string): Promise<void> {
@@ -68,10 +86,14 @@ async function pgBinary(name: string): Promise<string> {
   return name;
 }
 
-/** Deletes all but the newest `keep` backup files; returns how many went. */
-async function pruneBackups(dir: string, keep: number): Promise<number> {
-  const names = (await fs.promises.readdir(dir)).filter((n) => /^backup-.*\.(dump|tar\.gz)$/.test(n)).sort();
-  const old = names.slice(0, Math.max(0, names.length - keep));
-  for (const name of old) await fs.promises.rm(path.join(dir, name), { force: true });
+/** Deletes all but the newest `keep` backups; returns how many went. */
+async function pruneBackups(storage: AppContext['storage'], keep: number): Promise<number> {
+  const keys: string[] = [];
+  for await (const item of storage.list(BACKUP_PREFIX)) {
+    if (/^backup-.*\.(dump|tar\.gz)$/.test(item.key.slice(BACKUP_PREFIX.length))) keys.push(item.key);
+  }
+  keys.sort();
+  const old = keys.slice(0, Math.max(0, keys.length - keep));
+  for (const key of old) await storage.remove(key);
   return old.length;
 }

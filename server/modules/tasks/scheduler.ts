@@ -1,4 +1,4 @@
-import type { JobsRuntime } from '../../jobs/runtime.ts';
+import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../types.ts';
 import { taskHandler } from './handlers.ts';
 import { allTaskRows, closeRun, findTaskRow, openRun, type TaskRow } from './store.ts';
@@ -78,14 +78,14 @@ export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskSch
         }).then((runId) => ({ run_id: runId })),
     });
     const boss = jobs.boss!;
-    if (task.state)
-      await boss.schedule(
-        name,
-        task.cron,
-        { task_id: String(task.id) },
-        { tz: task.timezone, retryLimit: 0 },
-      );
-    else await boss.unschedule(name);
+    await contended(
+      ctx.db,
+      () =>
+        task.state
+          ? boss.schedule(name, task.cron, { task_id: String(task.id) }, { tz: task.timezone, retryLimit: 0 })
+          : boss.unschedule(name),
+      ctx.log,
+    );
   };
 
   const syncOnce = async () => {
@@ -105,7 +105,8 @@ export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskSch
       const id = TASK_QUEUE.exec(queue.name)?.[1];
       if (!id || seen.has(id)) continue;
       await jobs.offWork(queue.name);
-      await jobs.boss?.deleteQueue(queue.name);
+      const boss = jobs.boss;
+      if (boss) await contended(ctx.db, () => boss.deleteQueue(queue.name), ctx.log);
       applied.delete(id);
     }
   };

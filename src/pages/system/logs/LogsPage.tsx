@@ -35,9 +35,21 @@ export interface LogEntry {
   file: string;
   record: Record<string, unknown>;
 }
+interface LogNode {
+  id: string;
+  host: string;
+  pid: number;
+  is_self: boolean;
+}
 interface LogPage {
   data: LogEntry[];
-  meta: { pagination: { total: number; total_is_estimate?: boolean } };
+  meta: {
+    pagination: { total: number; total_is_estimate?: boolean };
+    /** Whose lines these are: this server's files, or what another server published to the database. */
+    node?: LogNode & { source: 'files' | 'published' };
+    /** The live servers to choose from. */
+    nodes?: (LogNode & { status: string })[];
+  };
 }
 
 /** System logs: the server's pino files newest first, filtered by level, time and text; optional live tail. */
@@ -51,7 +63,9 @@ export function LogsPage() {
   const [size, setSize] = useState(50);
   const [isLive, setIsLive] = useState(false);
   const [live, setLive] = useState<LogEntry[]>([]);
+  const [node, setNode] = useState('');
   const query = {
+    node: node || undefined,
     level: level || undefined,
     from: from ? new Date(from).toISOString() : undefined,
     to: to ? new Date(to).toISOString() : undefined,
@@ -71,8 +85,15 @@ export function LogsPage() {
       return;
     if (query.text && !JSON.stringify(entry.record).toLowerCase().includes(query.text.toLowerCase())) return;
     setLive((lines) => [entry, ...lines].slice(0, MAX_LIVE));
-  }, isLive);
-  const rows = [...(isLive && page === 0 ? live : []), ...(logs.data?.data ?? [])];
+  }, isLive && !node);
+  const rows = [...(isLive && !node && page === 0 ? live : []), ...(logs.data?.data ?? [])];
+  const shown = logs.data?.meta.node;
+  const nodeLabel = (n: LogNode) =>
+    t(n.is_self ? 'system.logs.node_self' : 'system.logs.node_option', {
+      host: n.host,
+      pid: n.pid,
+      id: n.id,
+    });
   const resetPage = () => {
     setPage(0);
     setLive([]);
@@ -83,6 +104,24 @@ export function LogsPage() {
         {t('system.logs.title')}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <TextField
+          select
+          size="small"
+          label={t('system.logs.node')}
+          value={node || shown?.id || ''}
+          onChange={(e) => {
+            const chosen = logs.data?.meta.nodes?.find((n) => n.id === e.target.value);
+            setNode(chosen && !chosen.is_self ? chosen.id : '');
+            resetPage();
+          }}
+          sx={{ minWidth: 220 }}
+        >
+          {(logs.data?.meta.nodes ?? []).map((n) => (
+            <MenuItem key={n.id} value={n.id}>
+              {nodeLabel(n)}
+            </MenuItem>
+          ))}
+        </TextField>
         <TextField
           select
           size="small"
@@ -131,10 +170,23 @@ export function LogsPage() {
           }}
         />
         <FormControlLabel
-          control={<Switch checked={isLive} onChange={(e) => setIsLive(e.target.checked)} />}
+          control={
+            <Switch
+              checked={isLive && !node}
+              disabled={!!node}
+              onChange={(e) => setIsLive(e.target.checked)}
+            />
+          }
           label={t('system.logs.live')}
         />
       </Stack>
+      {shown ? (
+        <Typography variant="body2" color="text.secondary">
+          {t(shown.source === 'files' ? 'system.logs.showing_files' : 'system.logs.showing_published', {
+            node: nodeLabel(shown),
+          })}
+        </Typography>
+      ) : null}
       {logs.isError ? <Alert severity="error">{t('system.logs.load_error')}</Alert> : null}
       <Paper>
         <Table size="small">

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useLiveEvents } from '../../../events/useLiveEvents.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 import { HISTORY_SIZE, formatBytes, formatDuration, type MonitorSnapshot } from './monitorTypes.ts';
+import { NodesCard } from './NodesCard.tsx';
 
 const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ default: m.MonitorCharts })));
 
@@ -76,6 +77,7 @@ export function MonitorPage() {
         />
       </Stack>
       {isError ? <Alert severity="error">{t('system.monitor.load_error')}</Alert> : null}
+      <NodesCard />
       {now ? (
         <Grid container spacing={2}>
           {section(

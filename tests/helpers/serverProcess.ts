@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../scripts/lib/pgCluster.ts';
+
+export interface ServerProcess {
+  baseURL: string;
+  /** The server's own process id (node runs it directly, no wrapper), for /proc readings. */
+  pid: number;
+  /** Resident memory now, in bytes (Linux /proc). */
+  rss(): number;
+  /** Peak resident memory since the last `resetPeak()` (or the start), in bytes. */
+  peakRss(): number;
+  /** Starts a new peak measurement (writes 5 to /proc/<pid>/clear_refs). */
+  resetPeak(): void;
+  /** Its stdout and stderr so far (for a failure message). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `server/main.ts` in a process of its own (`node --import tsx`, so the pid is the server's) on a free
+ * loopback port with a temp DATA_DIR, the given environment on top; resolves once /api/health/ready answers.
+ * Example: `const a = await startServerProcess({ DATABASE_URL: url, STORAGE: 'postgres' })`.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-node-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_TO_FILE: '0',
+      LOG_LEVEL: 'warn',
+      DIST_DIR: '/nonexistent-dist',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-8000);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const status = (key: string) => {
+    const text = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(force);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    try {
+      if ((await fetch(`${baseURL}/api/health/ready`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server not ready at ${baseURL}:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseURL,
+    pid: child.pid!,
+    rss: () => status('VmRSS'),
+    peakRss: () => status('VmHWM'),
+    resetPeak: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
+    output: () => out,
+    stop,
+  };
+}
