@@ -8,6 +8,7 @@ import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { mapDbError } from './db-errors.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
 import { bodySchemas, inlineLists, type InlineItem, type InlineList } from './has-many.ts';
+import { assertIncludesReadable, mayRead } from './include-access.ts';
 import { hooksOf } from './hooks.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
@@ -46,9 +47,10 @@ export interface Pagination {
 
 /** Thick operations, each in the order access -> validate -> write -> audit. Routes only call these. */
 export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise<ListResult> {
-  await ctx.authorize('read');
+  const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
   const q = parseListQuery(resource, raw);
+  assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const table = ident(resource.table);
   const offset = (q.page - 1) * q.size;
   const { rows } = await db.query(
@@ -69,8 +71,9 @@ export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise
 }
 
 export async function readRecord(ctx: OperationContext, id: string, raw: RawQuery = {}): Promise<WireRecord> {
-  await ctx.authorize('read');
+  const actor = await ctx.authorize('read');
   const includes = parseListQuery(ctx.resource, { include: raw.include }).includes;
+  assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, includes);
   return fetchRecord(ctx, ctx.db, id, includes);
 }
 
@@ -92,8 +95,12 @@ export async function createRecord(ctx: OperationContext, body: unknown): Promis
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'create' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = lists.map((l) => l.key);
-  return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
+  return { ...(await fetchRecord(ctx, ctx.db, id, readableLists(lists, actor))), ...extras };
+}
+
+/** The inline lists a create/update response embeds: those whose child resource the caller may read. */
+function readableLists(lists: readonly InlineList[], actor: Actor): string[] {
+  return lists.filter((l) => mayRead(actor.principal, l.child)).map((l) => l.key);
 }
 
 /** Partial update; a given inline has-many list replaces that set of children, in the same transaction. */
@@ -112,8 +119,7 @@ export async function updateRecord(ctx: OperationContext, id: string, body: unkn
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'update' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = lists.map((l) => l.key);
-  return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
+  return { ...(await fetchRecord(ctx, ctx.db, id, readableLists(lists, actor))), ...extras };
 }
 
 export async function deleteRecord(ctx: OperationContext, id: string): Promise<null> {
