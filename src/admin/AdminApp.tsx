@@ -101,7 +101,7 @@ export function AdminApp() {
           <Route
             index
             element={
-              <RequirePermission name={PERMISSION.settings}>
+              <RequirePermission name={PERMISSION.settingsGeneral}>
                 <GeneralSettingsPage />
               </RequirePermission>
             }
