@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createLogger } from './core/logger.ts';
+import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
@@ -33,12 +33,14 @@ export async function buildApp({
   logger,
   modules = defaultModules,
 }: BuildAppOptions): Promise<FastifyInstance> {
-  const log =
+  const log = withRedactedRequests(
     logger ??
-    createLogger({
-      level: config.logLevel,
-      logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
-    });
+      createLogger({
+        level: config.logLevel,
+        logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
+      }),
+    modules.flatMap((m) => m.sensitiveQuery ?? []),
+  );
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: config.trustProxy,
