@@ -10,6 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
+import { registerHostCheck } from './core/hosts.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
@@ -61,6 +62,7 @@ export async function buildApp({
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerHostCheck(app, config);
 
   await app.register(cookie);
   await app.register(helmet, {
