@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSION, SETTINGS_MENU, filterMenu, menuPermissionNames } from './permissions.ts';
+import { hasOperation } from '../resources/define.ts';
+import { resources } from '../resources/index.ts';
+import {
+  PERMISSION,
+  PERMISSION_ACTIONS,
+  SETTINGS_MENU,
+  filterMenu,
+  grantablePermissionNames,
+  menuPermissionNames,
+  pageActions,
+} from './permissions.ts';
 import type { MenuItem } from './permissions.ts';
 
 const titles = (items: MenuItem[]): unknown =>
@@ -39,5 +49,31 @@ describe('SETTINGS_MENU', () => {
     for (const group of SETTINGS_MENU) {
       for (const child of group.children ?? []) expect(child.name?.startsWith(`${group.name}.`)).toBe(true);
     }
+  });
+});
+
+describe('page actions', () => {
+  it('every page declares its actions; groups declare none', () => {
+    for (const group of SETTINGS_MENU) {
+      expect(group.actions).toBeUndefined();
+      for (const page of group.children ?? []) expect(Array.isArray(page.actions), page.name).toBe(true);
+    }
+  });
+
+  it('declares every action the engine serves for a page resource', () => {
+    for (const resource of resources) {
+      const actions = pageActions(resource.permission);
+      for (const action of PERMISSION_ACTIONS)
+        if (hasOperation(resource, action)) expect(actions, `${resource.name} ${action}`).toContain(action);
+    }
+  });
+
+  it('grants only declared actions: no monitor import, general settings only update', () => {
+    const names = grantablePermissionNames();
+    expect(names.has(`${PERMISSION.systemMonitor}.import`)).toBe(false);
+    expect([...names].filter((n) => n.startsWith(`${PERMISSION.settingsGeneral}.`))).toEqual([
+      `${PERMISSION.settingsGeneral}.update`,
+    ]);
+    expect(names.has(PERMISSION.settings)).toBe(true);
   });
 });

@@ -36,6 +36,9 @@ export function actionPermission(page: PermissionName, action: PermissionAction)
   return `${page}.${action}`;
 }
 
+/** Every action a page may declare. */
+const ALL_ACTIONS = PERMISSION_ACTIONS;
+
 export interface MenuItem {
   /** Permission name; an item without one is always shown. */
   name?: string;
@@ -46,6 +49,11 @@ export interface MenuItem {
   path?: string;
   disabled?: boolean;
   children?: MenuItem[];
+  /**
+   * A page's actions: the `<page>.<action>` names it really checks, and so the only ones a role may hold and
+   * the role editor offers (API contract, Amendments, "General settings"). Omitted on groups.
+   */
+  actions?: readonly PermissionAction[];
 }
 
 /** The settings menu of spec section 2: Settings, User and System groups. */
@@ -55,24 +63,33 @@ export const SETTINGS_MENU: readonly MenuItem[] = [
     title: 'app.menu.settings',
     icon: 'Settings',
     children: [
-      { name: PERMISSION.settingsGeneral, title: 'app.menu.general', icon: 'Tune', path: '/settings' },
+      {
+        name: PERMISSION.settingsGeneral,
+        title: 'app.menu.general',
+        icon: 'Tune',
+        path: '/settings',
+        actions: ['update'],
+      },
       {
         name: PERMISSION.settingsModules,
         title: 'app.menu.modules',
         icon: 'Extension',
         path: '/settings/modules',
+        actions: ['update'],
       },
       {
         name: PERMISSION.settingsDictionaries,
         title: 'app.menu.dictionaries',
         icon: 'MenuBook',
         path: '/settings/dictionaries',
+        actions: ['create', 'update', 'delete', 'export'],
       },
       {
         name: PERMISSION.settingsResources,
         title: 'app.menu.resources',
         icon: 'Folder',
         path: '/settings/resources',
+        actions: ['create', 'delete', 'export'],
       },
     ],
   },
@@ -81,30 +98,40 @@ export const SETTINGS_MENU: readonly MenuItem[] = [
     title: 'app.menu.users',
     icon: 'People',
     children: [
-      { name: PERMISSION.usersStaff, title: 'app.menu.staff', icon: 'Badge', path: '/settings/staff' },
+      {
+        name: PERMISSION.usersStaff,
+        title: 'app.menu.staff',
+        icon: 'Badge',
+        path: '/settings/staff',
+        actions: ALL_ACTIONS,
+      },
       {
         name: PERMISSION.usersRoles,
         title: 'app.menu.roles',
         icon: 'AdminPanelSettings',
         path: '/settings/roles',
+        actions: ALL_ACTIONS,
       },
       {
         name: PERMISSION.usersDepartments,
         title: 'app.menu.departments',
         icon: 'AccountTree',
         path: '/settings/departments',
+        actions: ALL_ACTIONS,
       },
       {
         name: PERMISSION.usersActivities,
         title: 'app.menu.activities',
         icon: 'History',
         path: '/settings/activities',
+        actions: [],
       },
       {
         name: PERMISSION.usersUsers,
         title: 'settings.people.menu.users',
         icon: 'People',
         path: '/settings/users',
+        actions: ALL_ACTIONS,
       },
     ],
   },
@@ -118,10 +145,29 @@ export const SETTINGS_MENU: readonly MenuItem[] = [
         title: 'app.menu.monitor',
         icon: 'MonitorHeart',
         path: '/settings/monitor',
+        actions: [],
       },
-      { name: PERMISSION.systemTasks, title: 'app.menu.tasks', icon: 'Schedule', path: '/settings/tasks' },
-      { name: PERMISSION.systemJobs, title: 'app.menu.jobs', icon: 'WorkHistory', path: '/settings/jobs' },
-      { name: PERMISSION.systemLogs, title: 'app.menu.logs', icon: 'Article', path: '/settings/logs' },
+      {
+        name: PERMISSION.systemTasks,
+        title: 'app.menu.tasks',
+        icon: 'Schedule',
+        path: '/settings/tasks',
+        actions: ['create', 'update', 'delete'],
+      },
+      {
+        name: PERMISSION.systemJobs,
+        title: 'app.menu.jobs',
+        icon: 'WorkHistory',
+        path: '/settings/jobs',
+        actions: ['update'],
+      },
+      {
+        name: PERMISSION.systemLogs,
+        title: 'app.menu.logs',
+        icon: 'Article',
+        path: '/settings/logs',
+        actions: [],
+      },
     ],
   },
 ];
@@ -145,4 +191,27 @@ export function menuPermissionNames(items: readonly MenuItem[] = SETTINGS_MENU):
     ...(item.name ? [item.name] : []),
     ...menuPermissionNames(item.children ?? []),
   ]);
+}
+
+/** The actions a page declares (none for a group or an unknown name). */
+export function pageActions(
+  name: string,
+  items: readonly MenuItem[] = SETTINGS_MENU,
+): readonly PermissionAction[] {
+  const flat = (list: readonly MenuItem[]): MenuItem[] =>
+    list.flatMap((item) => [item, ...flat(item.children ?? [])]);
+  return flat(items).find((item) => item.name === name)?.actions ?? [];
+}
+
+/** Every name a role may hold: groups, pages, and `<page>.<action>` for the actions each page declares. */
+export function grantablePermissionNames(items: readonly MenuItem[] = SETTINGS_MENU): Set<string> {
+  const names = new Set(menuPermissionNames(items));
+  const walk = (list: readonly MenuItem[]) => {
+    for (const item of list) {
+      if (item.name) for (const action of item.actions ?? []) names.add(`${item.name}.${action}`);
+      walk(item.children ?? []);
+    }
+  };
+  walk(items);
+  return names;
 }

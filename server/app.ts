@@ -11,7 +11,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { logSinkFor } from './cluster/nodes.ts';
-import { createLogger } from './core/logger.ts';
+import { registerHostCheck } from './core/hosts.ts';
+import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
@@ -39,14 +40,16 @@ export async function buildApp({
   modules = defaultModules,
   storage: givenStorage,
 }: BuildAppOptions): Promise<FastifyInstance> {
-  const log =
+  const log = withRedactedRequests(
     logger ??
-    createLogger({
-      level: config.logLevel,
-      logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
-      // Warn and worse also go to the database, so another node's system logs page can show them.
-      extraStreams: [{ level: 'warn', stream: logSinkFor(db) }],
-    });
+      createLogger({
+        level: config.logLevel,
+        logDir: config.logToFile ? path.join(config.dataDir, 'logs') : null,
+        // Warn and worse also go to the database, so another node's system logs page can show them.
+        extraStreams: [{ level: 'warn', stream: logSinkFor(db) }],
+      }),
+    modules.flatMap((m) => m.sensitiveQuery ?? []),
+  );
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: config.trustProxy,
@@ -67,6 +70,7 @@ export async function buildApp({
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerHostCheck(app, config);
 
   // JSON answers (and other compressible text) are compressed on the fly; the SPA's assets are compressed
   // once at build time (vite.config.ts) and sent as they are. Registered before every route, as the plugin

@@ -19,6 +19,8 @@ export interface Config {
   distDir: string;
   bodyLimit: number;
   publicOrigin: string | null;
+  /** ALLOWED_HOSTS: more Host names the server answers (comma list; `name`, `name:port` or `.suffix`). */
+  allowedHosts: string[];
   wechatOpenBase: string;
   wechatApiBase: string;
   smsEndpoint: string | null;
@@ -57,6 +59,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: path.resolve(env.DIST_DIR || './dist'),
     bodyLimit: toInt(env.BODY_LIMIT, 1024 * 1024),
     publicOrigin: env.PUBLIC_ORIGIN || null,
+    allowedHosts: (env.ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     wechatOpenBase: env.WECHAT_OPEN_BASE || 'https://open.weixin.qq.com',
     wechatApiBase: env.WECHAT_API_BASE || 'https://api.weixin.qq.com',
     smsEndpoint: env.SMS_ENDPOINT || null,

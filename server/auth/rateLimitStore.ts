@@ -76,6 +76,13 @@ export async function peekWindow(db: Queryable, key: string): Promise<WindowStat
     : { current: 0, ttl: 0 };
 }
 
+/** Takes one hit back from a window that is still open (an attempt that turned out to be allowed). */
+export async function giveBackHit(db: Queryable, key: string): Promise<void> {
+  await db.query('UPDATE rate_limits SET hits = hits - 1 WHERE key = $1 AND reset_at > now() AND hits > 0', [
+    sha256(key),
+  ]);
+}
+
 /** Forgets a window (a successful sign-in clears that account's failures). */
 export async function clearWindow(db: Queryable, key: string): Promise<void> {
   await db.query('DELETE FROM rate_limits WHERE key = $1', [sha256(key)]);

@@ -22,6 +22,76 @@ export const REDACT_PATHS = [
   'captcha',
 ];
 
+/**
+ * Query parameters whose values never reach a log line (links with live invitations, OAuth codes and states,
+ * tickets, tokens). Modules add their own with `AppModule.sensitiveQuery`.
+ */
+export const SENSITIVE_QUERY_PARAMS = [
+  'invitation',
+  'code',
+  'ticket',
+  'state',
+  'token',
+  'access_token',
+  'refresh_token',
+  'captcha',
+  'password',
+  'secret',
+  'signature',
+] as const;
+
+/**
+ * The URL with the values of the given query parameters (case-insensitive) replaced by `[redacted]`.
+ * Example: `redactUrl('/register?invitation=abc&x=1', new Set(['invitation']))` -> `/register?invitation=[redacted]&x=1`.
+ */
+export function redactUrl(url: string, names: ReadonlySet<string>): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
+  const pairs = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    let key: string;
+    try {
+      key = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
+    } catch {
+      key = pair.slice(0, eq);
+    }
+    return names.has(key.toLowerCase()) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+/**
+ * A logger whose request lines carry the URL with sensitive query values redacted (`redactUrl`), whatever
+ * logger it is given: Fastify takes a child's serializers over its own, so the `req` of "incoming request"
+ * is written redacted, not only hidden when the logs page reads it.
+ */
+export function withRedactedRequests(log: pino.Logger, extraParams: readonly string[] = []): pino.Logger {
+  const names = new Set([...SENSITIVE_QUERY_PARAMS, ...extraParams].map((n) => n.toLowerCase()));
+  return log.child(
+    {},
+    {
+      serializers: {
+        req: (req: {
+          method?: string;
+          url?: string;
+          host?: string;
+          ip?: string;
+          socket?: { remotePort?: number };
+        }) => ({
+          method: req.method,
+          url: typeof req.url === 'string' ? redactUrl(req.url, names) : req.url,
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
+    },
+  );
+}
+
 /** Log file of a given day: DATA_DIR/logs/app-YYYY-MM-DD.log (the system log page reads these). */
 export function logFileFor(logDir: string, date: Date): string {
   return path.join(logDir, `app-${date.toISOString().slice(0, 10)}.log`);

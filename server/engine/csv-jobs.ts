@@ -118,9 +118,9 @@ export function createCsvJobs({
     audience: audience('export'),
     async handler({ id, data, progress }) {
       const ctx = contextOf(data);
-      await ctx.authorize('export');
+      const actor = await ctx.authorize('export');
       await removeOldCsvFiles(dataDir, KEEP_HOURS);
-      const plan = planExport(ctx.resource, data.query);
+      const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal });
       const total = await countExport(db, ctx.resource, plan);
       const report = reporter(progress);
       const csv = await openExport(ctx, langOf(data.locale), plan, {

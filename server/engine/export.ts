@@ -5,10 +5,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
+import type { Principal } from '../core/principal.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './csv-format.ts';
 import type { CsvJobs } from './csv-jobs.ts';
 import { fieldsOf, ident } from './fields.ts';
+import { readableExportColumns } from './include-access.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import type { OperationContext } from './operations.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
@@ -25,11 +27,21 @@ export interface ExportPlan {
   params: unknown[];
 }
 
-/** Parses the export parameters (422 for unknown fields or conditions). */
-export function planExport(resource: Resource, raw: RawQuery): ExportPlan {
+/**
+ * Parses the export parameters (422 for unknown fields or conditions). Columns that refer to records the
+ * caller may not read are a 403 when `fields=` names them and are left out of the default set
+ * (include-access.ts).
+ */
+export function planExport(
+  resource: Resource,
+  raw: RawQuery,
+  access: { registry: readonly Resource[]; principal: Principal | undefined },
+): ExportPlan {
   const q = parseListQuery(resource, raw, { paged: false });
+  const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
+  const columns = exportColumns(resource, raw.fields);
   return {
-    columns: exportColumns(resource, raw.fields),
+    columns: readableExportColumns(resource, access.registry, access.principal, columns, isExplicit),
     where: q.where,
     orderBy: q.orderBy,
     params: q.params,
@@ -63,12 +75,14 @@ export async function exportCsv(
   jobs?: CsvJobs,
 ) {
   const actor = await ctx.authorize('export');
-  const plan = planExport(ctx.resource, raw);
+  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal });
   if (
     jobs?.isRunning() &&
     (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold
   ) {
-    const ticket = await jobs.queueExport(ctx.resource, raw, actor, request.locale);
+    // The job exports exactly the columns allowed now (and checks them again with the principal it loads).
+    const query = { ...raw, fields: plan.columns.join(',') };
+    const ticket = await jobs.queueExport(ctx.resource, query, actor, request.locale);
     return reply.code(202).send(ok(ticket));
   }
   const csv = await openExport(ctx, request, plan);

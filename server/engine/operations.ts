@@ -8,6 +8,7 @@ import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { mapDbError } from './db-errors.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
 import { bodySchemas, inlineLists, type InlineItem, type InlineList } from './has-many.ts';
+import { assertIncludesReadable, mayRead } from './include-access.ts';
 import { hooksOf } from './hooks.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
@@ -46,9 +47,10 @@ export interface Pagination {
 
 /** Thick operations, each in the order access -> validate -> write -> audit. Routes only call these. */
 export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise<ListResult> {
-  await ctx.authorize('read');
+  const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
   const q = parseListQuery(resource, raw);
+  assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const table = ident(resource.table);
   const offset = (q.page - 1) * q.size;
   const { rows } = await db.query(
@@ -69,8 +71,10 @@ export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise
 }
 
 export async function readRecord(ctx: OperationContext, id: string, raw: RawQuery = {}): Promise<WireRecord> {
-  await ctx.authorize('read');
-  return fetchRecord(ctx, ctx.db, id, requestedIncludes(ctx, raw));
+  const actor = await ctx.authorize('read');
+  const includes = requestedIncludes(ctx, raw);
+  assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, includes);
+  return fetchRecord(ctx, ctx.db, id, includes);
 }
 
 /** The relations `include=a,b` asks to embed in a single record's answer (read, create, update). */
@@ -89,6 +93,7 @@ export async function createRecord(
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('create');
   const asked = requestedIncludes(ctx, raw);
+  assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, asked);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const data = validate(bodySchemas(ctx.resource, ctx.registry).create, withoutSystemKeys(body)) as Record<
     string,
@@ -104,8 +109,13 @@ export async function createRecord(
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'create' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = [...new Set([...lists.map((l) => l.key), ...asked])];
+  const includes = [...new Set([...readableLists(lists, actor), ...asked])];
   return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
+}
+
+/** The inline lists a create/update response embeds: those whose child resource the caller may read. */
+function readableLists(lists: readonly InlineList[], actor: Actor): string[] {
+  return lists.filter((l) => mayRead(actor.principal, l.child)).map((l) => l.key);
 }
 
 /**
@@ -120,6 +130,7 @@ export async function updateRecord(
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
   const asked = requestedIncludes(ctx, raw);
+  assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, asked);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const input = withoutSystemKeys(body);
   const parsed = validate(bodySchemas(ctx.resource, ctx.registry).update, input) as Record<string, unknown>;
@@ -133,7 +144,7 @@ export async function updateRecord(
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'update' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
-  const includes = [...new Set([...lists.map((l) => l.key), ...asked])];
+  const includes = [...new Set([...readableLists(lists, actor), ...asked])];
   return { ...(await fetchRecord(ctx, ctx.db, id, includes)), ...extras };
 }
 

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/http.ts';
-import { requirePermission } from '../core/principal.ts';
+import { requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from './types.ts';
 
@@ -13,8 +14,16 @@ export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {
   login: ['wechat_app_secret'],
   message: ['smtp_url'],
 };
-export const SETTINGS_READ = 'system.settings';
-export const SETTINGS_WRITE = 'system.settings.update';
+/**
+ * Reading a group needs the settings group name *and* the general settings page (a group name never grants a
+ * page by itself: ticking only "Dictionaries" also saves `system.settings`); writing needs the page's
+ * grantable `update` action too (API contract, Amendments, "General settings").
+ */
+export const SETTINGS_READ = [PERMISSION.settings, PERMISSION.settingsGeneral] as const;
+export const SETTINGS_WRITE = [
+  ...SETTINGS_READ,
+  actionPermission(PERMISSION.settingsGeneral, 'update'),
+] as const;
 const MASK = '******';
 
 /** `GET/POST /api/v1/settings/<name>`: one settings group, validated by its zod schema, audited on change. */
@@ -33,7 +42,7 @@ export const settingsModule: AppModule = {
         },
       },
       async (request) => {
-        await requirePermission(request, SETTINGS_READ);
+        await requireAll(request, SETTINGS_READ);
         const group = groupOf(request);
         return ok(redact(group, await getSettings(db, group)));
       },
@@ -49,7 +58,7 @@ export const settingsModule: AppModule = {
         },
       },
       async (request) => {
-        const principal = await requirePermission(request, SETTINGS_WRITE);
+        const principal = await requireAll(request, SETTINGS_WRITE);
         const group = groupOf(request);
         const before = (await getSettings(db, group)) as Record<string, unknown>;
         const input = { ...((request.body as Record<string, unknown> | undefined) ?? {}) };
@@ -83,6 +92,13 @@ export const settingsModule: AppModule = {
     );
   },
 };
+
+/** 401/403 unless the caller holds every one of `names`. */
+async function requireAll(request: FastifyRequest, names: readonly string[]): Promise<Principal> {
+  let principal: Principal | null = null;
+  for (const name of names) principal = await requirePermission(request, name);
+  return principal!;
+}
 
 function groupNames(): string[] {
   return Object.keys(settingsSchemas);

@@ -20,5 +20,7 @@ export interface AppContext {
  */
 export interface AppModule {
   name: string;
+  /** Query parameters of this module's URLs whose values must never be logged (see core/logger.ts). */
+  sensitiveQuery?: readonly string[];
   register(app: FastifyInstance, ctx: AppContext): void | Promise<void>;
 }

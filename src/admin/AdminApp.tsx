@@ -106,7 +106,7 @@ export function AdminApp() {
           <Route
             index
             element={
-              <RequirePermission name={PERMISSION.settings}>
+              <RequirePermission name={PERMISSION.settingsGeneral}>
                 <GeneralSettingsPage />
               </RequirePermission>
             }

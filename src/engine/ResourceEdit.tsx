@@ -4,16 +4,17 @@ import { ChangedUnderneathBanner } from '../events/ChangedUnderneathBanner.tsx';
 import { draftStore } from './draftStore.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
 import { formPayload } from './formPayload.ts';
-import { inlineCollections } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
 import { useSaveSuccess } from './useSaveSuccess.ts';
 import { useAbilities } from './useAbilities.ts';
+import { useReadableCollections } from './useReadableCollections.ts';
 
 /**
  * The generated edit screen. Pessimistic, so server field errors land on the form; only changed fields are
  * PATCHed (the dataProvider diffs against the loaded record); unsaved changes survive leaving the page.
- * The record is loaded with its inline has-many lists (`include=<key>`), so their rows are edited here too.
+ * The record is loaded with the inline has-many lists the user may read (`include=<key>`), so their rows are
+ * edited here too.
  */
 export function ResourceEdit({ resource }: { resource: Resource }) {
   const id = useGetRecordId();
@@ -21,7 +22,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
   const onSuccess = useSaveSuccess(resource.name, draftKey);
   const can = useAbilities(resource);
   const registry = useEngineRegistry();
-  const include = inlineCollections(resource, registry).map((c) => c.key);
+  const include = useReadableCollections(resource).map((c) => c.key);
   // The same meta on the query and the mutation: react-admin keys the cached record by it.
   const meta = include.length ? { include } : undefined;
   return (

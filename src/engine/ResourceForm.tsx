@@ -5,6 +5,7 @@ import type { Resource } from '../../resources/define.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
 import { renderInput, renderReadOnlyInput } from './inputTable.tsx';
 import { engineFields, inlineCollections, inlineRowFields } from './registry.ts';
+import { useReadableCollections } from './useReadableCollections.ts';
 import type { InlineCollection } from './registry.ts';
 import { schemaDefaults } from './schemaDefaults.ts';
 import { zodResolver } from './zodResolver.ts';
@@ -34,7 +35,10 @@ export function ResourceForm({
     [resource, translate, isEdit, registry],
   );
   const fields = engineFields(resource);
-  const collections = useMemo(() => inlineCollections(resource, registry), [resource, registry]);
+  const all = useMemo(() => inlineCollections(resource, registry), [resource, registry]);
+  // On edit only the lists the user may read were loaded (useReadableCollections); the others stay hidden.
+  const readable = useReadableCollections(resource);
+  const collections = isEdit ? readable : all;
   const secrets = useMemo(() => fields.filter((f) => f.meta.writeOnly).map((f) => f.name), [fields]);
   const defaults = useMemo(() => (isEdit ? undefined : schemaDefaults(resource)), [resource, isEdit]);
   return (

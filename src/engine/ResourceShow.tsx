@@ -9,9 +9,9 @@ import {
   useResourceDefinition,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
-import { useEngineRegistry } from './engineRegistryContext.ts';
 import { renderField } from './fieldTable.tsx';
-import { inlineCollections, readableFields } from './registry.ts';
+import { readableFields } from './registry.ts';
+import { useReadableCollections } from './useReadableCollections.ts';
 import type { InlineCollection } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { useAbilities } from './useAbilities.ts';
@@ -23,7 +23,7 @@ import { useAbilities } from './useAbilities.ts';
 export function ResourceShow({ resource }: { resource: Resource }) {
   const can = useAbilities(resource);
   const { hasEdit } = useResourceDefinition({ resource: resource.name });
-  const collections = inlineCollections(resource, useEngineRegistry());
+  const collections = useReadableCollections(resource);
   const include = collections.map((c) => c.key);
   return (
     <Show

@@ -82,7 +82,9 @@ describe('POST captcha + register', () => {
 
     // Single use: the same code does not register a second account.
     const again = await post('register', { ...body, username: 'newbie2' });
-    expect(again.statusCode).toBe(409); // the email is now taken, checked before the code
+    // The code is checked first (issue 12): a used code is wrong, whether or not the email is taken now.
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors).toEqual({ captcha: ['The captcha is wrong or has expired'] });
     const other = nextEmail();
     const reuse = await post('register', { ...body, username: 'newbie3', email: other });
     expect(reuse.statusCode).toBe(422);

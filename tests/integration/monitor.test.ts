@@ -75,6 +75,23 @@ describe('GET /api/v1/system/dashboard', () => {
     const clerk = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
     const res = await t.request({ url: '/api/v1/system/dashboard', token: clerk.token });
     expect(res.statusCode).toBe(200);
-    expect((res.json() as { data: { recent_activity: unknown[] } }).data.recent_activity).toEqual([]);
+    expect(res.json().data).not.toHaveProperty('recent_activity');
+  });
+
+  // Issue 12, item 3: each figure needs the permission of the page it summarises.
+  it.each([
+    [[], {}],
+    [[PERMISSION.usersStaff], { counts: ['staff'] }],
+    [[PERMISSION.usersUsers], { counts: ['users'] }],
+    [[PERMISSION.usersActivities], { counts: ['sign_ins_today'], sign_ins: true, recent_activity: true }],
+    [[PERMISSION.systemJobs], { counts: ['failed_jobs'] }],
+  ] as const)('a staff member holding %j sees exactly those figures', async (permissions, expected) => {
+    const member = await createUser(t.db, { staff: { permissions: [...permissions] } });
+    const res = await t.request({ url: '/api/v1/system/dashboard', token: member.token });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as Record<string, unknown> & { counts: Record<string, unknown> };
+    expect(Object.keys(data.counts).sort()).toEqual([...('counts' in expected ? expected.counts : [])]);
+    expect('sign_ins' in data).toBe('sign_ins' in expected);
+    expect('recent_activity' in data).toBe('recent_activity' in expected);
   });
 });

@@ -11,7 +11,7 @@ let plainUser: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.adminToken();
-  reader = await createUser(t.db, { staff: { permissions: ['system.settings'] } });
+  reader = await createUser(t.db, { staff: { permissions: ['system.settings', 'system.settings.general'] } });
   outsider = await createUser(t.db, { staff: { permissions: ['system.users.staff'] } });
   plainUser = await createUser(t.db);
 });

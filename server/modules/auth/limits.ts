@@ -5,8 +5,14 @@ import { AppError } from '../../core/errors.ts';
  * "Address" here is the client's network address; codes are also limited per destination (email/phone).
  */
 export const LIMITS = {
-  /** Failed sign-ins per account and client address; the next attempt waits for the window, right password or not. */
+  /**
+   * Password checks per account and client address (the account resolved from a username, email or phone;
+   * the normalised identifier when no account matches); counted before the check, a success gives its
+   * attempt back. The next attempt waits for the window, right password or not.
+   */
   loginFailures: { max: 5, timeWindow: 60_000 },
+  /** Password checks per account from all addresses together (no permanent lockout: the window ends). */
+  loginPerAccount: { max: 10, timeWindow: 15 * 60_000 },
   /** Ceilings per client address, whatever the outcome. */
   loginPerAddress: { max: 30, timeWindow: 60_000 },
   captchaPerAddress: { max: 10, timeWindow: 60_000 },

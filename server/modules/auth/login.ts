@@ -1,21 +1,29 @@
 import { loginSchema } from '../../../schemas/auth.ts';
 import { verifyPassword } from '../../auth/password.ts';
-import { clearWindow, peekWindow } from '../../auth/rateLimitStore.ts';
+import { clearWindow, giveBackHit, hitWindow } from '../../auth/rateLimitStore.ts';
 import { issueToken, revokeTokens } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/http.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';
-import { accountKeyOf, hitAccountLimiter, perAddress, type AuthScope } from './context.ts';
+import { perAddress, type AuthScope } from './context.ts';
 import { LIMITS, rateLimited } from './limits.ts';
 import { tokenResponseSchema } from './openapi.ts';
 import { findUserByIdentifier } from './users.ts';
 
+/** What a sign-in window is keyed on when no account matches: the identifier trimmed and lower-cased. */
+export function normaliseIdentifier(identifier: string): string {
+  return identifier.trim().normalize('NFKC').toLowerCase();
+}
+
+/** The key of an account's window across all addresses (`user:<id>` or `name:<identifier>`). */
+export function accountWindowKey(account: string): string {
+  return `login:account:${account}`;
+}
+
 /** `POST login` and `POST logout`. */
 export function registerLoginRoutes({ app, db }: AuthScope): void {
-  const failureLimiter = app.createRateLimit({ ...LIMITS.loginFailures, keyGenerator: accountKeyOf });
-
   app.post(
     '/api/v1/user/login',
     {
@@ -38,25 +46,38 @@ export function registerLoginRoutes({ app, db }: AuthScope): void {
     },
     async (request) => {
       const body = validate(loginSchema, request.body);
-      // The failure window is per account *and* address: a stranger elsewhere cannot lock the owner out.
-      const failureKey = `login:fail:${body.username.toLowerCase()}|${request.ip}`;
-      const window = await peekWindow(db, failureKey);
-      if (window.current >= LIMITS.loginFailures.max) {
+      const user = await findUserByIdentifier(db, body.username);
+      // Windows are keyed on the account (its username, email and phone share them), or on the normalised
+      // identifier when no account matches, and counted *before* the password is checked, in one atomic
+      // statement each: 25 parallel wrong passwords get exactly `max` checks.
+      const account = user ? `user:${user.id}` : `name:${normaliseIdentifier(body.username)}`;
+      const windows = [
+        { key: `login:fail:${account}|${request.ip}`, windowMs: LIMITS.loginFailures.timeWindow },
+        { key: accountWindowKey(account), windowMs: LIMITS.loginPerAccount.timeWindow },
+      ];
+      const perAddress = await hitWindow(db, windows[0]!);
+      const perAccount =
+        perAddress.current <= LIMITS.loginFailures.max ? await hitWindow(db, windows[1]!) : null;
+      const limited =
+        perAddress.current > LIMITS.loginFailures.max
+          ? perAddress
+          : perAccount && perAccount.current > LIMITS.loginPerAccount.max
+            ? perAccount
+            : null;
+      if (limited) {
         await recordActivity(db, {
           request,
           action: 'auth.login_failed',
           operatorId: null,
-          subjectId: null,
-          changes: { reason: 'rate_limited' },
+          subjectId: user?.id ?? null,
+          changes: { reason: perAccount ? 'account_rate_limited' : 'rate_limited' },
         });
-        throw rateLimited(window.ttl);
+        throw rateLimited(limited.ttl);
       }
 
-      const user = await findUserByIdentifier(db, body.username);
       // Always hash: an unknown user costs the same argon2 work as a known one (verifyPassword hashes a dummy).
       const isPasswordRight = await verifyPassword(user?.password_hash, body.password);
       if (!user || !isPasswordRight || !user.state) {
-        await hitAccountLimiter(failureLimiter, { request, key: failureKey });
         await recordActivity(db, {
           request,
           action: 'auth.login_failed',
@@ -68,8 +89,9 @@ export function registerLoginRoutes({ app, db }: AuthScope): void {
         throw new AppError(422, 'auth.failed', { fields: { username: ['auth.failed'] } });
       }
 
-      // Most sign-ins had no failures: skip the write then.
-      if (window.current > 0) await clearWindow(db, failureKey);
+      // A success gives back its attempt and clears this address's failures.
+      await clearWindow(db, windows[0]!.key);
+      await giveBackHit(db, windows[1]!.key);
       const userAgent = request.headers['user-agent'];
       const token = await issueToken(db, {
         userId: user.id,

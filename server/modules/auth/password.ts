@@ -1,6 +1,7 @@
 import { passwordChangeSchema, resetSchema } from '../../../schemas/auth.ts';
 import { consumeCode } from '../../auth/codes.ts';
 import { hashPassword, isAcceptablePassword, verifyPassword } from '../../auth/password.ts';
+import { clearWindow } from '../../auth/rateLimitStore.ts';
 import { revokeTokens } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
@@ -8,6 +9,7 @@ import { validate } from '../../core/http.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';
 import { perAddress, type AuthScope } from './context.ts';
+import { accountWindowKey } from './login.ts';
 import { LIMITS } from './limits.ts';
 import { passwordPairProperties } from './openapi.ts';
 import { findUserByAddress, findUserById } from './users.ts';
@@ -54,6 +56,8 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         ]);
         await revokeTokens(tx, { userId: user.id });
       });
+      // The owner proved the address: the account's sign-in ceiling (run up by someone else) ends now.
+      await clearWindow(db, accountWindowKey(`user:${user.id}`));
       await recordActivity(db, {
         request,
         action: 'auth.password_reset',

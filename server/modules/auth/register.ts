@@ -44,8 +44,10 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       if (!isAcceptablePassword(body.password, { identities: [body.username, body.email, body.phone] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
       }
-      const taken = await takenFields(db, body);
-      if (taken[0]) throw AppError.conflict(taken[0], request.t(`auth.fields.${taken[0]}`));
+      // The username is public (it is shown and typed to sign in); the address is not: until the code has
+      // proven it, a taken and a new address get the same answer, so the form never tells who has an account.
+      if ((await takenFields(db, { username: body.username }))[0])
+        throw AppError.conflict('username', request.t('auth.fields.username'));
 
       const target = body.email
         ? { channel: 'email' as const, to: body.email, scene: 'register' as const }
@@ -53,6 +55,8 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       if (!(await consumeCode(db, { target, code: body.captcha }))) {
         throw AppError.validation({ captcha: ['auth.captcha_invalid'] });
       }
+      const taken = await takenFields(db, body);
+      if (taken[0]) throw AppError.conflict(taken[0], request.t(`auth.fields.${taken[0]}`));
 
       const passwordHash = await hashPassword(body.password);
       let userId: string;

@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
 import type { AppModule } from '../types.ts';
-import { ACTIVE_MIME_TYPES, SNIFF_BYTES, sniff } from './sniff.ts';
+import { ACTIVE_MIME_TYPES, SNIFF_BYTES, extensionForMime, safeFileName, sniff } from './sniff.ts';
 import { sendStored } from './download.ts';
 import { FileTooLargeError, newStorageKey, type FileStorage } from './storage.ts';
 
@@ -47,7 +47,8 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
           const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
           void reply
             .header('content-type', isActive ? 'application/octet-stream' : row.mime)
-            .header('content-disposition', attachment(row.name))
+            // Rows stored before names were made safe get the same treatment when served.
+            .header('content-disposition', attachment(servedName(row.name, row.mime)))
             .header('x-content-type-options', 'nosniff')
             .header('content-security-policy', "default-src 'none'; sandbox")
             .header('cache-control', 'private, no-store');
@@ -156,15 +157,14 @@ async function findAsset(db: Queryable, id: string, forUpdate = false): Promise<
   return { ...rows[0], id: String(rows[0].id) };
 }
 
-/** The client's name for display only: no path, no control characters, at most 200 characters. */
+/** The client's name as stored and served (sniff.ts: no path or control characters, the sniffed extension). */
 export function displayName(clientName: string, ext: string): string {
-  const base = (clientName.split(/[\\/]/).pop() ?? '')
-    .normalize('NFC')
-    .split('')
-    .filter((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f)
-    .join('')
-    .trim();
-  return base.slice(-200) || `file.${ext}`;
+  return safeFileName(clientName, ext);
+}
+
+function servedName(name: string, mime: string): string {
+  const ext = extensionForMime(mime);
+  return ext ? safeFileName(name, ext) : name;
 }
 
 function actorOf(request: FastifyRequest, userId: string): Actor {

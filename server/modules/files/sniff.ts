@@ -82,6 +82,33 @@ export function sniff(head: Buffer, clientName: string): SniffResult {
   return { ok: true, mime: kind.mime, ext: kind.ext };
 }
 
+/** The extensions a stored extension's kind accepts (`jpg` -> jpg, jpeg, jfif); [] for an unknown one. */
+export function extensionsOf(ext: string): readonly string[] {
+  return Object.values(K).find((k) => k.ext === ext)?.exts ?? [];
+}
+
+/** The stored extension of an allowed type (`image/png` -> `png`), or null. */
+export function extensionForMime(mime: string): string | null {
+  return Object.values(K).find((k) => k.mime === mime)?.ext ?? null;
+}
+
+/** Control, format (bidi overrides and isolates, zero-width), line and paragraph separator characters. */
+const UNSAFE_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * The name a file is stored and served under: the client's name without its path, control and bidi
+ * characters, at most 200 characters, and ending in the sniffed type's extension (one of its accepted
+ * spellings is kept; anything else gets `.<ext>` appended, so PNG bytes sent as `report.html` become
+ * `report.html.png`). Example: `safeFileName('invoice\u202egnp.exe', 'pdf')` -> `invoicegnp.exe.pdf`.
+ */
+export function safeFileName(clientName: string, ext: string): string {
+  const base = (clientName.split(/[\\/]/).pop() ?? '').normalize('NFC').replace(UNSAFE_NAME_CHARS, '').trim();
+  const isRightType = base !== '' && extensionsOf(ext).includes(extensionOf(base));
+  const named = isRightType ? base : `${base.replace(/\.+$/, '') || 'file'}.${ext}`;
+  // Trim from the front so the extension survives.
+  return named.length > 200 ? named.slice(-200) : named;
+}
+
 /** Lower-case extension of a client file name, without the dot ('' when none). */
 export function extensionOf(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';

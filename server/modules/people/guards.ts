@@ -1,9 +1,4 @@
-import {
-  PERMISSION_ACTIONS,
-  SETTINGS_MENU,
-  menuPermissionNames,
-  type MenuItem,
-} from '../../../schemas/permissions.ts';
+import { SETTINGS_MENU, grantablePermissionNames, type MenuItem } from '../../../schemas/permissions.ts';
 import { AppError } from '../../core/errors.ts';
 import { can, type Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -15,16 +10,9 @@ import type { Actor } from '../../engine/audit.ts';
  */
 export type StaffPrincipal = Principal & { staff: NonNullable<Principal['staff']> };
 
-/** Every name a role may hold: groups, pages, and `<page>.<action>` for each page (a menu leaf). */
+/** Every name a role may hold: groups, pages, and the `<page>.<action>` names each page declares. */
 export function grantableNames(items: readonly MenuItem[] = SETTINGS_MENU): Set<string> {
-  const names = new Set(menuPermissionNames(items));
-  const pages = (list: readonly MenuItem[]): string[] =>
-    list.flatMap((item) => [
-      ...(item.name && item.path && !item.children ? [item.name] : []),
-      ...pages(item.children ?? []),
-    ]);
-  for (const page of pages(items)) for (const action of PERMISSION_ACTIONS) names.add(`${page}.${action}`);
-  return names;
+  return grantablePermissionNames(items);
 }
 
 /** The staff principal behind an engine write (routes always set it). */

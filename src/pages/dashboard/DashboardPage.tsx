@@ -18,7 +18,10 @@ import { fetchDashboard, fetchMenus, menuLinks } from './dashboardApi.ts';
 
 const SignInsChart = lazy(() => import('./SignInsChart.tsx').then((m) => ({ default: m.SignInsChart })));
 
-/** Staff landing page: counts, sign-ins over 30 days (chart), recent activity and the pages the user may open. */
+/**
+ * Staff landing page: counts, sign-ins over 30 days (chart), recent activity and the pages the user may open;
+ * each figure shows only to holders of the page it summarises.
+ */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const { data: profile } = useQuery<Profile>({ queryKey: profileKey(STAFF_INCLUDE), enabled: false });
@@ -28,13 +31,13 @@ export function DashboardPage() {
     ...menuLinks(menus.data ?? []).slice(0, 8),
     { path: '/account/profile', title: t('app.nav.account') },
   ];
-  const counts = figures.data?.counts;
-  const tiles = [
-    { key: 'users', value: counts?.users },
-    { key: 'staff', value: counts?.staff },
-    { key: 'sign_ins_today', value: counts?.sign_ins_today },
-    { key: 'failed_jobs', value: counts ? counts.failed_jobs : undefined },
-  ];
+  const counts = figures.data?.counts ?? {};
+  // Only the figures the viewer's pages cover come back (the server leaves the others out).
+  const tiles = (['users', 'staff', 'sign_ins_today', 'failed_jobs'] as const)
+    .filter((key) => key in counts)
+    .map((key) => ({ key, value: counts[key] }));
+  const signIns = figures.data?.sign_ins;
+  const recent = figures.data?.recent_activity;
   return (
     <>
       <Typography variant="h4" component="h1" gutterBottom>
@@ -65,49 +68,48 @@ export function DashboardPage() {
         ))}
       </Grid>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, md: 8 }}>
-          <Card>
-            <CardContent>
-              <Typography variant="h6" component="h2">
-                {t('system.dashboard.sign_ins_chart')}
-              </Typography>
-              <div data-testid="sign-ins-chart" style={{ minHeight: 260 }}>
-                {figures.data ? (
+        {signIns ? (
+          <Grid size={{ xs: 12, md: 8 }}>
+            <Card>
+              <CardContent>
+                <Typography variant="h6" component="h2">
+                  {t('system.dashboard.sign_ins_chart')}
+                </Typography>
+                <div data-testid="sign-ins-chart" style={{ minHeight: 260 }}>
                   <Suspense fallback={<CircularProgress aria-label={t('system.dashboard.sign_ins_chart')} />}>
-                    <SignInsChart
-                      days={figures.data.sign_ins}
-                      label={t('system.dashboard.sign_ins_series')}
-                    />
+                    <SignInsChart days={signIns} label={t('system.dashboard.sign_ins_series')} />
                   </Suspense>
-                ) : null}
-              </div>
-            </CardContent>
-          </Card>
-        </Grid>
-        <Grid size={{ xs: 12, md: 4 }}>
-          <Card>
-            <CardContent>
-              <Typography variant="h6" component="h2">
-                {t('system.dashboard.recent_activity')}
-              </Typography>
-              <List dense>
-                {(figures.data?.recent_activity ?? []).map((a) => (
-                  <ListItem key={a.id} disableGutters>
-                    <ListItemText
-                      primary={`${a.operator?.name || a.operator?.username || '—'} · ${a.action}`}
-                      secondary={new Date(a.created_at).toLocaleString(i18n.language)}
-                    />
-                  </ListItem>
-                ))}
-                {figures.data && figures.data.recent_activity.length === 0 ? (
-                  <ListItem disableGutters>
-                    <ListItemText secondary={t('system.dashboard.no_activity')} />
-                  </ListItem>
-                ) : null}
-              </List>
-            </CardContent>
-          </Card>
-        </Grid>
+                </div>
+              </CardContent>
+            </Card>
+          </Grid>
+        ) : null}
+        {recent ? (
+          <Grid size={{ xs: 12, md: 4 }}>
+            <Card>
+              <CardContent>
+                <Typography variant="h6" component="h2">
+                  {t('system.dashboard.recent_activity')}
+                </Typography>
+                <List dense>
+                  {recent.map((a) => (
+                    <ListItem key={a.id} disableGutters>
+                      <ListItemText
+                        primary={`${a.operator?.name || a.operator?.username || '—'} · ${a.action}`}
+                        secondary={new Date(a.created_at).toLocaleString(i18n.language)}
+                      />
+                    </ListItem>
+                  ))}
+                  {recent.length === 0 ? (
+                    <ListItem disableGutters>
+                      <ListItemText secondary={t('system.dashboard.no_activity')} />
+                    </ListItem>
+                  ) : null}
+                </List>
+              </CardContent>
+            </Card>
+          </Grid>
+        ) : null}
       </Grid>
       <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
         {t('system.dashboard.quick_links')}

@@ -1,10 +1,10 @@
 import { httpClient } from '../../providers/httpClient.ts';
 
-/** `GET v1/system/dashboard`. */
+/** `GET v1/system/dashboard`: only the figures whose pages the viewer holds are present. */
 export interface DashboardData {
-  counts: { users: number; staff: number; sign_ins_today: number; failed_jobs: number | null };
-  sign_ins: { day: string; count: number }[];
-  recent_activity: {
+  counts: { users?: number; staff?: number; sign_ins_today?: number; failed_jobs?: number | null };
+  sign_ins?: { day: string; count: number }[];
+  recent_activity?: {
     id: string;
     action: string;
     subject_type: string | null;

@@ -27,9 +27,22 @@ describe('PermissionTree', { timeout: 30_000 }, () => {
       'system.users',
       'system.users.staff',
       'system.users.staff.create',
-      'system.settings.general.import',
+      'system.settings.general.update',
     ])
       expect(box(name)).toBeTruthy();
+  });
+
+  it('offers on each page only the actions the page declares', () => {
+    render(<Harness />);
+    const names = screen
+      .getAllByRole('checkbox')
+      .map((el) => /\(([^)]+)\)$/.exec(el.getAttribute('aria-label') ?? '')?.[1]);
+    expect(names.filter((n) => n?.startsWith('system.system.monitor.'))).toEqual([]);
+    expect(names.filter((n) => n?.startsWith('system.settings.general.'))).toEqual([
+      'system.settings.general.update',
+    ]);
+    expect(names).not.toContain('system.system.logs.import');
+    expect(names).toContain('system.system.tasks.delete');
     expect(screen.getByRole('checkbox', { name: 'Staff (system.users.staff)' })).toBeTruthy();
   });
 
@@ -52,5 +65,27 @@ describe('PermissionTree', { timeout: 30_000 }, () => {
     await user.click(box('system.users'));
     expect(latest).toEqual(['system.settings.general']);
     expect((box('system.users.roles.update') as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('shows a parent half-checked when only some of its children are checked', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.click(box('system.settings.dictionaries'));
+    expect([...latest].sort()).toEqual(['system.settings', 'system.settings.dictionaries']);
+    expect(box('system.settings').getAttribute('aria-checked')).toBe('mixed');
+    expect((box('system.settings.dictionaries') as HTMLInputElement).checked).toBe(true);
+    expect(box('system.settings.dictionaries').getAttribute('aria-checked')).toBeNull();
+    await user.click(box('system.settings.dictionaries.update'));
+    expect(box('system.settings.dictionaries').getAttribute('aria-checked')).toBe('mixed');
+    for (const name of ['system.settings.general', 'system.settings.modules', 'system.settings.resources'])
+      await user.click(box(name));
+    for (const name of ['create', 'delete', 'export'])
+      await user.click(box(`system.settings.dictionaries.${name}`));
+    await user.click(box('system.settings.general.update'));
+    await user.click(box('system.settings.modules.update'));
+    for (const name of ['create', 'delete', 'export'])
+      await user.click(box(`system.settings.resources.${name}`));
+    expect(box('system.settings').getAttribute('aria-checked')).not.toBe('mixed');
+    expect((box('system.settings') as HTMLInputElement).checked).toBe(true);
   });
 });

@@ -12,9 +12,10 @@ import {
 } from './permissionTree.ts';
 
 /**
- * The role editor's permission tree: every group, page and action with a checkbox. Checking a child checks
- * its parents; unchecking a parent clears its children; a parent with only some children checked shows as
- * indeterminate.
+ * The role editor's permission tree: every group, page and the actions each page declares (schemas/
+ * permissions.ts), each with a checkbox. Checking a child checks its parents; unchecking a parent clears its
+ * children; a parent with only some children checked shows as half-checked (`aria-checked="mixed"`), even
+ * though its own name is saved (a page needs its group to show in the menu, the group grants no page).
  *
  * @example
  * <PermissionTree value={menuIds} onChange={setMenuIds} />
@@ -89,10 +90,17 @@ function NodeCheckbox({
         <Checkbox
           size="small"
           checked={checked}
-          indeterminate={!checked && indeterminate}
+          indeterminate={indeterminate}
           disabled={disabled}
           onChange={onToggle}
-          inputProps={{ 'aria-label': `${t(node.title)} (${node.name})` }}
+          // The DOM property too, so assistive technology and the browser report the box as mixed.
+          inputRef={(el: HTMLInputElement | null) => {
+            if (el) el.indeterminate = indeterminate;
+          }}
+          inputProps={{
+            'aria-label': `${t(node.title)} (${node.name})`,
+            ...(indeterminate ? { 'aria-checked': 'mixed' as const } : {}),
+          }}
         />
       }
       label={t(node.title)}

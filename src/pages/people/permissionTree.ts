@@ -1,4 +1,4 @@
-import { PERMISSION_ACTIONS, SETTINGS_MENU, type MenuItem } from '../../../schemas/permissions.ts';
+import { SETTINGS_MENU, type MenuItem } from '../../../schemas/permissions.ts';
 
 /** One checkbox of the role editor: a group, a page or an action, with its label key and children. */
 export interface PermissionNode {
@@ -8,13 +8,16 @@ export interface PermissionNode {
   children: PermissionNode[];
 }
 
-/** The whole permission tree: groups -> pages -> `<page>.<action>` (from the settings menu, the one source). */
+/**
+ * The whole permission tree: groups -> pages -> the `<page>.<action>` names each page declares (from the
+ * settings menu, the one source; the monitor has no actions, general settings only `update`).
+ */
 export function permissionNodes(items: readonly MenuItem[] = SETTINGS_MENU): PermissionNode[] {
   return items.flatMap((item): PermissionNode[] => {
     if (!item.name) return [];
     const children = item.children
       ? permissionNodes(item.children)
-      : PERMISSION_ACTIONS.map((action) => ({
+      : (item.actions ?? []).map((action) => ({
           name: `${item.name}.${action}`,
           title: `settings.people.roles.actions.${action}`,
           children: [],

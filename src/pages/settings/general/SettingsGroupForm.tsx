@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { SaveButton, SimpleForm, Toolbar, useNotify, useTranslate } from 'react-admin';
+import { PERMISSION, actionPermission } from '../../../../schemas/permissions.ts';
 import { settingsSchemas, type SettingsGroup } from '../../../../schemas/settings.ts';
 import { LoadingState } from '../../../components/LoadingState.tsx';
 import { httpClient } from '../../../providers/httpClient.ts';
 import { isHttpError } from '../../../providers/httpError.ts';
 import { siteKey } from '../../../providers/siteConfig.ts';
+import { useCan } from '../../../providers/useCan.ts';
 import { GROUP_FIELDS } from './groupFields.ts';
 import { SettingInput } from './SettingInput.tsx';
 import { settingsPayload, settingsResolver } from './settingsResolver.ts';
@@ -15,13 +17,15 @@ export const settingsKey = (group: SettingsGroup) => ['settings', group] as cons
 /**
  * One settings group as a form: loaded from `GET v1/settings/<group>`, checked with the group's zod schema,
  * saved with `POST` ("Save successful"); server field errors land under their inputs. Saving refreshes the
- * site config (`GET /api/v1`), so the site name and languages change at once, without a restart.
+ * site config (`GET /api/v1`), so the site name and languages change at once, without a restart. Without
+ * `system.settings.general.update` the form is read-only (no Save button; the server refuses the POST).
  */
 export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const fields = GROUP_FIELDS[group];
+  const canUpdate = useCan(actionPermission(PERMISSION.settingsGeneral, 'update'));
   const { data } = useQuery({
     queryKey: settingsKey(group),
     queryFn: () => httpClient<Record<string, unknown>>(`v1/settings/${group}`),
@@ -62,10 +66,15 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
       record={record}
       resolver={resolver}
       onSubmit={onSubmit}
+      disabled={!canUpdate}
       toolbar={
-        <Toolbar>
-          <SaveButton />
-        </Toolbar>
+        canUpdate ? (
+          <Toolbar>
+            <SaveButton />
+          </Toolbar>
+        ) : (
+          false
+        )
       }
     >
       {fields.map((field) => (

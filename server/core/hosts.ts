@@ -1,0 +1,86 @@
+import os from 'node:os';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { negotiateLocale } from '../../locales/index.ts';
+import type { Config } from '../config.ts';
+import { AppError } from './errors.ts';
+
+/** Loopback names, always accepted (health checks, a reverse proxy on the same machine, local use). */
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+const WILDCARD = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/** The hosts a request may name: exact `host:port` entries and hostnames (any port); `.example.com` = subdomains. */
+export interface HostRule {
+  hosts: ReadonlySet<string>;
+  hostnames: ReadonlySet<string>;
+  suffixes: readonly string[];
+}
+
+/**
+ * The configured hosts (API contract, Amendments, "Errors"): PUBLIC_ORIGIN's host, ALLOWED_HOSTS, the
+ * loopback names and the listening address (every interface address when HOST is a wildcard).
+ */
+export function hostRule(config: Pick<Config, 'publicOrigin' | 'allowedHosts' | 'host'>): HostRule {
+  const hosts = new Set<string>();
+  const hostnames = new Set<string>(LOOPBACK);
+  const suffixes: string[] = [];
+  const addHostname = (name: string) => hostnames.add(normaliseHostname(name));
+  if (config.publicOrigin) {
+    const url = new URL(config.publicOrigin);
+    hosts.add(url.host.toLowerCase());
+    if (!url.port) addHostname(url.hostname);
+  }
+  for (const entry of config.allowedHosts) {
+    const value = entry.trim().toLowerCase();
+    if (!value) continue;
+    if (value.startsWith('.')) suffixes.push(value);
+    else if (parseHost(value)?.port) hosts.add(parseHost(value)!.host);
+    else addHostname(value);
+  }
+  if (WILDCARD.has(config.host)) {
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const address of list ?? []) addHostname(address.address.replace(/%.*$/, ''));
+  } else {
+    addHostname(config.host);
+  }
+  return { hosts, hostnames, suffixes };
+}
+
+/** True when `host` (a Host header value: name or address, optional port) is configured. */
+export function isAllowedHost(rule: HostRule, host: string | undefined): boolean {
+  const parsed = host ? parseHost(host) : null;
+  if (!parsed) return false;
+  if (rule.hosts.has(parsed.host) || rule.hostnames.has(parsed.hostname)) return true;
+  return rule.suffixes.some((suffix) => parsed.hostname.endsWith(suffix));
+}
+
+/**
+ * Answers 400 in the envelope for a request whose Host (or, behind TRUST_PROXY, X-Forwarded-Host) is not
+ * configured, before anything else runs: links the server writes from the request (invitations, the WeChat
+ * redirect_uri) can then only name a configured host.
+ */
+export function registerHostCheck(app: FastifyInstance, config: Config): void {
+  const rule = hostRule(config);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (isAllowedHost(rule, request.host)) return;
+    // Runs before the transport hook, so the envelope's language is negotiated here.
+    request.locale = negotiateLocale(request.headers['accept-language']);
+    throw new AppError(400, 'errors.bad_host');
+  });
+}
+
+function normaliseHostname(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower;
+}
+
+function parseHost(value: string): { host: string; hostname: string; port: string } | null {
+  if (!/^[\w.\-:[\]]+$/.test(value)) return null;
+  try {
+    const url = new URL(`http://${value}`);
+    if (url.pathname !== '/' || url.username || url.search) return null;
+    const port = /:(\d+)$/.test(value) && !value.endsWith(']') ? value.slice(value.lastIndexOf(':') + 1) : '';
+    return { host: port ? `${url.hostname}:${port}` : url.hostname, hostname: url.hostname, port };
+  } catch {
+    return null;
+  }
+}

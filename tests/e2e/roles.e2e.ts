@@ -1,0 +1,102 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import app from '../../locales/zh-CN/app.json';
+import people from '../../locales/zh-CN/resources-people.json';
+import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
+
+// Issue 12, item 2, in the browser: the role editor shows a group half-checked while only some of its pages
+// are ticked (and a page while only some of its actions are), offers on each page only the actions the
+// catalogue declares (schemas/permissions.ts), and saves what it shows. Texts from the zh-CN catalogues.
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await signIn(page, adminCredentials());
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+const box = (name: string, title: string): Locator =>
+  page.getByRole('checkbox', { name: `${title} (${name})`, exact: true });
+const ariaChecked = (locator: Locator) => locator.evaluate((el) => el.getAttribute('aria-checked'));
+const isMixed = (locator: Locator) =>
+  locator.evaluate(
+    (el) => (el as HTMLInputElement).indeterminate && el.getAttribute('aria-checked') === 'mixed',
+  );
+/** Every permission name the editor offers, from the checkboxes' accessible names. */
+const offered = () =>
+  page
+    .getByRole('group', { name: 'permissions' })
+    .getByRole('checkbox')
+    .evaluateAll((els) =>
+      els.map((el) => /\(([^)]+)\)$/.exec(el.getAttribute('aria-label') ?? '')?.[1] ?? ''),
+    );
+
+describe('role editor', () => {
+  test('a group is half-checked while only some of its pages are, and full when all are', async () => {
+    await page.goto('/settings/roles/create');
+    await page.getByRole('textbox', { name: people.roles.fields.name }).fill('字典管理员');
+    const group = box('system.settings', app.menu.settings);
+    await box('system.settings.dictionaries', app.menu.dictionaries).check();
+    await box('system.settings.resources', app.menu.resources).check();
+    expect(await isMixed(group)).toBe(true);
+    // The box draws the half-checked icon, not the tick.
+    await group.locator('xpath=..').getByTestId('IndeterminateCheckBoxIcon').waitFor();
+
+    await box('system.settings.general', app.menu.general).check();
+    await box('system.settings.modules', app.menu.modules).check();
+    expect(await isMixed(group)).toBe(false);
+    expect(await group.isChecked()).toBe(true);
+
+    // One action of a page makes that page half-checked, while the group stays half-checked below it.
+    await box('system.settings.dictionaries.update', '修改').check();
+    expect(await isMixed(box('system.settings.dictionaries', app.menu.dictionaries))).toBe(true);
+    expect(await isMixed(group)).toBe(true);
+    expect(await ariaChecked(box('system.users', app.menu.users))).toBeNull();
+  });
+
+  test('each page offers only the actions it has', async () => {
+    await page.goto('/settings/roles/create');
+    await box('system.system.monitor', app.menu.monitor).waitFor();
+    const names = await offered();
+    expect(names.filter((n) => n.startsWith('system.system.monitor.'))).toEqual([]);
+    expect(names.filter((n) => n.startsWith('system.system.logs.'))).toEqual([]);
+    expect(names.filter((n) => n.startsWith('system.settings.general.'))).toEqual([
+      'system.settings.general.update',
+    ]);
+    expect(names.filter((n) => n.startsWith('system.system.tasks.'))).toEqual([
+      'system.system.tasks.create',
+      'system.system.tasks.update',
+      'system.system.tasks.delete',
+    ]);
+    expect(names.filter((n) => n.startsWith('system.users.staff.'))).toHaveLength(5);
+  });
+
+  test('saving a role with general settings update grants exactly the checked names', async () => {
+    await page.goto('/settings/roles/create');
+    await page.getByRole('textbox', { name: people.roles.fields.name }).fill('设置编辑');
+    await box('system.settings.general.update', '修改').check();
+    expect(await isMixed(box('system.settings', app.menu.settings))).toBe(true);
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/roles');
+    const token = await page.evaluate(() => /access_token=([^;]+)/.exec(document.cookie)?.[1] ?? '');
+    const res = await page.request.get('/api/v1/user/roles?search=name:设置编辑', {
+      headers: { authorization: `Bearer ${decodeURIComponent(token)}` },
+    });
+    const role = ((await res.json()) as { data: { data: { permissions: { menu_ids: string[] } }[] } }).data
+      .data[0]!;
+    expect([...role.permissions.menu_ids].sort()).toEqual([
+      'system.settings',
+      'system.settings.general',
+      'system.settings.general.update',
+    ]);
+  });
+});
