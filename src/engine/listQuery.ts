@@ -1,6 +1,6 @@
 import type { Condition, Resource } from '../../resources/define.ts';
-import { searchConditions } from '../../resources/define.ts';
-import { defaultSortOf, engineFields, sortableFields } from './registry.ts';
+import { searchableFields } from '../../resources/fields.ts';
+import { defaultSortOf, sortableFields } from './registry.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
@@ -74,15 +74,14 @@ function rangeSearch(
   const low = encodeValue(from);
   const high = encodeValue(to);
   if (low !== null && high !== null) return { value: `${low},${high}`, condition: 'between' };
-  const declared = searchConditions(engineFields(resource).find((f) => f.name === name)?.meta ?? {});
+  const declared = searchableFields(resource).get(name)?.conditions ?? [];
   if (low !== null && declared.includes('>=')) return { value: low, condition: '>=' };
   if (high !== null && declared.includes('<=')) return { value: high, condition: '<=' };
   return null;
 }
 
 function defaultCondition(resource: Resource, name: string): Condition {
-  const field = engineFields(resource).find((f) => f.name === name);
-  return (field && searchConditions(field.meta)[0]) ?? '=';
+  return searchableFields(resource).get(name)?.conditions[0] ?? '=';
 }
 
 /** A filter value as the query carries it; null when it should be dropped. */
