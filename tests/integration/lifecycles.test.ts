@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createUser } from '../helpers/users.ts';
 
 // A handler only this file registers: quick, always succeeds.
 registerTaskHandler({
@@ -95,5 +96,48 @@ describe('scheduled task lifecycle with runs and queued jobs', () => {
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.json()).toMatchObject({ code: 404, data: null });
       }
+  });
+});
+
+describe('invitation lifecycle', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.adminToken();
+  });
+  afterAll(() => t?.close());
+
+  const call = (method: string, url: string, token: string | undefined, payload?: object) =>
+    t.request({
+      method: method as 'GET',
+      url: `/api/${url}`,
+      token,
+      headers: { 'accept-language': 'en' },
+      ...(payload ? { payload } : {}),
+    });
+  const tokenOf = (url: string) => new URL(url).searchParams.get('invitation')!;
+
+  it('issue, re-issue, join twice at once, re-issue after joining, delete: never a 5xx', async () => {
+    const a = (await call('POST', 'v1/user/staff', admin, { name: 'Ann' })).json().data;
+    const b = (await call('POST', 'v1/user/staff', admin, { name: 'Bea' })).json().data;
+    const reissued = await call('POST', `v1/user/staff/${a.id}/invitation`, admin);
+    expect(reissued.statusCode).toBe(200);
+    const user = await createUser(t.db);
+    // The same user redeems two invitations at the same time: one wins, the other is a 409 (the staff
+    // table's unique user_id), not a 500.
+    const [first, second] = await Promise.all([
+      call('POST', 'v1/user/join', user.token, { invitation: tokenOf(reissued.json().data.invitation_url) }),
+      call('POST', 'v1/user/join', user.token, { invitation: tokenOf(b.invitation_url) }),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+    for (const res of [first, second]) expect(res.json()).toHaveProperty('code', res.statusCode);
+    const joinedId = first.statusCode === 200 ? a.id : b.id;
+    const otherId = first.statusCode === 200 ? b.id : a.id;
+    expect((await call('POST', `v1/user/staff/${joinedId}/invitation`, admin)).statusCode).toBe(409);
+    expect((await call('POST', `v1/user/staff/${otherId}/invitation`, admin)).statusCode).toBe(200);
+    expect((await call('DELETE', `v1/user/staff/${otherId}`, admin)).statusCode).toBe(200);
+    expect((await call('POST', `v1/user/staff/${otherId}/invitation`, admin)).statusCode).toBe(404);
+    expect((await call('GET', 'v1/user/staff', admin)).statusCode).toBe(200);
   });
 });
