@@ -203,6 +203,8 @@ export function unsafeTextPaths(value: unknown, path: string[] = [], out: string
   if (out.length >= 20) return out;
   if (typeof value === 'string') {
     if (isUnsafeText(value)) out.push(path.length ? path.join('.').slice(0, 200) : '_');
+  } else if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    return out; // raw bytes (uploads) are not text
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => unsafeTextPaths(item, [...path, String(i)], out));
   } else if (value && typeof value === 'object' && path.length < 32) {

@@ -194,6 +194,12 @@ describe('input the database cannot store is a 4xx naming the field', () => {
     const tags = await call('POST', G, { name: 'x', sku: 'ID-2', price: 1, tag_ids: [over] });
     expectEnvelope(tags, 422);
     expect(Object.keys(tags.json().errors)[0]).toMatch(/^tag_ids/);
+    const operators = await call('GET', `/api/v1/user/logs/operators?id=${over}`);
+    expectEnvelope(operators, 422);
+    expect(Object.keys(operators.json().errors)).toEqual(['id']);
+    const avatar = await call('POST', '/api/v1/user/profile', { avatar: over });
+    expectEnvelope(avatar, 422);
+    expect(Object.keys(avatar.json().errors)).toEqual(['avatar']);
     for (const q of [`id:${over}`, `maker_id:${over}`, `tag_ids:${over}`]) {
       const res = await call('GET', `${G}?search=${q}`);
       expectEnvelope(res, 422);
