@@ -10,6 +10,7 @@ import {
   inlineCollections,
   sortableFields as clientSortable,
 } from './registry.ts';
+import { zodResolver } from './zodResolver.ts';
 
 /**
  * One field model (issue 11): the client's screens and the server's query language read the same
@@ -65,3 +66,18 @@ function sampleFor(condition: string | undefined, kind: string): unknown {
   if (condition === 'in') return [one];
   return one;
 }
+
+describe('forms check the column limits of the shared model', () => {
+  it('an integer outside its column type range is refused on the client as on the server', async () => {
+    const gadgets = fixtureRegistry.find((r) => r.name === 'gadgets')!;
+    const resolver = zodResolver({ resource: gadgets, translate: (k) => k, isEdit: false });
+    const values = { name: 'x', sku: 'y', price: 1, stock: 2147483648 };
+    const result = await resolver(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+    expect(Object.keys(result.errors)).toEqual(['stock']);
+    const ok = await resolver({ ...values, stock: 2147483647 }, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    expect(ok.errors).toEqual({});
+  });
+});
