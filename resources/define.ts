@@ -92,7 +92,25 @@ export function metaOf(schema: z.ZodType): FieldMeta {
   return isWrapper && def.innerType ? { ...metaOf(def.innerType), ...own } : own;
 }
 
-const idString = z.union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()]).transform(String);
+/** The largest id (PostgreSQL bigint / bigserial). */
+export const ID_MAX = 9223372036854775807n;
+
+/** A record id as the API takes it: digits only, at most 2^63-1 (a bigint). */
+export function isIdString(value: string): boolean {
+  return /^\d{1,19}$/.test(value) && BigInt(value) <= ID_MAX;
+}
+
+/**
+ * A fresh id schema (digit string or positive integer, within bigint, as a string). Every helper builds its
+ * own instance: metadata lives in a registry keyed by the schema object, so a shared instance would let the
+ * second `reference()` overwrite the first one's relation.
+ */
+export function idSchema(): z.ZodType<string> {
+  return z
+    .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()])
+    .transform(String)
+    .refine(isIdString, { message: 'validation.invalid' });
+}
 
 /** belongs-to: `department_id: reference('departments')`. Optional and nullable unless `required`. */
 export function reference(
@@ -100,7 +118,7 @@ export function reference(
   meta: Omit<FieldMeta, 'relation'> & { required?: boolean } = {},
 ): z.ZodType<string | null | undefined> {
   const { required, ...rest } = meta;
-  const schema = required ? idString : idString.nullable().optional();
+  const schema = required ? idSchema() : idSchema().nullable().optional();
   return field(schema as z.ZodType<string | null | undefined>, {
     ...rest,
     relation: { kind: 'belongsTo', resource },
@@ -113,7 +131,7 @@ export function references(
   meta: Omit<FieldMeta, 'relation'> & { through?: string } = {},
 ): z.ZodType<string[]> {
   const { through, ...rest } = meta;
-  const schema = z.array(idString).max(1000).default([]);
+  const schema = z.array(idSchema()).max(1000).default([]);
   return field(schema as unknown as z.ZodType<string[]>, {
     ...rest,
     relation: { kind: 'manyToMany', resource, ...(through ? { through } : {}) },

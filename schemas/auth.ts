@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIdString } from '../resources/define.ts';
 import { PHONE_PATTERN } from './common.ts';
 
 /** Password bounds of the product: long passphrases are welcome, nothing is ever truncated. */
@@ -156,6 +157,7 @@ export const profileUpdateSchema = z.object({
   avatar: z
     .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive()])
     .transform(String)
+    .refine(isIdString, { message: 'validation.invalid' })
     .nullable()
     .optional(),
   email: z.string().trim().toLowerCase().email({ message: 'validation.email' }).max(254).optional(),

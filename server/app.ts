@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import { logSinkFor } from './cluster/nodes.ts';
 import { registerHostCheck } from './core/hosts.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
-import { errorBody, registerHttpContract } from './core/http.ts';
+import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
@@ -60,6 +60,9 @@ export async function buildApp({
     },
     requestIdHeader: false,
     return503OnClosing: true,
+    // Errors raised before any hook (414, 431, bad URLs) answer in the envelope too (core/http.ts).
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false } },
   });
   // Route schemas document the API (OpenAPI); zod inside each operation does the validating, so that

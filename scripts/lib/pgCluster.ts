@@ -9,6 +9,10 @@ export interface PgCluster {
   url: string;
   port: number;
   dir: string;
+  /** Stops the server (fast mode: connections are cut) and keeps the data, for restart tests. */
+  stop(): void;
+  /** Starts a stopped server again on the same port. */
+  start(): void;
   /** Stops the server (immediate mode) and removes the directory; safe to call twice. */
   destroy(): void;
 }
@@ -66,11 +70,18 @@ export async function startPgCluster({ log }: { log: (line: string) => void }): 
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
-    run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
-    isStarted = true;
+    const start = (): void => {
+      run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+      isStarted = true;
+    };
+    const stop = (): void => {
+      run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      isStarted = false;
+    };
+    start();
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     log(`PostgreSQL ${serverVersion(bindir)} listening on 127.0.0.1:${port}`);
-    return { url, port, dir, destroy };
+    return { url, port, dir, stop, start, destroy };
   } catch (err) {
     destroy();
     throw err;

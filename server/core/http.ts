@@ -1,8 +1,12 @@
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { isIdString, isUnsafeText } from '../../resources/fields.ts';
 import { negotiateLocale, translate, type Locale } from '../../locales/index.ts';
 import { fieldErrors, issueKey } from '../../schemas/messages.ts';
+import { appErrorOfDb } from './db-errors.ts';
 import { AppError } from './errors.ts';
 import type { ErrorEnvelope } from './envelope.ts';
 
@@ -13,6 +17,8 @@ declare module 'fastify' {
     t(key: string, params?: Record<string, unknown>): string;
   }
 }
+
+const DEFAULT_LOCALE: Locale = 'zh-CN';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
@@ -55,9 +61,28 @@ export function registerHttpContract(app: FastifyInstance): void {
     if (!isSameOrigin(request)) throw new AppError(403, 'errors.xsrf');
   });
 
+  // Input hygiene: no string the API accepts may carry NUL or an unpaired surrogate (PostgreSQL cannot store
+  // them, and they are never meant). A body or query value is a 422 naming the field; a path parameter a 404.
+  app.addHook('preValidation', async (request) => {
+    const params = request.params as Record<string, unknown> | undefined;
+    if (params && unsafeTextPaths(params).length) throw AppError.notFound();
+    // A path `:id` is a record id (digits, within bigint) unless the route says otherwise
+    // (`config: { pathId: 'any' }`): anything else names no record, so it is a 404, for every route.
+    const pathId = (request.routeOptions.config as { pathId?: string } | undefined)?.pathId;
+    if (typeof params?.id === 'string' && pathId !== 'any' && !isIdString(params.id))
+      throw AppError.notFound();
+    const bad = [...unsafeTextPaths(request.query), ...unsafeTextPaths(request.body)];
+    if (bad.length)
+      throw AppError.validation(Object.fromEntries(bad.map((p) => [p, ['validation.bad_text']])));
+  });
+
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     const { status, body, headers } = toErrorResponse(error, request);
-    if (status >= 500) request.log.error({ err: safeError(error) }, 'request failed');
+    if (status >= 500) {
+      // Which operation failed (route and, for the database, the statement's verb and table), never SQL text.
+      const route = `${request.method} ${request.routeOptions.url ?? '(no route)'}`;
+      request.log.error({ err: safeError(error), route }, 'request failed');
+    }
     if (headers) void reply.headers(headers);
     void reply.code(status).send(body);
   });
@@ -92,12 +117,17 @@ export function errorBody(
 }
 
 function toErrorResponse(
-  error: FastifyError | AppError | Error,
+  thrown: FastifyError | AppError | Error,
   request: FastifyRequest,
 ): { status: number; body: ErrorEnvelope; headers?: Record<string, string> } {
+  let error = thrown;
   const t = (key: string, params: Record<string, unknown> = {}) => request.t(key, params);
   if (error instanceof ZodAppError) {
     return { status: 422, body: errorBody(request, 422, error.key, {}, fieldErrors(error.zod, t)) };
+  }
+  if (!(error instanceof AppError)) {
+    const mapped = appErrorOfDb(error);
+    if (mapped) error = mapped;
   }
   if (error instanceof AppError) {
     const translated = error.fields
@@ -149,11 +179,11 @@ function toErrorResponse(
  */
 export function safeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { type: typeof error };
-  const e = error as Error & { code?: unknown; constraint?: unknown; table?: unknown };
+  const e = error as Error & { code?: unknown; constraint?: unknown; table?: unknown; statement?: unknown };
   const isDbError = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code);
   return isDbError
-    ? { type: e.name, sqlstate: e.code, constraint: e.constraint, table: e.table }
-    : { type: e.name, code: e.code, message: e.message.slice(0, 300) };
+    ? { type: e.name, sqlstate: e.code, constraint: e.constraint, table: e.table, statement: e.statement }
+    : { type: e.name, code: e.code, message: e.message.slice(0, 300), statement: e.statement };
 }
 
 function isSameOrigin(request: FastifyRequest): boolean {
@@ -164,4 +194,59 @@ function isSameOrigin(request: FastifyRequest): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Paths (`name`, `parts.0.code`, `_` for the value itself) of strings, keys included, that hold NUL or an
+ * unpaired surrogate. At most 20 are reported.
+ */
+export function unsafeTextPaths(value: unknown, path: string[] = [], out: string[] = []): string[] {
+  if (out.length >= 20) return out;
+  if (typeof value === 'string') {
+    if (isUnsafeText(value)) out.push(path.length ? path.join('.').slice(0, 200) : '_');
+  } else if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    return out; // raw bytes (uploads) are not text
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => unsafeTextPaths(item, [...path, String(i)], out));
+  } else if (value && typeof value === 'object' && path.length < 32) {
+    for (const [key, item] of Object.entries(value)) {
+      if (isUnsafeText(key)) out.push([...path, '_key'].join('.'));
+      else unsafeTextPaths(item, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors the router raises before any hook runs (a path parameter over
+ * `maxParamLength` is a 414, a malformed URL a 400), answered in the envelope in the request's language.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // The request has not been through any hook (no `t` yet): translate directly.
+  const locale = negotiateLocale(request.headers['accept-language']);
+  const isLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const status = isLong ? 414 : (error.statusCode ?? 400);
+  const key = isLong ? 'errors.uri_too_long' : 'errors.bad_request';
+  const body: ErrorEnvelope = { code: status, message: translate(locale, key), data: null };
+  void reply.code(status).send(body);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser rejects before there is a request (headers over
+ * the size limit are a 431, anything else a 400), written on the socket as the envelope. The headers could
+ * not be read, so the message is in the default language.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const key = status === 431 ? 'errors.headers_too_large' : 'errors.bad_request';
+  const body = JSON.stringify({ code: status, message: translate(DEFAULT_LOCALE, key), data: null });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

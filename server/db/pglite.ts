@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { tagStatement } from './statement.ts';
 import type { Db, QueryResult, Queryable } from './types.ts';
 
 const INT8 = 20;
@@ -17,8 +18,12 @@ export async function openPglite(dir: string | null): Promise<Db> {
   const pg = await PGlite.create(dir ?? undefined, { parsers, extensions: { pg_trgm } });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const res = await q.query<T>(sql, params as unknown[]);
-      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      try {
+        const res = await q.query<T>(sql, params as unknown[]);
+        return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      } catch (error) {
+        throw tagStatement(error, sql);
+      }
     },
     async exec(sql: string) {
       await q.exec(sql);

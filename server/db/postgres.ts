@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { tagStatement } from './statement.ts';
 import type { CopyOutStream, Db, QueryResult, Queryable } from './types.ts';
 
 /** Connects a pool to a real PostgreSQL server. Example: `await openPostgres(process.env.DATABASE_URL!)`. */
@@ -10,8 +11,12 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   pool.on('error', () => {});
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const res = await q.query(sql, params as unknown[]);
-      return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+      try {
+        const res = await q.query(sql, params as unknown[]);
+        return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+      } catch (error) {
+        throw tagStatement(error, sql);
+      }
     },
     async exec(sql: string) {
       await q.query(sql);

@@ -23,7 +23,7 @@ export function unescapeFormula(text: string): string {
 
 /** The same test in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
 const escapeSql = (expr: string) =>
-  `CASE WHEN ascii(${expr}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${expr} ELSE ${expr} END`;
+  `CASE WHEN ascii((${expr})::text) IN (61, 43, 45, 64, 9, 13) THEN '''' || (${expr})::text ELSE (${expr})::text END`;
 
 /** Session settings the cell formats rely on (ISO dates, shortest exact floats, UTC). */
 export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {

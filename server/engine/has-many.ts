@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { issueKey } from '../../schemas/messages.ts';
 import { fieldByName } from './fields.ts';
-import { MAX_PAGE_SIZE } from './query.ts';
+import { maxPageSizeOf } from '../../resources/fields.ts';
 import { writeSchemas } from './schemas.ts';
 
 /**
@@ -33,7 +33,7 @@ export function inlineLists(resource: Resource, registry: readonly Resource[]): 
         throw new Error(`${where}: ${spec.resource} has no field ${spec.foreignKey}`);
       if (fieldByName(resource, key))
         throw new Error(`${where}: the key is also a field of ${resource.name}`);
-      const maxItems = Math.min(child.options.limits?.maxPageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+      const maxItems = maxPageSizeOf(child);
       return { key, foreignKey: spec.foreignKey, child, maxItems };
     });
 }

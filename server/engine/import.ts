@@ -6,6 +6,7 @@ import { AppError } from '../core/errors.ts';
 import { publishEvent } from '../events/hub.ts';
 import type { Actor } from './audit.ts';
 import type { CsvJobs } from './csv-jobs.ts';
+import { holdsUnsafeText } from '../../resources/fields.ts';
 import { columnReaders, rowInput } from './csv-parse-row.ts';
 import { fieldByName, fieldsOf, ident } from './fields.ts';
 import type { Lang } from './labels.ts';
@@ -128,7 +129,8 @@ export async function runImport(
     ? await findExisting(
         ctx,
         upsert,
-        inputs.map((i) => i[upsert]),
+        // A key the write schema will refuse (NUL, broken Unicode) is never looked up.
+        inputs.map((i) => i[upsert]).filter((v) => !holdsUnsafeText(v)),
       )
     : new Map<string, string>();
   const errors: ImportReport['errors'] = [];

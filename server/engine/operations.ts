@@ -1,11 +1,13 @@
 import { hashPassword } from '../auth/password.ts';
+import { isIdString } from '../../resources/define.ts';
 import type { Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/http.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { publishEvent } from '../events/hub.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
-import { mapDbError } from './db-errors.ts';
+import { countUsers, InUseError, mapDbError } from './db-errors.ts';
+import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
 import { bodySchemas, inlineLists, type InlineItem, type InlineList } from './has-many.ts';
 import { assertIncludesReadable, mayRead } from './include-access.ts';
@@ -138,9 +140,11 @@ export async function updateRecord(
   const { own, children } = splitInline(given, lists);
   const extras: Record<string, unknown> = {};
   const written: RecordChange[] = [];
-  await ctx.db.transaction(async (tx) => {
-    await patchRecord(ctx, tx, id, own, actor, extras);
-    written.push(...(await writeInlineLists(ctx, tx, id, children, actor, false)));
+  await withUsersCounted(ctx, async () => {
+    await ctx.db.transaction(async (tx) => {
+      await patchRecord(ctx, tx, id, own, actor, extras);
+      written.push(...(await writeInlineLists(ctx, tx, id, children, actor, false)));
+    });
   });
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'update' }, actor);
   for (const change of written) await emitRecordChange(ctx.db, change, actor);
@@ -150,7 +154,7 @@ export async function updateRecord(
 
 export async function deleteRecord(ctx: OperationContext, id: string): Promise<null> {
   const actor = await ctx.authorize('delete');
-  await ctx.db.transaction((tx) => removeRecord(ctx, tx, id, actor));
+  await withUsersCounted(ctx, () => ctx.db.transaction((tx) => removeRecord(ctx, tx, id, actor)));
   await emitRecordChange(ctx.db, { resource: ctx.resource, id, action: 'delete' }, actor);
   return null;
 }
@@ -280,7 +284,12 @@ async function removeRecord(ctx: OperationContext, tx: Queryable, id: string, ac
   try {
     await tx.query(`DELETE FROM ${ident(resource.table)} WHERE "id" = $1`, [id]);
   } catch (error) {
-    mapDbError(resource, error, ctx.label);
+    try {
+      mapDbError(resource, error, ctx.label);
+    } catch (mapped) {
+      if (mapped instanceof InUseError) mapped.recordId = id;
+      throw mapped;
+    }
   }
   await writeAudit(tx, {
     resource,
@@ -419,7 +428,7 @@ async function asItemOf<T>(key: string, index: number | null, fn: () => Promise<
   try {
     return await fn();
   } catch (error) {
-    if (!(error instanceof AppError) || !error.fields) throw error;
+    if (!(error instanceof AppError) || !error.fields || error instanceof InUseError) throw error;
     const fields: Record<string, string[]> = {};
     for (const [field, keys] of Object.entries(error.fields)) {
       const name = index === null ? key : `${key}.${index}.${field}`;
@@ -443,6 +452,7 @@ export async function insertRecord(
   const { resource } = ctx;
   const hooks = hooksOf(resource);
   await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor });
+  await checkDictionaries(ctx, tx, data, null);
   await checkUnique(ctx, tx, data, null);
   const values = await columnValues(resource, data);
   const names = Object.keys(values);
@@ -480,6 +490,7 @@ export async function patchRecord(
   const hooks = hooksOf(resource);
   const before = await fetchRecord(ctx, tx, id, [], true);
   await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  await checkDictionaries(ctx, tx, given, before);
   await checkUnique(ctx, tx, given, id);
   const values = await columnValues(resource, given);
   const sets = Object.keys(values).map((name, i) => `${ident(name)} = $${i + 2}`);
@@ -506,7 +517,7 @@ async function fetchRecord(
   includes: readonly string[] = [],
   forUpdate = false,
 ): Promise<WireRecord> {
-  if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
+  if (!isIdString(id)) throw AppError.notFound();
   const { resource } = ctx;
   const lock = forUpdate ? ' FOR UPDATE' : '';
   const { rows } = await db.query(
@@ -545,6 +556,41 @@ async function countRows(
     params,
   );
   return { total: Number(rows[0]!.n), isEstimate: false };
+}
+
+/**
+ * Runs a write; a delete refused by a foreign key (InUseError, its transaction rolled back) becomes the 409
+ * that says how many records of which resource still use it.
+ */
+async function withUsersCounted<T>(ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof InUseError) || !error.recordId) throw error;
+    throw await countUsers(ctx.db, ctx.registry, error, error.recordId, ctx.lang);
+  }
+}
+
+/**
+ * Dictionary-backed fields take only the enabled entries of their dictionary (422 naming the field). On
+ * update a value equal to the stored one passes, so a record whose entry was disabled later still saves.
+ */
+async function checkDictionaries(
+  ctx: OperationContext,
+  tx: Queryable,
+  data: Record<string, unknown>,
+  before: WireRecord | null,
+): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  for (const f of fieldsOf(ctx.resource)) {
+    const slug = f.meta.dictionary;
+    const value = data[f.name];
+    if (!slug || value === undefined || value === null || value === '') continue;
+    if (before && before[f.name] === value) continue;
+    const entries = await loadDictionary(tx, slug, ctx.lang?.locale ?? 'zh-CN');
+    if (!entries?.has(String(value))) errors[f.name] = ['validation.dictionary'];
+  }
+  if (Object.keys(errors).length) throw AppError.validation(errors);
 }
 
 async function checkUnique(

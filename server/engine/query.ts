@@ -1,5 +1,14 @@
 import type { Condition, Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  defaultSortOf,
+  isIdString,
+  maxPageSizeOf,
+  searchableFields,
+  sortableFields,
+} from '../../resources/fields.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 import { hooksOf } from './hooks.ts';
 
@@ -28,8 +37,7 @@ export interface ListQuery {
 
 export type RawQuery = Record<string, unknown>;
 
-export const DEFAULT_PAGE_SIZE = 15;
-export const MAX_PAGE_SIZE = 1000;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** Parses the list parameters; `paged: false` (export) ignores page/size. Throws AppError 422. */
 export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true } = {}): ListQuery {
@@ -47,7 +55,7 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
   const joined = clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `);
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
-  const maxSize = Math.min(resource.options.limits?.maxPageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  const maxSize = maxPageSizeOf(resource);
   return {
     where,
     params,
@@ -71,13 +79,6 @@ interface ParsedCondition {
   toSql(bind: (v: unknown) => string): string;
 }
 
-/** Columns every resource can be searched (`id` for getMany) and sorted by. */
-const SYSTEM_FIELDS: Record<string, { kind: FieldKind; conditions: readonly Condition[] }> = {
-  id: { kind: 'reference', conditions: ['=', 'in', '<>'] },
-  created_at: { kind: 'datetime', conditions: ['between', '>=', '<='] },
-  updated_at: { kind: 'datetime', conditions: ['between', '>=', '<='] },
-};
-
 /** Search value parsers by kind: the raw text -> a bound value, or undefined when it is not valid. */
 const VALUE_PARSERS: Record<FieldKind, (raw: string) => unknown> = {
   string: (v) => v,
@@ -86,13 +87,14 @@ const VALUE_PARSERS: Record<FieldKind, (raw: string) => unknown> = {
   url: (v) => v,
   enum: (v) => v,
   json: () => undefined,
-  int: (v) => (/^-?\d{1,15}$/.test(v) ? Number(v) : undefined),
+  // Integers are checked against their column's range by parseValues (intRange).
+  int: (v) => (!/^-?\d{1,19}$/.test(v) ? undefined : Number.isSafeInteger(Number(v)) ? Number(v) : v),
   number: (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined),
   boolean: (v) => ({ true: true, '1': true, false: false, '0': false })[v.toLowerCase()],
   date: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined),
   datetime: (v) => (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? v : undefined),
-  reference: (v) => (/^\d{1,19}$/.test(v) ? v : undefined),
-  references: (v) => (/^\d{1,19}$/.test(v) ? v : undefined),
+  reference: (v) => (isIdString(v) ? v : undefined),
+  references: (v) => (isIdString(v) ? v : undefined),
 };
 
 const TEXT_KINDS = new Set<FieldKind>(['string', 'text', 'email', 'url', 'enum']);
@@ -125,7 +127,7 @@ function parseConditions(resource: Resource, raw: RawQuery): ParsedCondition[] {
     const condition = (chosen.get(name) || target.conditions[0]) as Condition;
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
-    const values = parseValues(name, target.kind, condition, value);
+    const values = parseValues(name, target.kind, condition, value, target.info);
     out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind) });
   }
   return out;
@@ -195,21 +197,27 @@ function searchable(
   resource: Resource,
   name: string,
 ): { name: string; kind: FieldKind; conditions: readonly Condition[]; info?: FieldInfo } {
-  const system = SYSTEM_FIELDS[name];
-  if (system) return { name, ...system };
-  const info = fieldsOf(resource).find((f) => f.name === name);
-  if (!info || info.conditions.length === 0 || info.meta.writeOnly)
-    throw queryError(name, 'engine.query.unknown_search_field', name);
-  return { name, kind: info.kind, conditions: info.conditions, info };
+  const found = searchableFields(resource).get(name);
+  if (!found) throw queryError(name, 'engine.query.unknown_search_field', name);
+  return { name, ...found };
 }
 
-function parseValues(name: string, kind: FieldKind, condition: Condition, raw: string): unknown[] {
+function parseValues(
+  name: string,
+  kind: FieldKind,
+  condition: Condition,
+  raw: string,
+  info?: FieldInfo,
+): unknown[] {
   const parts = condition === 'in' || condition === 'between' ? splitEscaped(raw, ',') : [raw];
   if (condition === 'between' && parts.length !== 2) throw queryError(name, 'engine.query.bad_between', name);
   const parse = condition === 'like' ? (v: string) => v : VALUE_PARSERS[kind];
   return parts.map((part) => {
     const value = parse(unescapeValue(part.trim()));
     if (value === undefined) throw queryError(name, 'engine.query.bad_value', name);
+    const range = condition === 'like' ? null : info?.intRange;
+    if (range && (BigInt(String(value)) < range.min || BigInt(String(value)) > range.max))
+      throw queryError(name, 'engine.query.bad_value', name);
     return value;
   });
 }
@@ -219,15 +227,13 @@ function parseOrder(resource: Resource, raw: RawQuery): string {
   const dirs = split(one(raw, 'sortedBy'), ';').map((d) => d.toLowerCase());
   for (const d of dirs)
     if (d !== 'asc' && d !== 'desc') throw queryError('sortedBy', 'engine.query.bad_direction', d);
-  const fallback = resource.options.defaultSort ?? { field: 'id', order: 'desc' as const };
+  const fallback = defaultSortOf(resource);
+  const sortable = sortableFields(resource);
   const order = fields.length
     ? fields.map((f, i) => ({ field: f, order: dirs[i] ?? dirs[dirs.length - 1] ?? 'asc' }))
     : [fallback];
   for (const { field } of order) {
-    const info = fieldsOf(resource).find((f) => f.name === field);
-    const isSortable =
-      field in SYSTEM_FIELDS || (info?.meta.sort === true && info.isColumn && !info.meta.writeOnly);
-    if (!isSortable) throw queryError(field, 'engine.query.unknown_sort_field', field);
+    if (!sortable.has(field)) throw queryError(field, 'engine.query.unknown_sort_field', field);
   }
   if (!order.some((o) => o.field === 'id'))
     order.push({ field: 'id', order: order[order.length - 1]!.order });

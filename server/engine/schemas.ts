@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
+import { writableField } from '../../resources/fields.ts';
 import { fieldsOf, type FieldInfo } from './fields.ts';
 
 /** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
@@ -47,7 +48,7 @@ export function withoutSystemKeys(body: unknown): unknown {
 }
 
 function accepting(f: FieldInfo, schema: z.ZodType): z.ZodType {
-  if (f.kind !== 'boolean') return schema;
+  if (f.kind !== 'boolean') return writableField(f, schema);
   return z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' ? (BOOLEAN_INPUTS[String(v)] ?? v) : v),
     schema,

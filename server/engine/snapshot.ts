@@ -108,7 +108,8 @@ function columnOf(
   );
   const onDelete = isChildKey ? 'CASCADE' : f.isNullable ? 'SET NULL' : 'RESTRICT';
   const values = f.enumValues.map(sqlLiteral).join(', ');
-  const type = COLUMN_TYPES[kind];
+  // An integer's column type follows its declared bounds (resources/fields.ts intRange).
+  const type = f.intRange?.column ?? COLUMN_TYPES[kind];
   return {
     name: (f.meta.writeOnly && f.meta.column) || f.name,
     type,

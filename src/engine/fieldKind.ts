@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { FieldMeta } from '../../resources/define.ts';
 import { metaOf } from '../../resources/define.ts';
+import { describeField, unwrapSchema, type FieldKind as ModelKind } from '../../resources/fields.ts';
 
 /** What the screens need to know about a field to pick its Field and Input components. */
 export type FieldKind =
@@ -33,8 +34,6 @@ interface Def {
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-const LONG_STRING = 255;
-
 /** Wrappers that do not change what a field holds. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
@@ -56,37 +55,22 @@ export function metaDeep(schema: z.ZodType): FieldMeta {
 }
 
 /** The schema under optional/nullable/default/pipe wrappers (the input side of a transform). */
-export function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let depth = 0; depth < 20; depth += 1) {
-    const def = defOf(current);
-    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
-    else if (def.type === 'pipe' && def.in) current = def.in;
-    else if (def.type === 'lazy') break;
-    else break;
-  }
-  return current;
-}
+export const unwrap = unwrapSchema;
 
-const BY_ZOD_TYPE: Record<string, FieldKind> = {
+const BY_MODEL_KIND: Record<ModelKind, FieldKind> = {
   string: 'string',
-  number: 'number',
-  int: 'number',
-  bigint: 'number',
-  boolean: 'boolean',
-  enum: 'enum',
-  literal: 'enum',
-  date: 'datetime',
-  array: 'array',
-  object: 'json',
-  record: 'json',
-};
-
-const BY_STRING_FORMAT: Record<string, FieldKind> = {
+  text: 'text',
   email: 'email',
   url: 'url',
+  int: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  enum: 'enum',
   date: 'date',
   datetime: 'datetime',
+  json: 'json',
+  reference: 'belongsTo',
+  references: 'manyToMany',
 };
 
 const BY_INPUT_HINT: Partial<Record<NonNullable<FieldMeta['input']>, FieldKind>> = {
@@ -98,8 +82,9 @@ const BY_INPUT_HINT: Partial<Record<NonNullable<FieldMeta['input']>, FieldKind>>
 };
 
 /**
- * The kind of a field, from its metadata first (relations, dictionaries, write-only, input hints) and then
- * from its zod type. `state`-like unions of boolean and 1/0 literals count as boolean.
+ * The screen kind of a field: the shared field model's kind (resources/fields.ts, the one the server reads
+ * too) mapped through this side's table, after what only the screens distinguish: dictionaries, secrets
+ * (password inputs), input hints, and lists (a JSON array is edited as an array).
  */
 export function fieldKind(schema: z.ZodType, meta: FieldMeta): FieldKind {
   if (meta.relation) return meta.relation.kind;
@@ -107,24 +92,9 @@ export function fieldKind(schema: z.ZodType, meta: FieldMeta): FieldKind {
   if (meta.writeOnly || meta.input === 'password') return 'password';
   const hinted = meta.input ? BY_INPUT_HINT[meta.input] : undefined;
   if (hinted) return hinted;
-  return zodKind(unwrap(schema));
-}
-
-function zodKind(schema: z.ZodType): FieldKind {
-  const def = defOf(schema);
-  if (def.type === 'union') {
-    const kinds = (def.options ?? []).map((option) => zodKind(unwrap(option)));
-    if (kinds.includes('boolean')) return 'boolean';
-    return kinds[0] ?? 'string';
-  }
-  if (def.type === 'string') {
-    const format =
-      def.format ?? def.checks?.find((c) => c._zod.def.check === 'string_format')?._zod.def.format;
-    const max = def.checks?.find((c) => c._zod.def.check === 'max_length')?._zod.def.maximum ?? 0;
-    // The server's rule too: a long string (`description: max(5000)`) is text, edited in a textarea.
-    return (format && BY_STRING_FORMAT[format]) || (max > LONG_STRING ? 'text' : 'string');
-  }
-  return BY_ZOD_TYPE[def.type] ?? 'string';
+  const model = describeField('', schema, meta).kind;
+  if (model === 'json' && defOf(unwrap(schema)).type === 'array') return 'array';
+  return BY_MODEL_KIND[model];
 }
 
 /** The options of an enum (or literal) field, else an empty list. */

@@ -1,7 +1,7 @@
 import type { Condition, Resource } from '../../resources/define.ts';
-import { searchConditions } from '../../resources/define.ts';
+import { searchableFields } from '../../resources/fields.ts';
 import { escapeSearchValue } from '../lib/query.ts';
-import { defaultSortOf, engineFields, sortableFields } from './registry.ts';
+import { defaultSortOf, sortableFields } from './registry.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
@@ -105,15 +105,14 @@ function rangeSearch(
   const low = encodeValue(from);
   const high = encodeValue(to);
   if (low !== null && high !== null) return { value: `${low},${high}`, condition: 'between' };
-  const declared = searchConditions(engineFields(resource).find((f) => f.name === name)?.meta ?? {});
+  const declared = searchableFields(resource).get(name)?.conditions ?? [];
   if (low !== null && declared.includes('>=')) return { value: low, condition: '>=' };
   if (high !== null && declared.includes('<=')) return { value: high, condition: '<=' };
   return null;
 }
 
 function defaultCondition(resource: Resource, name: string): Condition {
-  const field = engineFields(resource).find((f) => f.name === name);
-  return (field && searchConditions(field.meta)[0]) ?? '=';
+  return searchableFields(resource).get(name)?.conditions[0] ?? '=';
 }
 
 /**
@@ -122,8 +121,7 @@ function defaultCondition(resource: Resource, name: string): Condition {
  */
 export function equalityCondition(resource: Resource, name: string, value: unknown): Condition {
   if (Array.isArray(value)) return 'in';
-  const field = engineFields(resource).find((f) => f.name === name);
-  const declared = field ? searchConditions(field.meta) : [];
+  const declared = searchableFields(resource).get(name)?.conditions ?? [];
   return declared.length && !declared.includes('=') && declared.includes('in') ? 'in' : '=';
 }
 

@@ -1,6 +1,12 @@
 import { resources as registered } from '../../resources/index.ts';
 import type { FieldMeta, Resource } from '../../resources/define.ts';
-import { searchConditions } from '../../resources/define.ts';
+import {
+  defaultSortOf as modelDefaultSort,
+  fieldsOf,
+  maxPageSizeOf,
+  searchableFields,
+  sortableFields as modelSortable,
+} from '../../resources/fields.ts';
 import type { z } from 'zod';
 import { fieldKind, metaDeep } from './fieldKind.ts';
 import type { FieldKind } from './fieldKind.ts';
@@ -31,9 +37,6 @@ export interface InlineCollection {
   maxItems: number;
 }
 
-/** The most items of one inline list (the server's cap: the child's maxPageSize, at most 1000). */
-const MAX_ITEMS = 1000;
-
 /** The inline has-many lists of a resource whose child is in `list` (the registry by default). */
 export function inlineCollections(
   resource: Resource,
@@ -42,7 +45,8 @@ export function inlineCollections(
   return Object.entries(resource.options.hasMany ?? {}).flatMap(([key, spec]) => {
     const child = spec.inline ? findResource(spec.resource, list) : undefined;
     if (!child) return [];
-    const maxItems = Math.min(child.options.limits?.maxPageSize ?? MAX_ITEMS, MAX_ITEMS);
+    // The server's cap, from the shared model: the child's maxPageSize, at most 1000.
+    const maxItems = maxPageSizeOf(child);
     return [{ key, foreignKey: spec.foreignKey, child, maxItems }];
   });
 }
@@ -88,14 +92,15 @@ export function listFields(resource: Resource): EngineField[] {
   return readable.filter((f) => f.meta.list !== false && f.kind !== 'json').slice(0, DEFAULT_COLUMNS);
 }
 
-/** List filters: searchable fields unless `filter: false`. */
+/** List filters: the fields the shared model makes searchable (what the server accepts), unless `filter: false`. */
 export function filterFields(resource: Resource): EngineField[] {
-  return engineFields(resource).filter((f) => searchConditions(f.meta).length > 0 && f.meta.filter !== false);
+  const searchable = new Set(fieldsOf(resource).flatMap((f) => (f.conditions.length ? [f.name] : [])));
+  return engineFields(resource).filter((f) => searchable.has(f.name) && f.meta.filter !== false);
 }
 
-/** Whether the list's `q` box can search anything: some readable field declares the `like` condition. */
+/** Whether the list's `q` box can search anything: some field the server searches takes `like`. */
 export function hasQSearch(resource: Resource): boolean {
-  return readableFields(resource).some((f) => searchConditions(f.meta).includes('like'));
+  return [...searchableFields(resource).values()].some((f) => f.conditions.includes('like'));
 }
 
 /** The writable boolean `state` field bulk "enable/disable" sets; undefined when the resource has none. */
@@ -103,23 +108,15 @@ export function bulkStateField(resource: Resource): EngineField | undefined {
   return writableFields(resource).find((f) => f.name === 'state' && f.kind === 'boolean');
 }
 
-/** Field names allowed in `orderBy`: declared sortable, plus `id` and the timestamps the engine adds. */
+/** Field names allowed in `orderBy`: the shared model's (the server accepts exactly these). */
 export function sortableFields(resource: Resource): Set<string> {
-  const system = resource.timestamps ? ['id', 'created_at', 'updated_at'] : ['id'];
-  return new Set([
-    ...system,
-    ...engineFields(resource)
-      .filter((f) => f.meta.sort)
-      .map((f) => f.name),
-  ]);
+  return modelSortable(resource);
 }
 
-/** The list's initial sort in react-admin's shape. */
+/** The list's initial sort in react-admin's shape (the shared model's default sort). */
 export function defaultSortOf(resource: Resource): { field: string; order: 'ASC' | 'DESC' } {
-  const sort = resource.options.defaultSort;
-  return sort
-    ? { field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' }
-    : { field: 'id', order: 'DESC' };
+  const sort = modelDefaultSort(resource);
+  return { field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' };
 }
 
 /** The field that names a record (delete confirmation, reference options); the first string field else. */

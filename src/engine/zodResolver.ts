@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { Resource } from '../../resources/define.ts';
+import { fieldsOf, withColumnLimits } from '../../resources/fields.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { decodeMessage, issueKey } from '../../schemas/messages.ts';
 import { formPayload, isClearable } from './formPayload.ts';
@@ -60,6 +61,13 @@ function validationSchema(resource: Resource, isEdit: boolean): z.ZodObject {
     if (clearable.length)
       schema = schema.extend(Object.fromEntries(clearable.map((f) => [f.name, f.schema.nullable()])));
   }
+  // The column limits of the shared field model (an integer within its column type's range), as the server.
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const limited = fieldsOf(resource).filter((f) => f.intRange && shape[f.name]);
+  if (limited.length)
+    schema = schema.extend(
+      Object.fromEntries(limited.map((f) => [f.name, withColumnLimits(f, shape[f.name]!)])),
+    );
   return schema;
 }
 

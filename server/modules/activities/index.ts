@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { activities } from '../../../resources/activities.ts';
 import { z } from 'zod';
+import { isIdString } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/http.ts';
 import { AppError } from '../../core/errors.ts';
@@ -19,6 +20,7 @@ const operatorQuery = z.object({
   id: z
     .string()
     .regex(/^\d{1,19}$/, { message: 'validation.invalid' })
+    .refine(isIdString, { message: 'validation.invalid' })
     .optional(),
 });
 /** Most operators the filter offers per search. */

@@ -10,7 +10,8 @@ import { listOf, paging } from '../tasks/routes.ts';
 
 const BASE = '/api/v1/system/jobs';
 const P = PERMISSION.systemJobs;
-const doc = (summary: string) => ({ schema: { tags: ['jobs'], summary } });
+// Job ids are pg-boss UUIDs, not record ids (see http.ts: `:id` is a record id unless `pathId: 'any'`).
+const doc = (summary: string) => ({ schema: { tags: ['jobs'], summary }, config: { pathId: 'any' } });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A job on the wire. `progress` is 0-100 (100 once completed); `error` is the failure message only. */

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { safeError } from '../../core/http.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
@@ -24,6 +25,7 @@ export function registerTaskRoutes(
   app: FastifyInstance,
   { db, jobs, scheduler }: { db: Db; jobs: JobsRuntime; scheduler: TaskScheduler },
 ): void {
+  const log = app.log;
   app.get(BASE, doc('Scheduled tasks'), async (request) => {
     await requirePermission(request, P);
     const { page, size } = paging(request);
@@ -67,7 +69,7 @@ export function registerTaskRoutes(
       await audit(tx, request, principal.userId, 'create', newId, diff(null, input));
       return newId;
     });
-    await scheduler.sync();
+    await syncAfterCommit(scheduler, log);
     return reply.code(201).send(ok(store.toRecord((await store.findTaskRow(db, id))!)));
   });
 
@@ -82,7 +84,7 @@ export function registerTaskRoutes(
       const changes = diff(before, input);
       if (Object.keys(changes).length) await audit(tx, request, principal.userId, 'update', id, changes);
     });
-    await scheduler.sync();
+    await syncAfterCommit(scheduler, log);
     return ok(store.toRecord((await store.findTaskRow(db, id))!));
   });
 
@@ -95,7 +97,7 @@ export function registerTaskRoutes(
       await store.deleteTask(tx, id);
       await audit(tx, request, principal.userId, 'delete', id, diff(before, null));
     });
-    await scheduler.sync();
+    await syncAfterCommit(scheduler, log);
     return ok(null);
   });
 
@@ -108,7 +110,7 @@ export function registerTaskRoutes(
       const runId = await scheduler.runInline(id, principal.userId).catch(() => null);
       return reply.code(202).send(ok({ job_id: null, queue: null, run_id: runId }));
     }
-    await scheduler.sync();
+    await syncAfterCommit(scheduler, log);
     const jobId = await jobs.send(
       taskQueue(id),
       { task_id: id, trigger: 'manual', user_id: principal.userId },
@@ -187,4 +189,16 @@ async function audit(
       typeof ua === 'string' ? ua.slice(0, 500) : null,
     ],
   );
+}
+
+/**
+ * Brings pg-boss in line after a committed change. The change is saved whatever happens here, so a failure
+ * is logged, not answered: the scheduler's periodic resync (every 15 s) tries again.
+ */
+async function syncAfterCommit(scheduler: TaskScheduler, log: FastifyBaseLogger): Promise<void> {
+  try {
+    await scheduler.sync();
+  } catch (err) {
+    log.error({ err: safeError(err) }, 'task sync after a change failed; the periodic resync retries');
+  }
 }

@@ -1,3 +1,5 @@
+import { safeError } from '../../core/http.ts';
+import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../types.ts';
 import { taskHandler } from './handlers.ts';
@@ -101,15 +103,35 @@ export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskSch
       applied.set(id, key);
     }
     // Tasks deleted (here or on another server): stop working and drop their queues and schedules.
+    // Each queue on its own: one that cannot be dropped now is retried by the next pass, never blocking the
+    // others or the tasks that still exist.
     for (const queue of (await jobs.boss?.getQueues()) ?? []) {
       const id = TASK_QUEUE.exec(queue.name)?.[1];
       if (!id || seen.has(id)) continue;
-      await jobs.offWork(queue.name);
-      const boss = jobs.boss;
-      if (boss) await contended(ctx.db, () => boss.deleteQueue(queue.name), ctx.log);
-      applied.delete(id);
+      try {
+        await jobs.offWork(queue.name);
+        // Serialized with the other servers' queue set-up (issue 18), so two never race on pg-boss DDL.
+        await contended(ctx.db, () => dropQueue(queue.name), ctx.log);
+        applied.delete(id);
+      } catch (err) {
+        ctx.log.error(
+          { queue: queue.name, err: safeError(err) },
+          'could not drop the queue of a deleted task',
+        );
+      }
     }
   };
+
+  /**
+   * Drops a deleted task's queue with its jobs (done, queued or running), in one transaction. pg-boss's own
+   * deleteQueue refuses a queue that still has jobs (its job partitions reference the queue ON DELETE
+   * RESTRICT), which left the queue behind and every later sync failing.
+   */
+  const dropQueue = (name: string) =>
+    ctx.db.transaction(async (tx) => {
+      await tx.query(`DELETE FROM ${BOSS_SCHEMA}.job WHERE name = $1`, [name]);
+      await tx.query(`SELECT ${BOSS_SCHEMA}.delete_queue($1)`, [name]);
+    });
 
   const scheduler: TaskScheduler = {
     async sync() {
