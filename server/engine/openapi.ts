@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
+import { NULL_DATA, job } from '../core/openapi.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from './has-many.ts';
 import { includeNames } from './query.ts';
@@ -16,7 +17,19 @@ export function routeSchemas(
   resource: Resource,
   /** Where the children of inline has-many lists are found. */
   registry: readonly Resource[],
-): Record<'list' | 'create' | 'read' | 'update' | 'delete' | 'export' | 'import', JsonSchema> {
+): Record<
+  | 'list'
+  | 'create'
+  | 'read'
+  | 'update'
+  | 'delete'
+  | 'export'
+  | 'import'
+  | 'exportJob'
+  | 'exportDownload'
+  | 'importJob',
+  JsonSchema
+> {
   const tags = [resource.name];
   const { create, update } = writeSchemas(resource);
   const lists = inlineLists(resource, registry);
@@ -88,15 +101,27 @@ export function routeSchemas(
       ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
     ),
   };
+  const pascal = resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
     tags,
     summary,
     description: `Needs the permission \`${permission}\`.`,
     ...extra,
   });
+  const ticket = envelope({
+    type: 'object',
+    required: ['job_id', 'queue', 'state'],
+    properties: {
+      job_id: { type: 'string' },
+      queue: { type: 'string' },
+      state: { type: 'string', enum: ['queued'] },
+    },
+  });
+  const hasUnique = fieldsOf(resource).some((f) => f.meta.unique);
   const p = resource.permission;
   return {
     list: secured(`List ${resource.name}`, p, {
+      operationId: `list${pascal}`,
       querystring: listQuery,
       response: {
         200: envelope({
@@ -109,14 +134,19 @@ export function routeSchemas(
       },
     }),
     create: secured(`Create a ${resource.name} record`, `${p}.create`, {
+      operationId: `create${pascal}`,
+      ...(hasUnique ? { 'x-errors': [409] } : {}),
       body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
       response: { 201: envelope(record) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
+      operationId: `read${pascal}`,
       params: idParam,
       response: { 200: envelope(record) },
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
+      operationId: `update${pascal}`,
+      ...(hasUnique ? { 'x-errors': [409] } : {}),
       params: idParam,
       body: withLists(
         toJson(update, 'input'),
@@ -127,10 +157,19 @@ export function routeSchemas(
       response: { 200: envelope(record) },
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
+      operationId: `delete${pascal}`,
+      description: `Needs the permission \`${p}.delete\`. 409 while other records still refer to it.`,
+      'x-errors': [409],
       params: idParam,
-      response: { 200: envelope({ type: 'null' }) },
+      response: { 200: envelope(NULL_DATA) },
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
+      operationId: `export${pascal}`,
+      description: `Needs the permission \`${p}.export\`. The CSV (UTF-8 with BOM, labelled headers); when more rows match than CSV_JOB_ROWS and jobs run, 202 with a job to follow at export/{jobId}.`,
+      response: {
+        200: { description: 'The CSV file', type: 'string' },
+        202: ticket,
+      },
       querystring: {
         type: 'object',
         properties: {
@@ -142,8 +181,41 @@ export function routeSchemas(
       },
       produces: ['text/csv'],
     }),
+    exportJob: {
+      tags,
+      summary: 'A large export job of mine',
+      operationId: `exportJob${pascal}`,
+      description: `Needs the permission \`${p}.export\`; 404 for a job of someone else.`,
+      params: jobParam,
+      response: { 200: envelope(jobStatus) },
+    },
+    exportDownload: {
+      tags,
+      summary: 'The CSV of a completed export job',
+      operationId: `exportDownload${pascal}`,
+      description: `Needs the permission \`${p}.export\`; 404 until the job completed.`,
+      params: jobParam,
+      produces: ['text/csv'],
+      response: { 200: { description: 'The CSV file', type: 'string' } },
+    },
+    importJob: {
+      tags,
+      summary: 'A large import job of mine',
+      operationId: `importJob${pascal}`,
+      description: `Needs the permission \`${p}.import\`; 404 for a job of someone else.`,
+      params: jobParam,
+      response: { 200: envelope(jobStatus) },
+    },
     import: secured(`Import ${resource.name} from CSV`, `${p}.import`, {
+      operationId: `import${pascal}`,
+      description: `Needs the permission \`${p}.import\`. All rows or none; a file of more rows than CSV_JOB_ROWS becomes a job (202, follow it at import/{jobId}).`,
+      'x-errors': [409],
       consumes: ['multipart/form-data'],
+      body: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary', description: 'The CSV file (one part)' } },
+      },
       querystring: {
         type: 'object',
         properties: {
@@ -162,10 +234,18 @@ export function routeSchemas(
             errors: { type: 'array', items: { type: 'object' } },
           },
         }),
+        202: ticket,
       },
     }),
   };
 }
+
+const jobParam = { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'] };
+/** A CSV job as its requester sees it (csv-job-routes.ts: the job without its data). */
+const jobStatus = (() => {
+  const { data: _data, ...properties } = (job as { properties: JsonSchema }).properties;
+  return { ...job, properties };
+})();
 
 function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;

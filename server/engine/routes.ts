@@ -96,6 +96,7 @@ export function registerResourceRoutes(
       resource,
       csvJobs,
       ctxOf,
+      schemas,
       exports: has('export'),
       imports: has('import'),
     });
