@@ -90,6 +90,7 @@ const ERROR_TEXT: Record<string, string> = {
   404: 'No such record (or not visible to the caller)',
   409: 'Conflict: a unique value is taken, the record is still in use, or the state does not allow it',
   413: 'Body or file too large',
+  414: 'A path parameter is too long',
   415: 'Unsupported content type (JSON only, or multipart where documented)',
   422: 'Validation failed; `errors` names the fields',
   429: 'Too many attempts; see Retry-After',
@@ -124,7 +125,8 @@ function documented(route: RouteOptions, schema: JsonSchema | undefined, url: st
   const errors = new Set<number>((out['x-errors'] as number[] | undefined) ?? []);
   if (!isPublic) errors.add(401).add(403);
   if (UNSAFE.has(method)) errors.add(403).add(413).add(415).add(422);
-  if (hasParams) errors.add(404);
+  // A path parameter over Fastify's maxParamLength (100) is a 414.
+  if (hasParams) errors.add(404).add(414);
   if (out.querystring || out.body) errors.add(422);
   if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) errors.add(429);
   errors.add(400).add(503);
@@ -352,7 +354,15 @@ const settingsBody: JsonSchema = {
   oneOf: Object.values(settingsSchemas).map((s) => toJson((s as z.ZodObject).partial())),
   description: `The group's fields (one of the groups ${settingsGroups.join(', ')})`,
 };
-const asset = obj({ id, name: str, size: int, mime: str, created_at: time, updated_at: time });
+const asset = obj({ id, name: str, size: int, mime: str, created_at: time, updated_at: time }, [
+  'id',
+  'name',
+  'size',
+  'mime',
+  'created_at',
+]);
+/** The WeChat routes answer 404 while WeChat sign-in is off (settings `login`). */
+const wechatOff = { 'x-errors': [404] };
 const noQuery = (summary?: string) => (summary ? { description: summary } : {});
 
 /** `METHOD url` -> schema parts of hand-written routes that do not document these themselves. */
@@ -380,7 +390,10 @@ const MODULE_ROUTES: Record<string, JsonSchema> = {
     response: { 200: { description: 'The file', type: 'string', format: 'binary' } },
     produces: ['application/octet-stream'],
   },
-  'DELETE /api/v1/wechat/officialaccount/identity': ok(NULL_DATA),
+  'DELETE /api/v1/wechat/officialaccount/identity': { ...ok(NULL_DATA), ...wechatOff },
+  'GET /api/v1/wechat/officialaccount/auth': wechatOff,
+  'POST /api/v1/wechat/officialaccount/login': wechatOff,
+  'POST /api/v1/wechat/officialaccount/register': wechatOff,
   'GET /api/v1/system/menus': ok(arr(menuItem)),
   'GET /api/v1/user/department/tree': ok(arr(departmentNode)),
   'POST /api/v1/user/join': {

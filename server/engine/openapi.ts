@@ -49,8 +49,14 @@ export function routeSchemas(
     ...body,
     properties: { ...(body.properties as JsonSchema), ...lists },
   });
+  // Open to more keys: a module's hooks may add computed ones (staff: `registered`, `invitation_url`), and
+  // `include=` embeds relations.
+  const { additionalProperties: _closed, ...recordJson } = toJson(recordSchema(resource), 'output');
   const record = withLists(
-    toJson(recordSchema(resource), 'output'),
+    {
+      ...recordJson,
+      description: `A ${resource.name} record (more keys with include=, or added by the module)`,
+    },
     Object.fromEntries(
       lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
     ),
@@ -117,7 +123,6 @@ export function routeSchemas(
       state: { type: 'string', enum: ['queued'] },
     },
   });
-  const hasUnique = fieldsOf(resource).some((f) => f.meta.unique);
   const p = resource.permission;
   return {
     list: secured(`List ${resource.name}`, p, {
@@ -135,7 +140,7 @@ export function routeSchemas(
     }),
     create: secured(`Create a ${resource.name} record`, `${p}.create`, {
       operationId: `create${pascal}`,
-      ...(hasUnique ? { 'x-errors': [409] } : {}),
+      'x-errors': [409],
       body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
       response: { 201: envelope(record) },
     }),
@@ -146,7 +151,7 @@ export function routeSchemas(
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
       operationId: `update${pascal}`,
-      ...(hasUnique ? { 'x-errors': [409] } : {}),
+      'x-errors': [409],
       params: idParam,
       body: withLists(
         toJson(update, 'input'),
