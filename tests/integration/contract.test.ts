@@ -32,6 +32,17 @@ interface Req {
   multipart?: boolean;
 }
 
+/** Unsafe operations that take no body (the path says it all). */
+const NO_BODY = new Set([
+  'POST /api/v1/user/logout',
+  'POST /api/v1/user/staff/{id}/invitation',
+  'POST /api/v1/system/modules/{name}/enable',
+  'POST /api/v1/system/modules/{name}/disable',
+  'POST /api/v1/system/tasks/{id}/run',
+  'POST /api/v1/system/jobs/{queue}/{id}/retry',
+  'POST /api/v1/system/jobs/{queue}/{id}/cancel',
+]);
+
 let t: TestApp;
 let doc: JsonSchema;
 let adminId: string;
@@ -48,6 +59,41 @@ beforeAll(async () => {
   adminId = rows[0]!.id;
 });
 afterAll(() => t.close());
+
+describe('the OpenAPI document', () => {
+  it('gives every operation an operationId, its success answer, its errors and its request body', () => {
+    const operations = operationsOf(doc);
+    const ids = new Set(operations.map((o) => o.id));
+    expect(ids.size).toBe(operations.length);
+    const gaps: string[] = [];
+    for (const { method, path, id, op } of operations) {
+      const responses = (op.responses ?? {}) as Record<string, JsonSchema>;
+      const success = Object.entries(responses).filter(([code]) => /^2\d\d$/.test(code));
+      if (!id || id === 'undefined') gaps.push(`${method} ${path}: no operationId`);
+      if (!success.length || !success.every(([, r]) => r.content))
+        gaps.push(`${method} ${path}: no success schema`);
+      const errors = Object.keys(responses).filter((code) => /^[45]\d\d$/.test(code));
+      if (!errors.includes('503') || !errors.some((c) => c.startsWith('4')))
+        gaps.push(`${method} ${path}: errors ${errors.join(',')}`);
+      const isPublic = Array.isArray(op.security) && op.security.length === 0;
+      if (!isPublic && !(errors.includes('401') && errors.includes('403')))
+        gaps.push(`${method} ${path}: signed-in operation without 401/403`);
+      if (/\{\w+\}/.test(path) && !errors.includes('404')) gaps.push(`${method} ${path}: no 404`);
+      if (
+        ['POST', 'PATCH'].includes(method) &&
+        op.requestBody === undefined &&
+        !NO_BODY.has(`${method} ${path}`)
+      )
+        gaps.push(`${method} ${path}: no request body`);
+    }
+    expect(gaps).toEqual([]);
+    const envelope = (doc.components as { schemas: Record<string, JsonSchema> }).schemas.ErrorEnvelope!;
+    expect(Object.keys(envelope.properties as JsonSchema)).toEqual(['code', 'message', 'data', 'errors']);
+    const schemes = (doc.components as { securitySchemes: Record<string, JsonSchema> }).securitySchemes;
+    expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(String((doc.info as JsonSchema).description)).toContain('XSRF-TOKEN');
+  });
+});
 
 describe('the contract gate', () => {
   it('answers every documented operation below 500, in the envelope, as documented', async () => {
