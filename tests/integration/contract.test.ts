@@ -16,7 +16,7 @@ import { ADMIN, createTestApp, type TestApp } from '../helpers/app.ts';
  */
 const SEED = 20_261_124;
 /** Requests per operation and kind (see `plan`). */
-const RUNS = { valid: 10, oddBody: 10, oddPath: 4, oddQuery: 4, anonymous: 3 };
+const RUNS = { valid: 12, oddBody: 12, oddPath: 5, oddQuery: 5, anonymous: 4 };
 
 interface Operation {
   method: string;
