@@ -14,6 +14,7 @@ import { logSinkFor } from './cluster/nodes.ts';
 import { registerHostCheck } from './core/hosts.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
+import { swaggerOptions } from './core/openapi.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
@@ -103,18 +104,7 @@ export async function buildApp({
   registerHttpContract(app);
   registerPrincipal(app, db);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Admin back office API',
-        version: '1.0.0',
-        description: 'See docs/ and the API contract.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await app.register(swagger, swaggerOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs/ui', staticCSP: false });
   app.get('/api/docs', { schema: { hide: true } }, async (request, reply) => {
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');

@@ -27,6 +27,7 @@ export function registerCsvJobRoutes(
     resource,
     csvJobs,
     ctxOf,
+    schemas,
     exports,
     imports,
   }: {
@@ -35,11 +36,12 @@ export function registerCsvJobRoutes(
     resource: Resource;
     csvJobs: CsvJobs;
     ctxOf: (request: FastifyRequest) => OperationContext;
+    /** OpenAPI documentation of the three routes (openapi.ts). */
+    schemas: Record<'exportJob' | 'exportDownload' | 'importJob', Record<string, unknown>>;
     exports: boolean;
     imports: boolean;
   },
 ): void {
-  const doc = (summary: string) => ({ schema: { tags: [resource.name], summary } });
   const ownJob = async (request: FastifyRequest, queue: string, action: 'export' | 'import') => {
     const actor = await ctxOf(request).authorize(action);
     const { jobId } = request.params as { jobId: string };
@@ -51,31 +53,27 @@ export function registerCsvJobRoutes(
   const statusOf = ({ data: _data, ...rest }: JobRecord): CsvJobStatus => rest;
 
   if (exports) {
-    app.get(`${base}/export/:jobId`, doc('A large export job of mine'), async (request) =>
+    app.get(`${base}/export/:jobId`, { schema: schemas.exportJob }, async (request) =>
       ok(statusOf(await ownJob(request, CSV_EXPORT_QUEUE, 'export'))),
     );
-    app.get(
-      `${base}/export/:jobId/download`,
-      doc('The CSV of a completed export job'),
-      async (request, reply) => {
-        const job = await ownJob(request, CSV_EXPORT_QUEUE, 'export');
-        if (job.state !== 'completed') throw AppError.notFound();
-        const output = job.output as ExportOutput;
-        const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
-        const stat = await fs.promises.stat(file).catch(() => null);
-        if (!stat?.isFile()) throw AppError.notFound();
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachment(output.name))
-          .header('content-length', stat.size)
-          .header('cache-control', 'no-store')
-          .header('x-content-type-options', 'nosniff')
-          .send(fs.createReadStream(file));
-      },
-    );
+    app.get(`${base}/export/:jobId/download`, { schema: schemas.exportDownload }, async (request, reply) => {
+      const job = await ownJob(request, CSV_EXPORT_QUEUE, 'export');
+      if (job.state !== 'completed') throw AppError.notFound();
+      const output = job.output as ExportOutput;
+      const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat?.isFile()) throw AppError.notFound();
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachment(output.name))
+        .header('content-length', stat.size)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(fs.createReadStream(file));
+    });
   }
   if (imports)
-    app.get(`${base}/import/:jobId`, doc('A large import job of mine'), async (request) =>
+    app.get(`${base}/import/:jobId`, { schema: schemas.importJob }, async (request) =>
       ok(statusOf(await ownJob(request, CSV_IMPORT_QUEUE, 'import'))),
     );
 }

@@ -81,9 +81,19 @@ export async function columnReaders(
     booleans.set(translate(locale, 'engine.csv.yes').toLowerCase(), true);
     booleans.set(translate(locale, 'engine.csv.no').toLowerCase(), false);
   }
+  // The export labels the system columns too (`ID`, `创建时间`): read those labels back as the names, so an
+  // untouched export imports again.
+  const systemByLabel = new Map<string, string>();
+  for (const name of IGNORED)
+    for (const locale of LOCALES) {
+      const key = `resources.${resource.name}.fields.${name}`;
+      const text = translate(locale, key);
+      if (text !== key) systemByLabel.set(text, name);
+    }
   const unknown: string[] = [];
   const readers: ColumnReader[] = [];
-  for (const cell of header.map((h) => h.trim())) {
+  for (const label of header.map((h) => h.trim())) {
+    const cell = byLabel.has(label) ? label : (systemByLabel.get(label) ?? label);
     if (IGNORED.has(cell) && !(cell === 'id' && keepId)) {
       readers.push({ field: null, read: () => undefined });
       continue;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
+import { NULL_DATA, job } from '../core/openapi.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from './has-many.ts';
 import { MAX_BULK_IDS } from './operations.ts';
@@ -18,7 +19,18 @@ export function routeSchemas(
   /** Where the children of inline has-many lists are found. */
   registry: readonly Resource[],
 ): Record<
-  'list' | 'create' | 'read' | 'update' | 'delete' | 'updateMany' | 'deleteMany' | 'export' | 'import',
+  | 'list'
+  | 'create'
+  | 'read'
+  | 'update'
+  | 'delete'
+  | 'updateMany'
+  | 'deleteMany'
+  | 'export'
+  | 'import'
+  | 'exportJob'
+  | 'exportDownload'
+  | 'importJob',
   JsonSchema
 > {
   const tags = [resource.name];
@@ -40,8 +52,14 @@ export function routeSchemas(
     ...body,
     properties: { ...(body.properties as JsonSchema), ...lists },
   });
+  // Open to more keys: a module's hooks may add computed ones (staff: `registered`, `invitation_url`), and
+  // `include=` embeds relations.
+  const { additionalProperties: _closed, ...recordJson } = toJson(recordSchema(resource), 'output');
   const record = withLists(
-    toJson(recordSchema(resource), 'output'),
+    {
+      ...recordJson,
+      description: `A ${resource.name} record (more keys with include=, or added by the module)`,
+    },
     Object.fromEntries(
       lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
     ),
@@ -122,24 +140,26 @@ export function routeSchemas(
     'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
     '`data` is the list of ids changed.';
   const idList = envelope({ type: 'array', items: { type: 'string' } });
-  const notFound = {
-    type: 'object',
-    properties: {
-      code: { type: 'integer', example: 404 },
-      message: { type: 'string' },
-      data: { type: 'null' },
-      errors: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } } },
-    },
-  };
+  const pascal = resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
     tags,
     summary,
     description: `Needs the permission \`${permission}\`.`,
     ...extra,
   });
+  const ticket = envelope({
+    type: 'object',
+    required: ['job_id', 'queue', 'state'],
+    properties: {
+      job_id: { type: 'string' },
+      queue: { type: 'string' },
+      state: { type: 'string', enum: ['queued'] },
+    },
+  });
   const p = resource.permission;
   return {
     list: secured(`List ${resource.name}`, p, {
+      operationId: `list${pascal}`,
       querystring: listQuery,
       response: {
         200: envelope({
@@ -152,16 +172,21 @@ export function routeSchemas(
       },
     }),
     create: secured(`Create a ${resource.name} record`, `${p}.create`, {
+      operationId: `create${pascal}`,
+      'x-errors': [409],
       querystring: includeQuery,
       body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
       response: { 201: envelope(record) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
+      operationId: `read${pascal}`,
       params: idParam,
       querystring: includeQuery,
       response: { 200: envelope(record) },
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
+      operationId: `update${pascal}`,
+      'x-errors': [409],
       params: idParam,
       querystring: includeQuery,
       body: withLists(
@@ -173,21 +198,34 @@ export function routeSchemas(
       response: { 200: envelope(record) },
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
+      operationId: `delete${pascal}`,
+      description: `Needs the permission \`${p}.delete\`. 409 while other records still refer to it.`,
+      'x-errors': [409],
       params: idParam,
-      response: { 200: envelope({ type: 'null' }) },
+      response: { 200: envelope(NULL_DATA) },
     }),
     updateMany: secured(`Update many ${resource.name} records (bulk, partial)`, `${p}.update`, {
+      operationId: `updateMany${pascal}`,
+      'x-errors': [404, 409],
       querystring: bulkQuery,
       body: toJson(update, 'input'),
-      response: { 200: idList, 404: notFound },
+      response: { 200: idList },
       description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${bulkNote}`,
     }),
     deleteMany: secured(`Delete many ${resource.name} records (bulk)`, `${p}.delete`, {
+      operationId: `deleteMany${pascal}`,
+      'x-errors': [404, 409],
       querystring: bulkQuery,
-      response: { 200: idList, 404: notFound },
+      response: { 200: idList },
       description: `Needs the permission \`${p}.delete\`. ${bulkNote}`,
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
+      operationId: `export${pascal}`,
+      description: `Needs the permission \`${p}.export\`. The CSV (UTF-8 with BOM, labelled headers); when more rows match than CSV_JOB_ROWS and jobs run, 202 with a job to follow at export/{jobId}.`,
+      response: {
+        200: { description: 'The CSV file', type: 'string' },
+        202: ticket,
+      },
       querystring: {
         type: 'object',
         properties: {
@@ -199,8 +237,41 @@ export function routeSchemas(
       },
       produces: ['text/csv'],
     }),
+    exportJob: {
+      tags,
+      summary: 'A large export job of mine',
+      operationId: `exportJob${pascal}`,
+      description: `Needs the permission \`${p}.export\`; 404 for a job of someone else.`,
+      params: jobParam,
+      response: { 200: envelope(jobStatus) },
+    },
+    exportDownload: {
+      tags,
+      summary: 'The CSV of a completed export job',
+      operationId: `exportDownload${pascal}`,
+      description: `Needs the permission \`${p}.export\`; 404 until the job completed.`,
+      params: jobParam,
+      produces: ['text/csv'],
+      response: { 200: { description: 'The CSV file', type: 'string' } },
+    },
+    importJob: {
+      tags,
+      summary: 'A large import job of mine',
+      operationId: `importJob${pascal}`,
+      description: `Needs the permission \`${p}.import\`; 404 for a job of someone else.`,
+      params: jobParam,
+      response: { 200: envelope(jobStatus) },
+    },
     import: secured(`Import ${resource.name} from CSV`, `${p}.import`, {
+      operationId: `import${pascal}`,
+      description: `Needs the permission \`${p}.import\`. All rows or none; a file of more rows than CSV_JOB_ROWS becomes a job (202, follow it at import/{jobId}).`,
+      'x-errors': [409],
       consumes: ['multipart/form-data'],
+      body: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary', description: 'The CSV file (one part)' } },
+      },
       querystring: {
         type: 'object',
         properties: {
@@ -219,10 +290,18 @@ export function routeSchemas(
             errors: { type: 'array', items: { type: 'object' } },
           },
         }),
+        202: ticket,
       },
     }),
   };
 }
+
+const jobParam = { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'] };
+/** A CSV job as its requester sees it (csv-job-routes.ts: the job without its data). */
+const jobStatus = (() => {
+  const { data: _data, ...properties } = (job as { properties: JsonSchema }).properties;
+  return { ...job, properties };
+})();
 
 function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;

@@ -98,6 +98,7 @@ export function registerResourceRoutes(
       resource,
       csvJobs,
       ctxOf,
+      schemas,
       exports: has('export'),
       imports: has('import'),
     });

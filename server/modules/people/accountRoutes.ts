@@ -84,7 +84,8 @@ export function registerAccountRoutes(
       await requirePermission(request, PERMISSION.usersUsers);
       const { id } = request.params as { id: string };
       const query = request.query as { page?: string; size?: string };
-      const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+      // Bounded like every list's page, so OFFSET stays within bigint (a huge page was a 500).
+      const page = Math.min(1_000_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
       const size = Math.min(100, Math.max(1, Number.parseInt(query.size ?? '15', 10) || 15));
       const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
       const { rows } = await db.query(

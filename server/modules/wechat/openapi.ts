@@ -38,6 +38,7 @@ export const loginResponseSchema = envelope({
     {
       type: 'object',
       description: 'A linked WeChat user: signed in',
+      required: ['access_token'],
       properties: {
         access_token: { type: 'string' },
         expires_at: { type: 'string', format: 'date-time', nullable: true },
@@ -46,6 +47,7 @@ export const loginResponseSchema = envelope({
     {
       type: 'object',
       description: 'A WeChat user not linked yet: a ticket for POST register, and what to prefill',
+      required: ['registration_ticket'],
       properties: {
         registration_ticket: { type: 'string' },
         expires_at: { type: 'string', format: 'date-time' },
