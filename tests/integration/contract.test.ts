@@ -57,7 +57,8 @@ beforeAll(async () => {
     ADMIN.username,
   ]);
   adminId = rows[0]!.id;
-});
+  // Building the app (and, here, its whole OpenAPI document) takes long on a loaded 2-core machine.
+}, 180_000);
 afterAll(() => t.close());
 
 describe('the OpenAPI document', () => {

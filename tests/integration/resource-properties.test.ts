@@ -42,7 +42,8 @@ beforeAll(async () => {
   t = await createTestApp({}, { extraModules: [fixtures] });
   for (const m of readMigrations(FIXTURE_MIGRATIONS)) await t.db.exec(m.sql);
   token = await t.adminToken();
-});
+  // Building the app with the fixture takes long on a loaded 2-core machine.
+}, 180_000);
 afterAll(async () => {
   console.info(
     `[properties] seed ${SEED}, ${RUNS} records per resource; generated cases: ${JSON.stringify(cases)} ` +
@@ -304,212 +305,218 @@ async function listAll(r: Resource, query = ''): Promise<RecordOf[]> {
 
 const engineResources = registry.filter((r) => hasOperation(r, 'list'));
 
-describe.each(engineResources.map((r, i) => [r.name, r, i] as const))('%s (generated)', (name, r, index) => {
-  const seed = SEED + index * 1000;
-  const creatable = hasOperation(r, 'create');
+describe.each(engineResources.map((r, i) => [r.name, r, i] as const))(
+  '%s (generated)',
+  (name, r, index) => {
+    const seed = SEED + index * 1000;
+    const creatable = hasOperation(r, 'create');
 
-  it.runIf(creatable)(
-    'creates, reads, lists, searches, sorts, updates and deletes valid random records',
-    async () => {
-      const bodies = await validBodies(r, seed, RUNS);
-      expect(bodies.length).toBeGreaterThan(0);
-      const created: { body: Record<string, unknown>; record: RecordOf }[] = [];
-      for (const body of bodies) {
-        const res = await call('POST', api(r), body);
-        count(name);
-        expect(res.status, `POST ${JSON.stringify(body)} -> ${res.body}`).toBe(201);
-        const record = res.json!.data as RecordOf;
-        expectStored(r, body, record);
-        const read = await call('GET', `${api(r)}/${record.id}`);
-        expect(read.status).toBe(200);
-        expectStored(r, body, read.json!.data as RecordOf);
-        created.push({ body, record: read.json!.data as RecordOf });
-      }
-      const listed = await listAll(r);
-      for (const { record } of created) expect(listed.map((x) => x.id)).toContain(record.id);
+    it.runIf(creatable)(
+      'creates, reads, lists, searches, sorts, updates and deletes valid random records',
+      async () => {
+        const bodies = await validBodies(r, seed, RUNS);
+        expect(bodies.length).toBeGreaterThan(0);
+        const created: { body: Record<string, unknown>; record: RecordOf }[] = [];
+        for (const body of bodies) {
+          const res = await call('POST', api(r), body);
+          count(name);
+          expect(res.status, `POST ${JSON.stringify(body)} -> ${res.body}`).toBe(201);
+          const record = res.json!.data as RecordOf;
+          expectStored(r, body, record);
+          const read = await call('GET', `${api(r)}/${record.id}`);
+          expect(read.status).toBe(200);
+          expectStored(r, body, read.json!.data as RecordOf);
+          created.push({ body, record: read.json!.data as RecordOf });
+        }
+        const listed = await listAll(r);
+        for (const { record } of created) expect(listed.map((x) => x.id)).toContain(record.id);
 
-      // Every searchable field with every condition finds the record.
-      for (const f of fieldsOf(r).filter((f) => !f.meta.writeOnly)) {
-        for (const condition of searchConditions(f.meta)) {
-          for (const { record } of created) {
-            const value = searchValue(f, condition, record[f.name]);
-            if (value === undefined) continue;
-            const q = `&search=${encodeURIComponent(`id:${record.id};${f.name}:${value}`)}&searchFields=${encodeURIComponent(`id:=;${f.name}:${condition}`)}&searchJoin=and`;
+        // Every searchable field with every condition finds the record.
+        for (const f of fieldsOf(r).filter((f) => !f.meta.writeOnly)) {
+          for (const condition of searchConditions(f.meta)) {
+            for (const { record } of created) {
+              const value = searchValue(f, condition, record[f.name]);
+              if (value === undefined) continue;
+              const q = `&search=${encodeURIComponent(`id:${record.id};${f.name}:${value}`)}&searchFields=${encodeURIComponent(`id:=;${f.name}:${condition}`)}&searchJoin=and`;
+              count(name);
+              const found = await listAll(r, q);
+              expect(
+                found.map((x) => x.id),
+                `${f.name} ${condition} ${value}`,
+              ).toEqual([record.id]);
+            }
+          }
+        }
+
+        // Every sortable field sorts, both ways; numbers, booleans and times in order.
+        const system = [
+          { name: 'id', kind: 'integer' },
+          { name: 'created_at', kind: 'time' },
+          { name: 'updated_at', kind: 'time' },
+        ];
+        for (const f of [...fieldsOf(r).filter((f) => f.meta.sort), ...system]) {
+          for (const order of ['asc', 'desc']) {
             count(name);
-            const found = await listAll(r, q);
-            expect(
-              found.map((x) => x.id),
-              `${f.name} ${condition} ${value}`,
-            ).toEqual([record.id]);
+            const res = await call('GET', `${api(r)}?size=1000&orderBy=${f.name}&sortedBy=${order}`);
+            if (f.kind === 'time' && !r.timestamps) {
+              // No such column: refused, naming the parameter.
+              expect(res.status, `orderBy=${f.name} without timestamps: ${res.body}`).toBe(422);
+              continue;
+            }
+            expect(res.status, `orderBy=${f.name}: ${res.body}`).toBe(200);
+            const rows = (res.json!.data as { data: RecordOf[] }).data;
+            const key = (x: RecordOf) => {
+              const v = x[f.name];
+              if (v === null || v === undefined) return null;
+              if (f.kind === 'integer' || f.kind === 'number') return Number(v);
+              if (f.kind === 'boolean') return v ? 1 : 0;
+              if (f.kind === 'time' || (f as Field).json?.format === 'date-time')
+                return Date.parse(String(v));
+              return null;
+            };
+            const keys = rows.map(key).filter((k): k is number => k !== null);
+            const sorted = [...keys].sort((a, b) => (order === 'asc' ? a - b : b - a));
+            expect(keys, `orderBy=${f.name} ${order}`).toEqual(sorted);
           }
         }
-      }
 
-      // Every sortable field sorts, both ways; numbers, booleans and times in order.
-      const system = [
-        { name: 'id', kind: 'integer' },
-        { name: 'created_at', kind: 'time' },
-        { name: 'updated_at', kind: 'time' },
-      ];
-      for (const f of [...fieldsOf(r).filter((f) => f.meta.sort), ...system]) {
-        for (const order of ['asc', 'desc']) {
-          count(name);
-          const res = await call('GET', `${api(r)}?size=1000&orderBy=${f.name}&sortedBy=${order}`);
-          if (f.kind === 'time' && !r.timestamps) {
-            // No such column: refused, naming the parameter.
-            expect(res.status, `orderBy=${f.name} without timestamps: ${res.body}`).toBe(422);
-            continue;
+        // Updates (a random subset of fields) are stored; deletes remove.
+        if (hasOperation(r, 'update')) {
+          const changes = await validBodies(r, seed + 1, created.length);
+          for (const [i, { record }] of created.entries()) {
+            const change = changes[i];
+            if (!change) continue;
+            const keys = Object.keys(change).filter((_, k) => (k + i) % 2 === 0);
+            const patch = Object.fromEntries(keys.map((k) => [k, change[k]]));
+            count(name);
+            const res = await call('PATCH', `${api(r)}/${record.id}`, patch);
+            expect(res.status, `PATCH ${JSON.stringify(patch)} -> ${res.body}`).toBe(200);
+            expectStored(r, patch, res.json!.data as RecordOf);
           }
-          expect(res.status, `orderBy=${f.name}: ${res.body}`).toBe(200);
-          const rows = (res.json!.data as { data: RecordOf[] }).data;
-          const key = (x: RecordOf) => {
-            const v = x[f.name];
-            if (v === null || v === undefined) return null;
-            if (f.kind === 'integer' || f.kind === 'number') return Number(v);
-            if (f.kind === 'boolean') return v ? 1 : 0;
-            if (f.kind === 'time' || (f as Field).json?.format === 'date-time') return Date.parse(String(v));
-            return null;
-          };
-          const keys = rows.map(key).filter((k): k is number => k !== null);
-          const sorted = [...keys].sort((a, b) => (order === 'asc' ? a - b : b - a));
-          expect(keys, `orderBy=${f.name} ${order}`).toEqual(sorted);
         }
-      }
+        if (hasOperation(r, 'delete')) {
+          for (const { record } of created) {
+            count(name);
+            const res = await call('DELETE', `${api(r)}/${record.id}`);
+            expect(res.status, res.body).toBe(200);
+            expect((await call('GET', `${api(r)}/${record.id}`)).status).toBe(404);
+          }
+        }
+      },
+    );
 
-      // Updates (a random subset of fields) are stored; deletes remove.
-      if (hasOperation(r, 'update')) {
-        const changes = await validBodies(r, seed + 1, created.length);
-        for (const [i, { record }] of created.entries()) {
-          const change = changes[i];
-          if (!change) continue;
-          const keys = Object.keys(change).filter((_, k) => (k + i) % 2 === 0);
-          const patch = Object.fromEntries(keys.map((k) => [k, change[k]]));
-          count(name);
-          const res = await call('PATCH', `${api(r)}/${record.id}`, patch);
-          expect(res.status, `PATCH ${JSON.stringify(patch)} -> ${res.body}`).toBe(200);
-          expectStored(r, patch, res.json!.data as RecordOf);
-        }
-      }
-      if (hasOperation(r, 'delete')) {
-        for (const { record } of created) {
-          count(name);
-          const res = await call('DELETE', `${api(r)}/${record.id}`);
-          expect(res.status, res.body).toBe(200);
-          expect((await call('GET', `${api(r)}/${record.id}`)).status).toBe(404);
-        }
-      }
-    },
-  );
-
-  it.runIf(creatable)(
-    'answers an invalid value of each kind in each writable field with a 422 naming it',
-    async () => {
-      const [base] = await validBodies(r, seed + 2, 1);
-      const failures: string[] = [];
-      for (const f of writable(r)) {
-        for (const bad of invalidValues(f)) {
-          count(name);
-          const before = (await listAll(r)).length;
-          const body = { ...base, [f.name]: bad };
-          const res = await call('POST', api(r), body);
-          const named = Object.keys(res.json?.errors ?? {}).some(
-            (k) => k === f.name || k.startsWith(`${f.name}.`),
-          );
-          if (res.status !== 422 || !named)
-            failures.push(
-              `${f.name}=${JSON.stringify(bad).slice(0, 60)} -> ${res.status} ${res.body.slice(0, 200)}`,
+    it.runIf(creatable)(
+      'answers an invalid value of each kind in each writable field with a 422 naming it',
+      async () => {
+        const [base] = await validBodies(r, seed + 2, 1);
+        const failures: string[] = [];
+        for (const f of writable(r)) {
+          for (const bad of invalidValues(f)) {
+            count(name);
+            const before = (await listAll(r)).length;
+            const body = { ...base, [f.name]: bad };
+            const res = await call('POST', api(r), body);
+            const named = Object.keys(res.json?.errors ?? {}).some(
+              (k) => k === f.name || k.startsWith(`${f.name}.`),
             );
-          if (res.status === 201) await call('DELETE', `${api(r)}/${(res.json!.data as RecordOf).id}`);
-          else expect((await listAll(r)).length).toBe(before);
+            if (res.status !== 422 || !named)
+              failures.push(
+                `${f.name}=${JSON.stringify(bad).slice(0, 60)} -> ${res.status} ${res.body.slice(0, 200)}`,
+              );
+            if (res.status === 201) await call('DELETE', `${api(r)}/${(res.json!.data as RecordOf).id}`);
+            else expect((await listAll(r)).length).toBe(before);
+          }
         }
-      }
-      expect(failures).toEqual([]);
-    },
-  );
+        expect(failures).toEqual([]);
+      },
+    );
 
-  it.runIf(creatable && hasOperation(r, 'delete'))(
-    'deletes a record another refers to only consistently (409, set null or cascade)',
-    async () => {
-      const referrers = registry.flatMap((other) =>
-        hasOperation(other, 'create')
-          ? writable(other)
-              .filter((f) => f.kind === 'reference' && f.target === r.name && other.name !== r.name)
-              .map((f) => ({ other, f }))
-          : [],
-      );
-      for (const { other, f } of referrers) {
-        const [targetBody] = await validBodies(r, seed + 3, 1);
-        const target = await call('POST', api(r), targetBody);
-        expect(target.status, target.body).toBe(201);
-        const targetId = (target.json!.data as RecordOf).id;
-        const [childBody] = await validBodies(other, seed + 4, 1);
-        const child = await call('POST', api(other), { ...childBody, [f.name]: targetId });
-        expect(child.status, child.body).toBe(201);
-        const childId = (child.json!.data as RecordOf).id;
-        count(name);
-        const res = await call('DELETE', `${api(r)}/${targetId}`);
-        const after = await call('GET', `${api(other)}/${childId}`);
-        const cascades = Object.values(r.options.hasMany ?? {}).some(
-          (h) => h.resource === other.name && h.foreignKey === f.name,
+    it.runIf(creatable && hasOperation(r, 'delete'))(
+      'deletes a record another refers to only consistently (409, set null or cascade)',
+      async () => {
+        const referrers = registry.flatMap((other) =>
+          hasOperation(other, 'create')
+            ? writable(other)
+                .filter((f) => f.kind === 'reference' && f.target === r.name && other.name !== r.name)
+                .map((f) => ({ other, f }))
+            : [],
         );
-        if (f.required && !cascades) {
-          // RESTRICT: the record is still needed.
-          expect(res.status, `${other.name}.${f.name} still refers: ${res.body}`).toBe(409);
-          expect(res.json?.data).toBeNull();
-          expect((after.json?.data as RecordOf).id).toBe(childId);
-        } else if (res.status === 200) {
-          if (cascades) expect(after.status).toBe(404);
-          else expect((after.json!.data as RecordOf)[f.name]).toBeNull();
-        } else {
-          // A module rule may refuse (departments with staff): then nothing changed.
-          expect(res.status, res.body).toBe(409);
-          expect((after.json!.data as RecordOf)[f.name]).toBe(targetId);
+        for (const { other, f } of referrers) {
+          const [targetBody] = await validBodies(r, seed + 3, 1);
+          const target = await call('POST', api(r), targetBody);
+          expect(target.status, target.body).toBe(201);
+          const targetId = (target.json!.data as RecordOf).id;
+          const [childBody] = await validBodies(other, seed + 4, 1);
+          const child = await call('POST', api(other), { ...childBody, [f.name]: targetId });
+          expect(child.status, child.body).toBe(201);
+          const childId = (child.json!.data as RecordOf).id;
+          count(name);
+          const res = await call('DELETE', `${api(r)}/${targetId}`);
+          const after = await call('GET', `${api(other)}/${childId}`);
+          const cascades = Object.values(r.options.hasMany ?? {}).some(
+            (h) => h.resource === other.name && h.foreignKey === f.name,
+          );
+          if (f.required && !cascades) {
+            // RESTRICT: the record is still needed.
+            expect(res.status, `${other.name}.${f.name} still refers: ${res.body}`).toBe(409);
+            expect(res.json?.data).toBeNull();
+            expect((after.json?.data as RecordOf).id).toBe(childId);
+          } else if (res.status === 200) {
+            if (cascades) expect(after.status).toBe(404);
+            else expect((after.json!.data as RecordOf)[f.name]).toBeNull();
+          } else {
+            // A module rule may refuse (departments with staff): then nothing changed.
+            expect(res.status, res.body).toBe(409);
+            expect((after.json!.data as RecordOf)[f.name]).toBe(targetId);
+          }
         }
-      }
-    },
-  );
+      },
+    );
 
-  it.runIf(hasOperation(r, 'export'))(
-    'exports any data completely, and importing the export back changes nothing',
-    async () => {
-      if (creatable) {
-        for (const body of await validBodies(r, seed + 5, RUNS)) {
-          const res = await call('POST', api(r), body);
-          expect(res.status, res.body).toBe(201);
+    it.runIf(hasOperation(r, 'export'))(
+      'exports any data completely, and importing the export back changes nothing',
+      async () => {
+        if (creatable) {
+          for (const body of await validBodies(r, seed + 5, RUNS)) {
+            const res = await call('POST', api(r), body);
+            expect(res.status, res.body).toBe(201);
+          }
         }
-      }
-      const before = await listAll(r);
-      count(name);
-      const exported = await call('GET', `${api(r)}/export`);
-      expect(exported.status, exported.body.slice(0, 300)).toBe(200);
-      const rows = parseCsv(exported.body.replace(/^\uFEFF/, ''), {
-        relax_column_count: false,
-      }) as string[][];
-      expect(rows.length, 'header + one line per record').toBe(before.length + 1);
-      if (!hasOperation(r, 'import')) return;
-      count(name);
-      const boundary = 'propertytests';
-      const payload = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.csv"\r\nContent-Type: text/csv\r\n\r\n`,
-        ),
-        Buffer.from(exported.body),
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const imported = await t.request({
-        method: 'POST',
-        url: `${api(r)}/import?upsert=id`,
-        token,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload,
-      });
-      expect(imported.statusCode, imported.body.slice(0, 500)).toBe(200);
-      const after = await listAll(r);
-      const strip = (x: RecordOf) => ({ ...x, updated_at: undefined });
-      expect(after.map(strip)).toEqual(before.map(strip));
-    },
-  );
-});
+        const before = await listAll(r);
+        count(name);
+        const exported = await call('GET', `${api(r)}/export`);
+        expect(exported.status, exported.body.slice(0, 300)).toBe(200);
+        const rows = parseCsv(exported.body.replace(/^\uFEFF/, ''), {
+          relax_column_count: false,
+        }) as string[][];
+        expect(rows.length, 'header + one line per record').toBe(before.length + 1);
+        if (!hasOperation(r, 'import')) return;
+        count(name);
+        const boundary = 'propertytests';
+        const payload = Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+          ),
+          Buffer.from(exported.body),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        const imported = await t.request({
+          method: 'POST',
+          url: `${api(r)}/import?upsert=id`,
+          token,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload,
+        });
+        expect(imported.statusCode, imported.body.slice(0, 500)).toBe(200);
+        const after = await listAll(r);
+        const strip = (x: RecordOf) => ({ ...x, updated_at: undefined });
+        expect(after.map(strip)).toEqual(before.map(strip));
+      },
+    );
+  },
+  // Each test makes dozens to a few hundred requests (argon2 for passwords): generous on a loaded machine.
+  180_000,
+);
 
 /** Values a field must refuse, by kind: wrong types, out of bounds, NUL and lone surrogates, unknown options. */
 function invalidValues(f: Field): unknown[] {
