@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
-import { registerHostCheck } from './core/hosts.ts';
+import { registerHostCheck, registerHsts } from './core/hosts.ts';
 import { errorBody, registerHttpContract } from './core/http.ts';
 import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
@@ -63,6 +63,7 @@ export async function buildApp({
     void reply.header('x-request-id', request.id);
   });
   registerHostCheck(app, config);
+  registerHsts(app, config);
 
   await app.register(cookie);
   await app.register(helmet, {
