@@ -11,7 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { logSinkFor } from './cluster/nodes.ts';
-import { registerHostCheck } from './core/hosts.ts';
+import { registerHostCheck, registerHsts } from './core/hosts.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
 import { swaggerOptions } from './core/openapi.ts';
@@ -75,6 +75,7 @@ export async function buildApp({
     void reply.header('x-request-id', request.id);
   });
   registerHostCheck(app, config);
+  registerHsts(app, config);
 
   // JSON answers (and other compressible text) are compressed on the fly; the SPA's assets are compressed
   // once at build time (vite.config.ts) and sent as they are. Registered before every route, as the plugin

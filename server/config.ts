@@ -19,6 +19,13 @@ export interface Config {
   distDir: string;
   bodyLimit: number;
   publicOrigin: string | null;
+  /**
+   * COOKIE_DOMAIN: where the front end keeps its token cookie. `parent` (default, the spec: the parent
+   * domain, shared with sibling apps), `host` (this host only), or a domain such as `example.com`.
+   */
+  cookieDomain: string;
+  /** HSTS max-age in seconds, sent on every response served over TLS (0 turns HSTS off). */
+  hstsMaxAge: number;
   /** ALLOWED_HOSTS: more Host names the server answers (comma list; `name`, `name:port` or `.suffix`). */
   allowedHosts: string[];
   wechatOpenBase: string;
@@ -59,6 +66,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: path.resolve(env.DIST_DIR || './dist'),
     bodyLimit: toInt(env.BODY_LIMIT, 1024 * 1024),
     publicOrigin: env.PUBLIC_ORIGIN || null,
+    cookieDomain: (env.COOKIE_DOMAIN || 'parent').trim().toLowerCase(),
+    hstsMaxAge: Math.max(0, toInt(env.HSTS_MAX_AGE, 15_552_000)),
     allowedHosts: (env.ALLOWED_HOSTS ?? '')
       .split(',')
       .map((h) => h.trim())

@@ -5,6 +5,7 @@ import { initI18n, preloadMessages } from './i18n/i18n.ts';
 import { getStoredLocale, resolveInitialLocale } from './i18n/locale.ts';
 import { queryClient } from './providers/queryClient.ts';
 import { loadSystemStatus } from './providers/siteConfig.ts';
+import { configureCookieDomain } from './providers/token.ts';
 
 /**
  * Start-up: GET /api/v1 first (its failure is ignored, spec 7) because on a first visit its first language
@@ -15,6 +16,7 @@ async function start(): Promise<void> {
   const stored = getStoredLocale();
   if (stored) preloadMessages(stored, 'public');
   const status = await loadSystemStatus(queryClient);
+  configureCookieDomain(status.config.cookie_domain);
   await initI18n(resolveInitialLocale(status.config.languages));
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');

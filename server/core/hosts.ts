@@ -84,3 +84,15 @@ function parseHost(value: string): { host: string; hostname: string; port: strin
     return null;
   }
 }
+
+/**
+ * HSTS on every response served over TLS: directly, or behind TRUST_PROXY with `X-Forwarded-Proto: https`
+ * (`request.protocol` honours the header only from a trusted proxy). Plain HTTP never gets it.
+ */
+export function registerHsts(app: FastifyInstance, config: Pick<Config, 'hstsMaxAge'>): void {
+  if (config.hstsMaxAge <= 0) return;
+  const value = `max-age=${config.hstsMaxAge}`;
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') void reply.header('strict-transport-security', value);
+  });
+}

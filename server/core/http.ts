@@ -186,11 +186,12 @@ export function safeError(error: unknown): Record<string, unknown> {
     : { type: e.name, code: e.code, message: e.message.slice(0, 300), statement: e.statement };
 }
 
+/** The Origin header, when sent, names this site: same scheme, host and port (an https Origin on http fails). */
 function isSameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (!origin) return true;
   try {
-    return new URL(origin).host === request.host;
+    return new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
   } catch {
     return false;
   }

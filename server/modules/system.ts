@@ -7,7 +7,7 @@ import { isWechatOn } from './wechat/session.ts';
 /** Start-up configuration (`GET /api/v1`) and health checks. */
 export const systemModule: AppModule = {
   name: 'system',
-  register(app, { db }) {
+  register(app, { db, config }) {
     app.get(
       '/api/v1',
       {
@@ -33,6 +33,10 @@ export const systemModule: AppModule = {
                         decimals: { type: 'integer' },
                         country: { type: 'string' },
                         wechat: { type: 'boolean', description: 'WeChat sign-in is on (show its button)' },
+                        cookie_domain: {
+                          type: 'string',
+                          description: 'Token cookie scope: parent (domain), host (host only) or a domain',
+                        },
                       },
                     },
                   },
@@ -59,6 +63,7 @@ export const systemModule: AppModule = {
             decimals: currency.decimals,
             country: country.country,
             wechat,
+            cookie_domain: config.cookieDomain,
           },
         });
       },

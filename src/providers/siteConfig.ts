@@ -9,6 +9,8 @@ export interface SiteConfig {
   country?: string;
   /** WeChat official-account sign-in is on (login settings). */
   wechat?: boolean;
+  /** The token cookie's scope (COOKIE_DOMAIN): `parent`, `host` or a domain. */
+  cookie_domain?: string;
 }
 
 export interface SystemStatus {

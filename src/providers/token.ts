@@ -16,11 +16,22 @@ export function parentDomain(hostname: string): string | undefined {
   return labels.slice(-2).join('.');
 }
 
+/**
+ * The token cookie's scope, from the server's COOKIE_DOMAIN (`GET /api/v1` `config.cookie_domain`): `parent`
+ * (default: the parent domain, so sibling apps of the site share the session, and so does every other host
+ * under that domain), `host` (this host only), or an explicit domain. See docs/operations.md.
+ */
+let cookieDomainSetting = 'parent';
+
+export function configureCookieDomain(setting: string | undefined): void {
+  cookieDomainSetting = setting?.trim().toLowerCase() || 'parent';
+}
+
 export function getToken(): string | undefined {
   return Cookies.get(TOKEN_COOKIE) || undefined;
 }
 
-/** Stores the token: a 30-day cookie when `remember`, otherwise a session cookie. */
+/** Stores the token: a 30-day cookie when `remember`, otherwise a session cookie; `Secure` on https pages. */
 export function setToken(token: string, remember: boolean): void {
   Cookies.set(TOKEN_COOKIE, token, {
     ...cookieScope(),
@@ -41,6 +52,18 @@ export function getXsrfToken(): string | undefined {
 }
 
 function cookieScope(): { path: string; domain?: string } {
-  const domain = parentDomain(window.location.hostname);
+  const host = window.location.hostname;
+  const domain =
+    cookieDomainSetting === 'host'
+      ? undefined
+      : cookieDomainSetting === 'parent'
+        ? parentDomain(host)
+        : explicitDomain(cookieDomainSetting, host);
   return domain ? { path: '/', domain } : { path: '/' };
+}
+
+/** An explicit domain, used only when this page is on it (a browser would refuse the cookie otherwise). */
+function explicitDomain(setting: string, host: string): string | undefined {
+  const domain = setting.replace(/^\./, '');
+  return host === domain || host.endsWith(`.${domain}`) ? domain : undefined;
 }
