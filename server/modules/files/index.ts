@@ -45,13 +45,13 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
           await requirePermission(request, assets.permission);
           const row = await findAsset(db, request.params.id);
           const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
-          void reply
-            .header('content-type', isActive ? 'application/octet-stream' : row.mime)
-            .header('content-disposition', attachment(row.name))
-            .header('x-content-type-options', 'nosniff')
-            .header('content-security-policy', "default-src 'none'; sandbox")
-            .header('cache-control', 'private, no-store');
-          return sendStored(request, reply, store, row.storage_key, Number(row.size));
+          return sendStored(request, reply, store, row.storage_key, Number(row.size), {
+            'content-type': isActive ? 'application/octet-stream' : row.mime,
+            'content-disposition': attachment(row.name),
+            'x-content-type-options': 'nosniff',
+            'content-security-policy': "default-src 'none'; sandbox",
+            'cache-control': 'private, no-store',
+          });
         },
       );
       app.delete<{ Params: { id: string } }>(
