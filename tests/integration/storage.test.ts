@@ -196,10 +196,14 @@ describe('downloads through the files API (STORAGE=postgres)', () => {
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${pdf.length}`);
     expect(past.json()).toMatchObject({ code: 416, data: null });
+    expect(past.headers['content-disposition']).toBeUndefined();
     expect(
       (await t.request({ method: 'DELETE', url: `/api/v1/resources/assets/${id}`, token: admin })).statusCode,
     ).toBe(200);
-    expect((await t.request({ url, token: admin })).statusCode).toBe(404);
+    const gone = await t.request({ url, token: admin });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/^application\/json/);
+    expect(gone.headers['content-disposition']).toBeUndefined();
     const { rows } = await t.db.query('SELECT 1 FROM storage_objects');
     expect(rows).toEqual([]);
   });

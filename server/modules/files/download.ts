@@ -3,7 +3,8 @@ import { AppError } from '../../core/errors.ts';
 import type { ByteRange, FileStorage } from '../../storage/index.ts';
 
 /**
- * Sends a stored object as the reply body (the caller has set the other headers): the whole of it (200) or,
+ * Sends a stored object with `headers` (set only once the object is open, so a 404 or 416 does not carry
+ * them): the whole of it (200) or,
  * for a single `Range: bytes=...` request, that part (206 with Content-Range). Every driver reads ranges
  * natively (a file offset, the chunks covering it, S3's own Range). Several ranges, or an `If-Range`
  * (there are no validators to compare), get the whole object; a range past the end is a 416. A missing
@@ -15,6 +16,7 @@ export async function sendStored(
   store: FileStorage,
   key: string,
   size: number,
+  headers: Record<string, string>,
 ): Promise<FastifyReply> {
   const header = request.headers.range;
   const range = typeof header === 'string' && !request.headers['if-range'] ? parseRange(header, size) : null;
@@ -27,7 +29,7 @@ export async function sendStored(
     if (error.code === 'ENOENT') throw AppError.notFound();
     throw error;
   });
-  void reply.header('accept-ranges', 'bytes');
+  void reply.headers(headers).header('accept-ranges', 'bytes');
   if (!range) return reply.header('content-length', file.size).send(file.stream);
   return reply
     .code(206)

@@ -45,14 +45,14 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
           await requirePermission(request, assets.permission);
           const row = await findAsset(db, request.params.id);
           const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
-          void reply
-            .header('content-type', isActive ? 'application/octet-stream' : row.mime)
+          return sendStored(request, reply, store, row.storage_key, Number(row.size), {
+            'content-type': isActive ? 'application/octet-stream' : row.mime,
             // Rows stored before names were made safe get the same treatment when served.
-            .header('content-disposition', attachment(servedName(row.name, row.mime)))
-            .header('x-content-type-options', 'nosniff')
-            .header('content-security-policy', "default-src 'none'; sandbox")
-            .header('cache-control', 'private, no-store');
-          return sendStored(request, reply, store, row.storage_key, Number(row.size));
+            'content-disposition': attachment(servedName(row.name, row.mime)),
+            'x-content-type-options': 'nosniff',
+            'content-security-policy': "default-src 'none'; sandbox",
+            'cache-control': 'private, no-store',
+          });
         },
       );
       app.delete<{ Params: { id: string } }>(
