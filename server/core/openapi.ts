@@ -499,7 +499,32 @@ const MODULE_ROUTES: Record<string, JsonSchema> = {
     response: { 202: envelope(obj({ job_id: nullable(str), queue: nullable(str), run_id: nullable(str) })) },
   },
   'GET /api/v1/system/jobs': ok(
-    arr(obj({ name: str, counts: { type: 'object', additionalProperties: int } })),
+    arr(
+      obj({
+        name: str,
+        task_name: nullable({ ...str, description: "the scheduled task's name for a task's queue" }),
+        counts: { type: 'object', additionalProperties: int },
+      }),
+    ),
+  ),
+  'GET /api/v1/system/nodes': ok(
+    arr(
+      obj(
+        {
+          id: str,
+          host: str,
+          pid: int,
+          version: str,
+          started_at: time,
+          last_seen: time,
+          stopped_at: nullable(time),
+          status: { type: 'string', enum: ['live', 'gone'] },
+          is_self: bool,
+          figures: nullable({ type: 'object', additionalProperties: true }),
+        },
+        ['id', 'host', 'pid', 'version', 'started_at', 'last_seen', 'status', 'is_self'],
+      ),
+    ),
   ),
   'GET /api/v1/system/jobs/:queue': {
     ...ok(paginated(job)),
