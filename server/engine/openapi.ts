@@ -140,6 +140,18 @@ export function routeSchemas(
     'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
     '`data` is the list of ids changed.';
   const idList = envelope({ type: 'array', items: { type: 'string' } });
+  // The common 404 envelope, with the missing ids named.
+  const notFound = {
+    description: 'Some ids are missing: nothing changed',
+    type: 'object',
+    properties: {
+      code: { type: 'integer', example: 404 },
+      message: { type: 'string' },
+      data: { type: 'null' },
+      errors: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } } },
+    },
+    required: ['code', 'message', 'data'],
+  };
   const pascal = resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
     tags,
@@ -206,17 +218,17 @@ export function routeSchemas(
     }),
     updateMany: secured(`Update many ${resource.name} records (bulk, partial)`, `${p}.update`, {
       operationId: `updateMany${pascal}`,
-      'x-errors': [404, 409],
+      'x-errors': [409],
       querystring: bulkQuery,
       body: toJson(update, 'input'),
-      response: { 200: idList },
+      response: { 200: idList, 404: notFound },
       description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${bulkNote}`,
     }),
     deleteMany: secured(`Delete many ${resource.name} records (bulk)`, `${p}.delete`, {
       operationId: `deleteMany${pascal}`,
-      'x-errors': [404, 409],
+      'x-errors': [409],
       querystring: bulkQuery,
-      response: { 200: idList },
+      response: { 200: idList, 404: notFound },
       description: `Needs the permission \`${p}.delete\`. ${bulkNote}`,
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {

@@ -138,7 +138,13 @@ describe('create with children', () => {
     const creator = await staffToken(t, 'part-creator', ['test.gadgets.create']);
     const res = await createGadget({ parts: [{ name: 'Knob' }] }, creator);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().data.parts).toEqual([expect.objectContaining({ name: 'Knob' })]);
+    expect(await storedParts(res.json().data.id)).toEqual([expect.objectContaining({ name: 'Knob' })]);
+    // The answer embeds the parts only for a caller who may read them (issue 12: no side doors).
+    expect(res.json().data.parts).toBeUndefined();
+    const reader = await staffToken(t, 'part-creator-reader', ['test.gadgets.create', 'test.gadget_parts']);
+    const seen = await createGadget({ parts: [{ name: 'Dial' }] }, reader);
+    expect(seen.statusCode, seen.body).toBe(201);
+    expect(seen.json().data.parts).toEqual([expect.objectContaining({ name: 'Dial' })]);
   });
 });
 
