@@ -1,12 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, type FakeCall } from '../../../engine/testing/fakeFetch.ts';
 import { renderSettingsPage } from '../testing/renderSettingsPage.tsx';
 import { GeneralSettingsPage } from './GeneralSettingsPage.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  Cookies.remove('access_token');
+});
 
 const STORED: Record<string, Record<string, unknown>> = {
   basic: { upload_max_size: 10485760, activity_retention_days: 180 },
@@ -22,7 +26,11 @@ const STORED: Record<string, Record<string, unknown>> = {
 };
 
 function server() {
+  Cookies.set('access_token', 'test-token');
   return fakeFetch((call: FakeCall) => {
+    // Saving needs system.settings.general.update: the signed-in staff member is an administrator.
+    if (call.path.endsWith('/user/profile'))
+      return { body: { code: 200, data: { id: '1', username: 'admin', staff: { id: '1', is_admin: 1 } } } };
     const group = call.path.split('/').pop()!;
     if (call.method === 'POST') {
       const body = call.body as Record<string, unknown>;
