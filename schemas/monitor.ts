@@ -28,3 +28,19 @@ export interface MonitorSnapshot {
   /** Jobs per queue and state; null while the job queues are unavailable. */
   queues: Record<string, Record<string, number>> | null;
 }
+
+/** One server sharing the database, as `GET v1/system/nodes` answers it (server/cluster/nodes.ts). */
+export interface ClusterNode {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  last_seen: string;
+  stopped_at: string | null;
+  /** `live` while its heartbeat arrives; `gone` when it stopped or went silent for 3 heartbeats. */
+  status: 'live' | 'gone';
+  /** The server answering this request. */
+  is_self: boolean;
+  figures: Pick<MonitorSnapshot, 'at' | 'host' | 'disk' | 'process'> | null;
+}

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Db, Queryable } from '../db/index.ts';
-import type { MonitorSnapshot } from '../../schemas/monitor.ts';
+import type { ClusterNode } from '../../schemas/monitor.ts';
 
 /** Who this server process is, as other nodes and the monitor page see it. */
 export interface NodeIdentity {
@@ -17,20 +17,8 @@ export interface NodeIdentity {
   startedAt: Date;
 }
 
-/** A node as `GET v1/system/nodes` answers it. */
-export interface NodeRow {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  started_at: string;
-  last_seen: string;
-  stopped_at: string | null;
-  /** `live` while its heartbeat arrives; `gone` when it stopped or went silent for 3 heartbeats. */
-  status: 'live' | 'gone';
-  is_self: boolean;
-  figures: Pick<MonitorSnapshot, 'at' | 'host' | 'disk' | 'process'> | null;
-}
+/** A node as `GET v1/system/nodes` answers it: the wire type shared with the monitor page. */
+export type NodeRow = ClusterNode;
 
 /** Log lines each node keeps published in node_log_lines (its newest warn/error/fatal lines). */
 export const PUBLISHED_LINES = 1000;

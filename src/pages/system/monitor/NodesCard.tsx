@@ -10,21 +10,8 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { httpClient } from '../../../providers/httpClient.ts';
-import { formatBytes, type MonitorSnapshot } from './monitorTypes.ts';
-
-/** One server of `GET v1/system/nodes` (server/cluster/nodes.ts). */
-export interface ClusterNode {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  started_at: string;
-  last_seen: string;
-  stopped_at: string | null;
-  status: 'live' | 'gone';
-  is_self: boolean;
-  figures: Pick<MonitorSnapshot, 'at' | 'host' | 'disk' | 'process'> | null;
-}
+import type { ClusterNode } from '../../../../schemas/monitor.ts';
+import { formatBytes } from './monitorTypes.ts';
 
 /** Heartbeats arrive every 10 s by default; the list is read again every 5 s. */
 const REFRESH_MS = 5_000;
