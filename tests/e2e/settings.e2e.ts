@@ -95,8 +95,17 @@ describe('general settings on a phone', () => {
       expect(await arrows.count()).toBe(2);
       const forward = arrows.last();
       await forward.waitFor({ state: 'visible' });
-      for (let i = 0; i < 10 && (await last.boundingBox())!.x + 10 > 390; i++) await forward.click();
-      expect((await last.boundingBox())!.x).toBeLessThan(390);
+      // Each click scrolls by a page with an animation: click, let it settle, look again.
+      await expect
+        .poll(
+          async () => {
+            const x = (await last.boundingBox())!.x;
+            if (x + 10 > 390) await forward.click();
+            return x;
+          },
+          { timeout: 15_000, interval: 500 },
+        )
+        .toBeLessThan(390);
     } finally {
       await phone.close();
     }
