@@ -7,6 +7,15 @@ import { defineResource, field } from './define.ts';
 const EMPTY_ENTRY = 'validation.dictionary_data';
 const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
 
+/** `{ en: ' ', fr: undefined }` -> undefined: only translations with text are kept. */
+function withoutBlanks(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value ?? undefined;
+  const kept = Object.entries(value).filter(
+    ([, v]) => !(v === undefined || v === null || (typeof v === 'string' && !v.trim())),
+  );
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
+
 /** One dictionary entry: label and value are required (spec 5: "Dictionary data label or value cannot be empty"). */
 export const dictionaryEntrySchema = z.object({
   label: z.string({ error: EMPTY_ENTRY }).trim().min(1, { error: EMPTY_ENTRY }).max(100),
@@ -19,12 +28,16 @@ export const dictionaryEntrySchema = z.object({
   // Forms send a cleared memo as null; it is stored as ''.
   memo: z.preprocess((v) => v ?? '', z.string().trim().max(255)),
   // The label in the other languages (`{ en: 'High' }`); `label` is the default language's and the fallback.
-  labels: z
-    .partialRecord(
-      z.enum(LOCALES.filter((l) => l !== DEFAULT_LOCALE) as [string, ...string[]]),
-      z.string().trim().max(100),
-    )
-    .optional(),
+  // A blank or missing translation is dropped (the form sends `{ en: '' }` or `{ en: undefined }`).
+  labels: z.preprocess(
+    withoutBlanks,
+    z
+      .partialRecord(
+        z.enum(LOCALES.filter((l) => l !== DEFAULT_LOCALE) as [string, ...string[]]),
+        z.string().trim().max(100),
+      )
+      .optional(),
+  ),
 });
 export type DictionaryEntry = z.output<typeof dictionaryEntrySchema>;
 
