@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DictionaryDeclaration } from './default-dictionaries.ts';
 
 /**
  * The resource engine's declaration API. A resource is one zod object schema plus a little metadata; from it
@@ -67,6 +68,18 @@ export interface FieldMeta {
   column?: string;
   /** Translation key of the label; default `resources.<resource>.fields.<field>`. */
   label?: string;
+  /**
+   * The field was renamed: its column used to be called this. `make:migration` writes `RENAME COLUMN` (the
+   * data stays) instead of dropping the old column; the declaration may stay once the rename is applied.
+   */
+  renamedFrom?: string;
+  /**
+   * SQL expression filling the existing rows when this NOT NULL field is added (or becomes NOT NULL) without
+   * a default, e.g. `"''"` or `'"name"'`; `make:migration` refuses such a change without it or a default.
+   */
+  backfill?: string;
+  /** The dictionary this field's slug names, shipped in code: its migration seeds it (dictionary()). */
+  dictionarySeed?: DictionaryDeclaration;
 }
 
 /** Field metadata lives in a zod registry, so a field is still a plain zod schema everywhere. */
@@ -138,9 +151,18 @@ export function references(
   });
 }
 
-/** A field whose options are a dictionary's enabled entries: `gender: dictionary('gender')`. */
-export function dictionary(slug: string, meta: Omit<FieldMeta, 'dictionary'> = {}): z.ZodString {
-  return field(z.string().trim().max(100), { ...meta, dictionary: slug });
+/**
+ * A field whose options are a dictionary's enabled entries: `gender: dictionary('gender')`, or
+ * `category: dictionary(productCategory)` with a `defineDictionary(...)` declaration the resource's
+ * migration seeds (resources/default-dictionaries.ts).
+ */
+export function dictionary(
+  slug: string | DictionaryDeclaration,
+  meta: Omit<FieldMeta, 'dictionary' | 'dictionarySeed'> = {},
+): z.ZodString {
+  const seed = typeof slug === 'string' ? {} : { dictionarySeed: slug };
+  const name = typeof slug === 'string' ? slug : slug.slug;
+  return field(z.string().trim().max(100), { ...meta, dictionary: name, ...seed });
 }
 
 /**
@@ -197,6 +219,14 @@ export interface ResourceOptions<S extends z.ZodObject> {
    * resource a module serves itself (the table, migration check, query language and screens still apply).
    */
   operations?: readonly ResourceOperation[];
+  /**
+   * Extra btree indexes `make:migration` creates for common filter combinations, each a list of columns
+   * (`[['state', 'name', 'id']]` serves `state=` sorted by name). Sortable fields, `=`/`in`/range-searchable
+   * fields and references get theirs without being listed here.
+   */
+  indexes?: readonly (readonly string[])[];
+  /** Dictionaries shipped with the resource and seeded by its migration (besides its fields' own). */
+  dictionaries?: readonly DictionaryDeclaration[];
 }
 
 /** The contract's routes of a collection, as `operations` names them. */

@@ -1,9 +1,20 @@
 import { z } from 'zod';
+import { DEFAULT_LOCALE, LOCALES } from '../locales/languages.ts';
 import { PERMISSION } from '../schemas/permissions.ts';
+import { defineDictionary } from './default-dictionaries.ts';
 import { defineResource, field } from './define.ts';
 
 const EMPTY_ENTRY = 'validation.dictionary_data';
 const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
+
+/** `{ en: ' ', fr: undefined }` -> undefined: only translations with text are kept. */
+function withoutBlanks(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value ?? undefined;
+  const kept = Object.entries(value).filter(
+    ([, v]) => !(v === undefined || v === null || (typeof v === 'string' && !v.trim())),
+  );
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
 
 /** One dictionary entry: label and value are required (spec 5: "Dictionary data label or value cannot be empty"). */
 export const dictionaryEntrySchema = z.object({
@@ -16,6 +27,17 @@ export const dictionaryEntrySchema = z.object({
   ),
   // Forms send a cleared memo as null; it is stored as ''.
   memo: z.preprocess((v) => v ?? '', z.string().trim().max(255)),
+  // The label in the other languages (`{ en: 'High' }`); `label` is the default language's and the fallback.
+  // A blank or missing translation is dropped (the form sends `{ en: '' }` or `{ en: undefined }`).
+  labels: z.preprocess(
+    withoutBlanks,
+    z
+      .partialRecord(
+        z.enum(LOCALES.filter((l) => l !== DEFAULT_LOCALE) as [string, ...string[]]),
+        z.string().trim().max(100),
+      )
+      .optional(),
+  ),
 });
 export type DictionaryEntry = z.output<typeof dictionaryEntrySchema>;
 
@@ -31,6 +53,17 @@ export const dictionaryDataSchema = z
       seen.add(entry.value);
     });
   });
+
+/** Dictionaries every installation starts with (seeded by this resource's migration, editable later). */
+export const gender = defineDictionary({
+  slug: 'gender',
+  name: { 'zh-CN': '性别', en: 'Gender' },
+  entries: [
+    { value: 'male', label: { 'zh-CN': '男', en: 'Male' } },
+    { value: 'female', label: { 'zh-CN': '女', en: 'Female' } },
+    { value: 'unknown', label: { 'zh-CN': '未知', en: 'Unknown' } },
+  ],
+});
 
 /**
  * Dictionaries (`v1/dictionary/types`): a name, a unique slug and the entries. A field declared with
@@ -58,4 +91,5 @@ export const dictionaries = defineResource({
   }),
   recordRepresentation: 'name',
   operations: ['list', 'read', 'create', 'update', 'delete', 'export'],
+  dictionaries: [gender],
 });

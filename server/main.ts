@@ -5,7 +5,8 @@ import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/index.ts';
-import { migrate } from './db/migrate.ts';
+import { MIGRATIONS_DIR, migrate } from './db/migrate.ts';
+import { forgetAppliedTo } from './db/pending-migrations.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,6 +27,7 @@ export async function startServer(config: Config, startedAt = performance.now())
   const db = await openDatabase(config);
   try {
     const applied = await migrate(db);
+    forgetAppliedTo(config, applied, MIGRATIONS_DIR);
     const admin = await ensureFirstAdmin(db, {
       username: config.adminUsername,
       password: config.adminPassword,

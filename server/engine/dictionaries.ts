@@ -1,3 +1,4 @@
+import { entryLabel } from '../../resources/default-dictionaries.ts';
 import type { Locale } from '../../locales/index.ts';
 import type { Queryable } from '../db/index.ts';
 
@@ -12,15 +13,17 @@ interface StoredEntry {
   label?: unknown;
   value?: unknown;
   state?: unknown;
+  labels?: Record<string, unknown>;
 }
 
 /**
  * Dictionary-backed fields (`dictionary('gender')`) in CSV export (values written as labels) and import
  * (labels read back as values). Reads the dictionaries resource's table (`dictionary_types`, entries in the
- * `data` jsonb list); only enabled entries count. Labels are not translated: a dictionary holds one label
- * per entry, so `locale` is unused here. Tests may swap the loader with `setDictionaryLoader`.
+ * `data` jsonb list); only enabled entries count. An entry's label is its `labels[locale]` translation when
+ * it has one, else its `label` (resources/default-dictionaries.ts). Tests may swap the loader with
+ * `setDictionaryLoader`.
  */
-export const readDictionary: DictionaryLoader = async (db, slug) => {
+export const readDictionary: DictionaryLoader = async (db, slug, locale) => {
   const rows = await db
     .query<{ data: StoredEntry[] | string | null }>('SELECT data FROM dictionary_types WHERE slug = $1', [
       slug,
@@ -40,7 +43,7 @@ export const readDictionary: DictionaryLoader = async (db, slug) => {
   for (const entry of entries) {
     const isEnabled = entry.state === undefined || entry.state === true || entry.state === 1;
     if (isEnabled && typeof entry.value === 'string' && typeof entry.label === 'string')
-      out.set(entry.value, entry.label);
+      out.set(entry.value, entryLabel({ label: entry.label, labels: entry.labels }, locale));
   }
   return out;
 };

@@ -6,11 +6,17 @@ import { z } from 'zod';
 import { defineResource, field, reference } from '../../resources/define.ts';
 import { openPglite } from '../db/pglite.ts';
 import { readMigrations } from '../db/migrate.ts';
-import { makeMigration } from './make-migration.ts';
+import { makeMigration as makeOne } from './make-migration.ts';
 import { migrationProblems, snapshotPath } from './snapshot.ts';
 import { createResourcesModule } from './module.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-migrations-'));
+
+/** Generates as if every migration already in the directory were applied (each run adds a new one). */
+function makeMigration(args: Parameters<typeof makeOne>[0]): ReturnType<typeof makeOne> {
+  const names = fs.existsSync(args.dir) ? readMigrations(args.dir).map((m) => m.name) : [];
+  return makeOne({ applied: new Set(names), ...args });
+}
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const owners = defineResource({
@@ -35,7 +41,7 @@ const v2 = defineResource({
   permission: 't.widgets',
   schema: z.object({
     title: field(z.string().min(1), {}),
-    size: field(z.int(), { search: '=' }),
+    size: field(z.int(), { search: '=', backfill: '0' }),
     code: field(z.string().default('x'), { unique: true }),
     owner_id: reference('owners'),
   }),
@@ -52,7 +58,7 @@ describe('make:migration', () => {
       'Resource "widgets" changed since its last migration: run `npm run make:migration widgets`.',
     ]);
 
-    const third = makeMigration({ resource: v2, registry: [owners, v2], dir });
+    const third = makeMigration({ resource: v2, registry: [owners, v2], dir, allowDrop: true });
     expect(third.status).toBe('altered');
     const sql = fs.readFileSync(third.file!, 'utf8');
     expect(sql).toContain('ALTER TABLE "widgets" DROP COLUMN "legacy";');
@@ -60,7 +66,8 @@ describe('make:migration', () => {
     expect(sql).toContain('ADD CONSTRAINT "widgets_code_key" UNIQUE ("code")');
     expect(sql).toContain('ALTER TABLE "widgets" ALTER COLUMN "size" SET NOT NULL;');
     expect(sql).toContain('CREATE INDEX "widgets_size_idx"');
-    expect(sql).toContain('DROP INDEX IF EXISTS "widgets_title_idx";');
+    // title is no longer sortable: its (title, id) index goes.
+    expect(sql).toContain('DROP INDEX IF EXISTS "widgets_title_sort";');
     expect(sql).toContain('REFERENCES "owners" ("id") ON DELETE SET NULL');
     expect(migrationProblems([owners, v2], dir)).toEqual([]);
 
@@ -147,7 +154,8 @@ describe('make:migration', () => {
       expect(sql).toContain('CREATE INDEX "notes_body_trgm" ON "notes" USING gin ("body" gin_trgm_ops);');
       expect(sql).toContain('CREATE INDEX "notes_color_trgm"');
       // A btree stays for sorting and `=`, not for a column searched only with like.
-      expect(sql).toContain('CREATE INDEX "notes_title_idx" ON "notes" ("title");');
+      expect(sql).toContain('CREATE INDEX "notes_title_sort" ON "notes" ("title", "id");');
+      expect(sql).not.toContain('"notes_title_idx"');
       expect(sql).not.toContain('"notes_body_idx"');
       expect(sql).not.toContain('"notes_color_idx"');
       // Not a text column: no trigram index (only the btree for `=`).
@@ -173,7 +181,7 @@ describe('make:migration', () => {
       expect(migrationProblems([n2], trgmDir)).toEqual([]);
 
       // Losing the last like: the index goes, and no extension line for a file that creates none.
-      const back = makeMigration({ resource: n1, registry: [n1], dir: trgmDir });
+      const back = makeMigration({ resource: n1, registry: [n1], dir: trgmDir, allowDrop: true });
       const sql3 = fs.readFileSync(back.file!, 'utf8');
       expect(sql3).toContain('DROP INDEX IF EXISTS "notes_code_trgm";');
       expect(sql3).toContain('ALTER TABLE "notes" DROP COLUMN "summary";'); // its indexes go with it

@@ -33,7 +33,15 @@ export interface ListQuery {
   /** Relation names to embed (validated). */
   includes: string[];
   hasFilter: boolean;
+  /**
+   * A `like` term (or `q`) is shorter than TRIGRAM_MIN_LENGTH: no trigram index can serve it, so counting
+   * its matches scans the table. The list count caps (or skips) such a count instead of scanning per keystroke.
+   */
+  shortLike: boolean;
 }
+
+/** pg_trgm indexes serve a `%term%` search from 3 characters on; a shorter term is a scan. */
+export const TRIGRAM_MIN_LENGTH = 3;
 
 export type RawQuery = Record<string, unknown>;
 
@@ -42,8 +50,12 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 /** Parses the list parameters; `paged: false` (export) ignores page/size. Throws AppError 422. */
 export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true } = {}): ListQuery {
   const params: unknown[] = [];
+  let shortLike = false;
   const bind = (value: unknown) => {
     params.push(value);
+    // Like patterns are bound as `%term%` (escaped): the term's length decides whether trigrams serve it.
+    if (typeof value === 'string' && /^%[\s\S]*%$/.test(value) && likeTermLength(value) < TRIGRAM_MIN_LENGTH)
+      shortLike = true;
     return `$${params.length}`;
   };
   const conditions = parseConditions(resource, raw);
@@ -64,7 +76,13 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
     size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
     includes: parseIncludes(resource, raw),
     hasFilter: clauses.length > 0 || everywhere !== null,
+    shortLike,
   };
+}
+
+/** Characters of the term in a bound `%term%` pattern (escapes undone). */
+function likeTermLength(pattern: string): number {
+  return [...pattern.slice(1, -1).replace(/\\([\\%_])/g, '$1')].length;
 }
 
 /** The relation names `include` accepts for a resource. */

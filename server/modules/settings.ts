@@ -82,7 +82,8 @@ export const settingsModule: AppModule = {
                 group,
                 JSON.stringify(changes),
                 request.ip,
-                request.headers['user-agent'] ?? null,
+                // Like every audit row: at most 500 characters (activity_logs.user_agent is checked <= 1000).
+                request.headers['user-agent']?.slice(0, 500) ?? null,
               ],
             );
           }

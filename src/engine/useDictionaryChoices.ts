@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useLocaleState } from 'react-admin';
 import { httpClient } from '../providers/httpClient.ts';
 import type { Choice } from './useEnumChoices.ts';
 
@@ -20,8 +21,10 @@ export const DICTIONARY_OPTIONS_ENDPOINT = 'v1/dictionary/options';
  * const { choices, isPending } = useDictionaryChoices('gender');
  */
 export function useDictionaryChoices(slug: string): { choices: Choice[]; isPending: boolean } {
+  // Labels are translated per language (the server answers in the Accept-Language one): one cache per locale.
+  const [locale] = useLocaleState();
   const { data, isPending } = useQuery({
-    queryKey: ['engine', 'dictionary', slug],
+    queryKey: ['engine', 'dictionary', slug, locale],
     queryFn: () => fetchDictionary(slug),
     staleTime: 5 * 60_000,
     retry: false,

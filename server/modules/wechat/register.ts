@@ -128,7 +128,8 @@ async function createAccount(
       if (!(await consumeTicket(tx, ticket.id))) throw ticketError();
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO users (username, name, email, phone, password_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [username, ticket.nickname || username, email ?? null, phone ?? null, passwordHash],
+        // users.name holds at most 60 characters (resources/users.ts, checked by the table).
+        [username, (ticket.nickname || username).slice(0, 60), email ?? null, phone ?? null, passwordHash],
       );
       userId = rows[0]!.id;
       await insertIdentity(tx, { userId, ticket });

@@ -29,7 +29,9 @@ describe('dictionary entries, edited inline', () => {
     expect(await screen.findByText(EMPTY_ENTRY)).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
-    await userEvent.type(within(row).getByRole('textbox', { name: /^Label/ }), 'High');
+    await userEvent.type(within(row).getByRole('textbox', { name: /^Label/ }), '高');
+    // The English label, shown to English users instead of the default language's.
+    await userEvent.type(within(row).getByRole('textbox', { name: /^In English/ }), 'High');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     const post = calls.find((c) => c.method === 'POST')!;
@@ -37,7 +39,7 @@ describe('dictionary entries, edited inline', () => {
     expect(post.body).toEqual({
       name: 'Priority',
       slug: 'priority',
-      data: [{ label: 'High', value: 'high', state: true, memo: '' }],
+      data: [{ label: '高', labels: { en: 'High' }, value: 'high', state: true, memo: '' }],
     });
   });
 
