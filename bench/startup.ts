@@ -1,5 +1,5 @@
 /**
- * `npm run bench:startup [-- --runs 3]`: cold start of the server on an existing PGlite directory, the way
+ * `npm run bench:startup [-- --runs 3] [--data-dir <existing DATA_DIR>]`: cold start of the server on an existing PGlite directory, the way
  * `npm start` ran it before (scripts/start.ts transpiled by tsx at every start) and the way it runs now
  * (scripts/start.mjs: the compiled build in dist-server/), interleaved round by round in one run.
  *
@@ -34,11 +34,14 @@ interface Sample {
   cpuMs: number | null;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
+const dirArg = process.argv.indexOf('--data-dir');
+/** `--data-dir <dir>`: an existing DATA_DIR to start on (kept); by default a temp one, created first. */
+const givenDir = dirArg > 0 ? path.resolve(process.argv[dirArg + 1] ?? '') : null;
+const dataDir = givenDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
 try {
-  say(`data directory ${dataDir}; first start creates the database (not counted) ...`);
+  say(`data directory ${dataDir}; the first start (not counted) creates the database if needed ...`);
   const first = await startOnce('compiled (npm start)');
-  say(`first start (creates the database): ${(first.wallMs / 1000).toFixed(1)} s`);
+  say(`first start: ${(first.wallMs / 1000).toFixed(1)} s`);
   const samples: Record<Variant, Sample[]> = { 'tsx (before)': [], 'compiled (npm start)': [] };
   const names = Object.keys(VARIANTS) as Variant[];
   for (let round = 0; round < runs; round++) {
@@ -67,7 +70,7 @@ try {
     );
   }
 } finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!givenDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** Starts one server, waits for the first 200 on /api/health, reads its CPU time, stops it (SIGTERM). */
