@@ -10,11 +10,14 @@
  * - first list page: what opening the admin (AdminApp-*.js, its messages messages-zh-CN-admin-*.js) and a
  *   list screen adds on top of that.
  * Chunks are found by the file names Vite gives them (the module's name plus a hash).
+ * `--packages` also prints which packages weigh most on each page (a fresh build in a temp directory).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ensureFrontendBuilt, repoRoot } from '../scripts/lib/frontend.ts';
+import os from 'node:os';
+import type { Plugin } from 'vite';
+import { ensureFrontendBuilt, repoRoot, viteProductionBuild } from '../scripts/lib/frontend.ts';
 
 const KB = 1000;
 const TARGETS = { signIn: 120 * KB, firstList: 330 * KB };
@@ -29,9 +32,25 @@ const FIRST_LIST_CHUNKS = [
   'ListPage',
 ];
 
-const distDir = path.join(repoRoot, 'dist');
+/** `--packages`: build into a temp directory, recording which package each chunk's code comes from. */
+const byPackage = process.argv.includes('--packages');
+/** Chunk file -> package (or repository folder) -> its rendered code in that chunk. */
+const chunkSources = new Map<string, Map<string, string>>();
+const distDir = byPackage
+  ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bundle-'))
+  : path.join(repoRoot, 'dist');
 const gzCache = new Map<string, number>();
-await ensureFrontendBuilt({ distDir, log: (line) => process.stdout.write(`[bench:bundle] ${line}\n`) });
+if (byPackage) {
+  process.stdout.write(`[bench:bundle] building into ${distDir} to attribute the code to packages ...\n`);
+  await viteProductionBuild({
+    root: repoRoot,
+    logLevel: 'error',
+    build: { outDir: distDir, emptyOutDir: true },
+    plugins: [recordSources()],
+  });
+} else {
+  await ensureFrontendBuilt({ distDir, log: (line) => process.stdout.write(`[bench:bundle] ${line}\n`) });
+}
 const indexFile = path.join(distDir, 'index.html');
 if (!fs.existsSync(indexFile)) {
   process.stdout.write('[bench:bundle] no dist/index.html: nothing to measure\n');
@@ -94,6 +113,60 @@ process.stdout.write(
 for (const file of everything.sort((a, b) => gz([b]) - gz([a])).slice(0, 8)) {
   const where = signIn.has(file) ? 'sign-in' : firstList.has(file) ? 'first list' : 'later';
   process.stdout.write(`    ${fmt(gz([file])).padStart(10)}  ${file}  (${where})\n`);
+}
+
+if (byPackage) {
+  const { transformSync } = await import('esbuild');
+  const report = (label: string, files: Iterable<string>): void => {
+    const sizes = new Map<string, number>();
+    for (const file of files) {
+      for (const [name, source] of chunkSources.get(file) ?? []) {
+        // A package's code in one chunk, minified and gzipped alone: an estimate (one file compresses better).
+        let minified = source;
+        try {
+          minified = transformSync(source, { minify: true, loader: 'js' }).code;
+        } catch {
+          // Left as rendered (a fragment esbuild cannot parse on its own).
+        }
+        sizes.set(name, (sizes.get(name) ?? 0) + zlib.gzipSync(minified, { level: 9 }).length);
+      }
+    }
+    process.stdout.write(`\n  ${label}, largest packages (per chunk, minified and gzipped alone):\n`);
+    for (const [name, bytes] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+      process.stdout.write(`    ${fmt(bytes).padStart(10)}  ${name}\n`);
+    }
+  };
+  report('sign-in page', signIn);
+  report('first list page adds', listAdds);
+  fs.rmSync(distDir, { recursive: true, force: true });
+}
+
+/** Vite plugin: fills `chunkSources` from the bundle Rollup writes. */
+function recordSources(): Plugin {
+  return {
+    name: 'bench-bundle-sources',
+    generateBundle(_options, bundle) {
+      for (const [file, chunk] of Object.entries(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const sources = new Map<string, string>();
+        for (const [id, info] of Object.entries(chunk.modules)) {
+          sources.set(packageOf(id), (sources.get(packageOf(id)) ?? '') + (info.code ?? '') + '\n');
+        }
+        chunkSources.set(file, sources);
+      }
+    },
+  };
+}
+
+/** `.../node_modules/@mui/material/esm/Button.js` -> `@mui/material`; `<repo>/src/engine/x.ts` -> `src/engine`. */
+function packageOf(id: string): string {
+  const inPackage = id.split('node_modules/').pop()!;
+  if (inPackage !== id)
+    return inPackage
+      .split('/')
+      .slice(0, inPackage.startsWith('@') ? 2 : 1)
+      .join('/');
+  return path.relative(repoRoot, id.replace(/\?.*$/, '')).split(path.sep).slice(0, 2).join('/');
 }
 
 /** The chunk files reachable from `files` through static imports (dynamic `import()` excluded). */

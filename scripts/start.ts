@@ -1,35 +1,49 @@
 /**
- * `npm start`: build the front end when it is stale, then start the server (API + built app) on PORT.
- * The server's `startup_ms` log field counts from the start of this process, minus the front-end build.
+ * What `npm start` runs (compiled by scripts/start.mjs into dist-server/start.js): build the front end when
+ * it is stale, then start the server (API + built app) on PORT. `tsx scripts/start.ts` runs it from source.
+ * The server's `startup_ms` log field counts from the start of this process, minus the builds.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/index.ts';
 import { ensureFrontendBuilt, repoRoot } from './lib/frontend.ts';
 
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
 
-process.chdir(repoRoot);
-// main() loads .env too; loading it here first lets DIST_DIR in .env steer the build check.
-if (fs.existsSync('.env')) process.loadEnvFile('.env');
-
-try {
-  const buildMs = await ensureFrontendBuilt({ log: say });
-  const dataNote = process.env.DATABASE_URL
-    ? 'PostgreSQL from DATABASE_URL'
-    : `embedded PGlite in ${path.resolve(process.env.DATA_DIR || './data', 'db')}`;
-  say(`server: starting (${dataNote}) ...`);
-  // Imported only now, so that a build does not run with the whole server already loaded.
-  const { main } = await import('../server/main.ts');
-  // main() logs startup_ms = performance.now() - startedAt; performance.now() counts from process start,
-  // so passing the build time measures process start to listening, minus the build.
-  await main(buildMs);
-  const port = process.env.PORT || '3000';
-  const host = process.env.HOST || '0.0.0.0';
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  say(`ready: http://${shown}:${port}/  (API under /api, docs at /api/docs; Ctrl-C stops)`);
-} catch (err: unknown) {
-  process.stderr.write(
-    `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
+/**
+ * Starts the server; `serverBuildMs` is the time scripts/start.mjs spent compiling it (left out of
+ * startup_ms like the front-end build). Example: `await start(0)`.
+ */
+export async function start(serverBuildMs = 0): Promise<void> {
+  try {
+    process.chdir(repoRoot);
+    // main() loads .env too; loading it here first lets DIST_DIR in .env steer the build check.
+    if (fs.existsSync('.env')) process.loadEnvFile('.env');
+    const buildMs = await ensureFrontendBuilt({ log: say });
+    const config = loadConfig(process.env);
+    const dataNote = config.databaseUrl
+      ? 'PostgreSQL from DATABASE_URL'
+      : `embedded PGlite in ${path.resolve(config.dataDir, 'db')}`;
+    say(`server: starting (${dataNote}) ...`);
+    // The database opens (PGlite reads and compiles its WebAssembly) while the rest of the server loads:
+    // it is imported only now, so that a build does not run with the whole server already loaded.
+    const db = openDatabase(config);
+    db.catch(() => undefined); // main() awaits it; this only keeps an early failure from going unhandled
+    const { main } = await import('../server/main.ts');
+    // main() logs startup_ms = performance.now() - startedAt; performance.now() counts from process start,
+    // so passing the build times measures process start to listening, minus the builds.
+    await main(buildMs + serverBuildMs, { config, db });
+    const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    say(`ready: http://${shown}:${config.port}/  (API under /api, docs at /api/docs; Ctrl-C stops)`);
+  } catch (err: unknown) {
+    process.stderr.write(
+      `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  }
 }
+
+// Run directly (`tsx scripts/start.ts`); the compiled build is started by scripts/start.mjs instead.
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) await start();

@@ -23,8 +23,12 @@ export interface RunningServer {
  * (migrations, the first admin and pg-boss's queues are serialized or retried). Example:
  * `const server = await startServer(loadConfig(process.env)); ...; await server.close();`
  */
-export async function startServer(config: Config, startedAt = performance.now()): Promise<RunningServer> {
-  const db = await openDatabase(config);
+export async function startServer(
+  config: Config,
+  startedAt = performance.now(),
+  opening: Promise<Db> = openDatabase(config),
+): Promise<RunningServer> {
+  const db = await opening;
   try {
     const applied = await migrate(db);
     forgetAppliedTo(config, applied, MIGRATIONS_DIR);
@@ -62,11 +66,17 @@ export async function startServer(config: Config, startedAt = performance.now())
   }
 }
 
-/** Starts the server from the environment (and `.env`), and drains it on SIGTERM/SIGINT. */
-export async function main(startedAt = performance.now()): Promise<void> {
-  if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig(process.env);
-  const server = await startServer(config, startedAt);
+/**
+ * Starts the server from the environment (and `.env`), and drains it on SIGTERM/SIGINT. `early` is what a
+ * launcher has begun already (scripts/start.ts opens the database while this module loads).
+ */
+export async function main(
+  startedAt = performance.now(),
+  early?: { config: Config; db: Promise<Db> },
+): Promise<void> {
+  if (!early && fs.existsSync('.env')) process.loadEnvFile('.env');
+  const config = early?.config ?? loadConfig(process.env);
+  const server = await startServer(config, startedAt, early?.db);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench:startup [-- --runs 3] [--data-dir <existing DATA_DIR>]`: cold start of the server on an existing PGlite directory, the way
+ * `npm start` ran it before (scripts/start.ts transpiled by tsx at every start) and the way it runs now
+ * (scripts/start.mjs: the compiled build in dist-server/), interleaved round by round in one run.
+ *
+ * For each start it prints the `startup_ms` the server logs (process start to listening, builds excluded),
+ * the wall time from spawning the process to the first 200 on /api/health, and the CPU time the process had
+ * used by then (user + system, from /proc): on a loaded machine the CPU time is the steadier figure.
+ * A first start creates the database (and builds dist/ and dist-server/ when stale) and is not counted.
+ * Prints figures only; the target (issue 14: <= 3 s) is shown beside them, never asserted.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { repoRoot } from '../scripts/lib/frontend.ts';
+import { freePort } from '../scripts/lib/pgCluster.ts';
+
+const TARGET_MS = 3000;
+const runsArg = process.argv.indexOf('--runs');
+const runs = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
+const say = (line: string): void => void process.stdout.write(`[bench:startup] ${line}\n`);
+
+const VARIANTS = {
+  'tsx (before)': [path.join(repoRoot, 'node_modules', '.bin', 'tsx'), 'scripts/start.ts'],
+  'compiled (npm start)': [process.execPath, 'scripts/start.mjs'],
+} as const;
+type Variant = keyof typeof VARIANTS;
+
+interface Sample {
+  startupMs: number | null;
+  wallMs: number;
+  cpuMs: number | null;
+}
+
+const dirArg = process.argv.indexOf('--data-dir');
+/** `--data-dir <dir>`: an existing DATA_DIR to start on (kept); by default a temp one, created first. */
+const givenDir = dirArg > 0 ? path.resolve(process.argv[dirArg + 1] ?? '') : null;
+const dataDir = givenDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
+try {
+  say(`data directory ${dataDir}; the first start (not counted) creates the database if needed ...`);
+  const first = await startOnce('compiled (npm start)');
+  say(`first start: ${(first.wallMs / 1000).toFixed(1)} s`);
+  const samples: Record<Variant, Sample[]> = { 'tsx (before)': [], 'compiled (npm start)': [] };
+  const names = Object.keys(VARIANTS) as Variant[];
+  for (let round = 0; round < runs; round++) {
+    // Alternate which goes first, so neither always starts right after the other's shutdown.
+    for (const name of round % 2 ? [...names].reverse() : names) {
+      const sample = await startOnce(name);
+      samples[name].push(sample);
+      say(
+        `round ${round + 1} ${name}: startup_ms ${sample.startupMs ?? '?'}, to first 200 ${Math.round(sample.wallMs)} ms, ` +
+          `cpu ${sample.cpuMs ?? '?'} ms`,
+      );
+    }
+  }
+  process.stdout.write(
+    `\nCold start on an existing PGlite directory (median of ${runs}; load average ${os.loadavg()[0]!.toFixed(1)} ` +
+      `on ${os.cpus().length} cores)\n` +
+      `  ${'variant'.padEnd(22)} ${'startup_ms'.padStart(11)} ${'first 200'.padStart(11)} ${'cpu ms'.padStart(9)}   target\n`,
+  );
+  for (const name of names) {
+    const list = samples[name];
+    const wall = median(list.map((s) => s.wallMs));
+    process.stdout.write(
+      `  ${name.padEnd(22)} ${fmt(median(list.flatMap((s) => s.startupMs ?? []))).padStart(11)} ` +
+        `${fmt(wall).padStart(11)} ${fmt(median(list.flatMap((s) => s.cpuMs ?? []))).padStart(9)}   ` +
+        `first 200 <= ${TARGET_MS} ms: ${wall <= TARGET_MS ? 'ok' : 'over'}\n`,
+    );
+  }
+} finally {
+  if (!givenDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Starts one server, waits for the first 200 on /api/health, reads its CPU time, stops it (SIGTERM). */
+async function startOnce(name: Variant): Promise<Sample> {
+  const port = await freePort();
+  const [command, script] = VARIANTS[name];
+  const started = performance.now();
+  const child = spawn(command, [script], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_TO_FILE: '0',
+      ADMIN_PASSWORD: 'bench-startup-password-1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`${name} exited (${child.exitCode}):\n${output.slice(-2000)}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (res) => res.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const wallMs = performance.now() - started;
+    const cpuMs = child.pid ? cpuTimeMs(child.pid) : null;
+    const logged = /"startup_ms":(\d+)/.exec(output);
+    return { startupMs: logged ? Number(logged[1]) : null, wallMs, cpuMs };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/**
+ * User + system CPU time of `pid` and its waited-for children (/proc/<pid>/stat fields 14-17, in clock ticks
+ * of 10 ms), plus the same for its live children (the tsx variant runs node under a tsx launcher).
+ */
+function cpuTimeMs(pid: number): number | null {
+  const ticks = (p: number): number => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is field 3 (state): utime, stime, cutime, cstime are fields 14-17.
+      return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+    } catch {
+      return 0;
+    }
+  };
+  const children = (p: number): number[] => {
+    try {
+      return fs
+        .readFileSync(`/proc/${p}/task/${p}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  };
+  if (!fs.existsSync(`/proc/${pid}/stat`)) return null;
+  const all: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.pop()!;
+    all.push(p);
+    queue.push(...children(p));
+  }
+  return all.reduce((sum, p) => sum + ticks(p), 0) * 10;
+}
+
+function median(values: number[]): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function fmt(ms: number): string {
+  return Number.isNaN(ms) ? '?' : String(Math.round(ms));
+}

@@ -1,0 +1,143 @@
+/**
+ * `npm start`, in plain JavaScript so that starting needs no TypeScript transpiler: compiles the server
+ * (scripts/start.ts, server/main.ts and everything they import from this repository) with esbuild into
+ * one ES module in dist-server/ when that build is stale, then runs it with node.
+ *
+ * - Packages stay external: node loads them from node_modules as usual (PGlite's wasm and data files,
+ *   @node-rs/argon2's native binding, pg's optional pg-native all resolve as they do under tsx).
+ * - `import.meta.url` in a bundled source file is rewritten to that source file's own URL (relative to the
+ *   bundle), so files read beside the sources (server/migrations/*.sql, common-passwords.txt, package.json)
+ *   are found as in the source tree.
+ * - Fresh when dist-server/.build-stamp.json lists every source file the last build read (esbuild's
+ *   metafile) with its current size and modification time, and this file has not changed either.
+ * SERVER_DIST_DIR (default dist-server, inside the repository) moves the build. `npm run dev` does not use any of this.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = 'scripts/start.ts';
+const STAMP_FILE = '.build-stamp.json';
+/** Besides the bundled sources: this launcher (it holds the build options) and the installed packages. */
+const EXTRA_INPUTS = ['scripts/start.mjs', 'package-lock.json'];
+
+const say = (line) => void process.stdout.write(`[start] ${line}\n`);
+
+process.chdir(repoRoot);
+// scripts/start.ts loads .env again; loading it here lets SERVER_DIST_DIR in .env steer the build.
+if (fs.existsSync('.env')) process.loadEnvFile('.env');
+const outDir = path.resolve(repoRoot, process.env.SERVER_DIST_DIR || 'dist-server');
+// node resolves the build's package imports from its own directory upwards: it must sit in the repository.
+const inRepo = !path.relative(repoRoot, outDir).startsWith('..') && path.relative(repoRoot, outDir) !== '';
+
+try {
+  if (!inRepo)
+    throw new Error(`SERVER_DIST_DIR must be a directory inside ${repoRoot}, to find node_modules`);
+  const stale = staleReason(outDir);
+  let buildMs = 0;
+  if (stale) {
+    say(`server: compiling with esbuild (${stale}) ...`);
+    buildMs = await buildServer(outDir);
+    say(`server: compiled into ${path.relative(repoRoot, outDir) || outDir}/ in ${Math.round(buildMs)} ms`);
+  } else {
+    say(`server: compiled build in ${path.relative(repoRoot, outDir) || outDir}/ is up to date`);
+  }
+  const { start } = await import(pathToFileURL(path.join(outDir, 'start.js')).href);
+  await start(buildMs);
+} catch (err) {
+  process.stderr.write(
+    `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+}
+
+/** Why `dir` needs a new build, or null when it is up to date. */
+function staleReason(dir) {
+  let stamp;
+  try {
+    stamp = JSON.parse(fs.readFileSync(path.join(dir, STAMP_FILE), 'utf8'));
+  } catch {
+    return 'no build yet';
+  }
+  if (!fs.existsSync(path.join(dir, 'start.js')) || !stamp || typeof stamp.inputs !== 'object') {
+    return 'no build yet';
+  }
+  for (const [file, seen] of Object.entries(stamp.inputs)) {
+    const now = fileState(file);
+    if (!now || now.size !== seen.size || now.mtimeMs !== seen.mtimeMs) return `${file} changed`;
+  }
+  for (const file of EXTRA_INPUTS) if (!(file in stamp.inputs) && fileState(file)) return `${file} is new`;
+  return null;
+}
+
+function fileState(file) {
+  try {
+    const stat = fs.statSync(path.join(repoRoot, file));
+    return { size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** Compiles the server into `dir` and stamps it; returns the time spent (ms). */
+async function buildServer(dir) {
+  const started = performance.now();
+  const { build } = await import('esbuild');
+  const buildStartedAt = Date.now();
+  const tmpDir = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: { start: ENTRY },
+    outdir: tmpDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [sourceUrls(dir)],
+  });
+  const inputs = {};
+  for (const file of [...Object.keys(result.metafile.inputs), ...EXTRA_INPUTS]) {
+    const state = fileState(file);
+    // A file saved while esbuild ran may be newer than what it read: record it as changed already.
+    if (state) inputs[file] = state.mtimeMs >= buildStartedAt ? { ...state, mtimeMs: -1 } : state;
+  }
+  fs.writeFileSync(
+    path.join(tmpDir, STAMP_FILE),
+    JSON.stringify({ builtAt: new Date().toISOString(), inputs }, null, 1) + '\n',
+  );
+  // Swap in the whole directory at once: a server already running from the old build keeps its files.
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(tmpDir, dir);
+  return performance.now() - started;
+}
+
+/**
+ * esbuild plugin: `import.meta.url` in a repository source file becomes that file's URL, computed from the
+ * bundle's own URL at run time, so moving the whole checkout keeps working.
+ */
+function sourceUrls(dir) {
+  return {
+    name: 'source-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const source = await fs.promises.readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const relative = path.relative(dir, args.path).split(path.sep).join('/');
+        const url = `new URL(${JSON.stringify(relative)}, import.meta.url).href`;
+        return {
+          contents: source.replaceAll('import.meta.url', url),
+          loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+        };
+      });
+    },
+  };
+}
