@@ -172,8 +172,20 @@ export interface ResourceOptions<S extends z.ZodObject> {
   name: string;
   /** API path under /api, e.g. `v1/user/staff`. */
   endpoint: string;
-  /** Permission page name: reading needs it; writing needs `.create`, `.update`, `.delete`, `.export`, `.import`. */
+  /**
+   * Permission page name: reading needs it; writing needs `.create`, `.update`, `.delete`, `.export`, `.import`
+   * (only the actions of the operations the resource has are grantable). Its prefix is the menu group:
+   * `content.articles` sits in the group `content` (title `app.menu.content`), `system.users.staff` in the
+   * built-in User group. A name without a dot is a page of its own at the top of the menu.
+   */
   permission: string;
+  /**
+   * Where the resource sits in the settings menu (schemas/permissions.ts `settingsMenu`): an icon (a name of
+   * src/layouts/menuIcons.tsx) and an order within its group (default 100; lower first). `false` keeps it out
+   * of the menu (a child edited inline in its parent) while its permission stays grantable. The entry's
+   * title is the resource's plural label, `resources.<name>.name_other`.
+   */
+  menu?: MenuPlace | false;
   /** The record's own fields. `id`, `created_at` and `updated_at` are added by the engine. */
   schema: S;
   /** Table name when it differs from `name`. */
@@ -197,6 +209,14 @@ export interface ResourceOptions<S extends z.ZodObject> {
    * resource a module serves itself (the table, migration check, query language and screens still apply).
    */
   operations?: readonly ResourceOperation[];
+}
+
+/** A resource's place in the settings menu (see `ResourceOptions.menu`). */
+export interface MenuPlace {
+  /** @mui/icons-material name among those src/layouts/menuIcons.tsx bundles; a generic icon otherwise. */
+  icon?: string;
+  /** Position within the group (default 100); the built-in pages of a group come first. */
+  order?: number;
 }
 
 /** The contract's routes of a collection, as `operations` names them. */
@@ -237,6 +257,8 @@ export type RecordOf<R extends Resource> = z.output<R['schema']> & {
 export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S>): Resource<S> {
   if (!/^[a-z][a-z0-9_]*$/.test(options.name))
     throw new Error(`Resource name must be snake_case: ${options.name}`);
+  if (!/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(options.permission))
+    throw new Error(`Permission must be dotted snake_case (content.articles): ${options.permission}`);
   const shape = options.schema.shape as Record<string, z.ZodType>;
   const fields = Object.entries(shape).map(([name, schema]) => {
     if (!/^[a-z][a-z0-9_]*$/.test(name))
