@@ -67,6 +67,18 @@ export interface FieldMeta {
   column?: string;
   /** Translation key of the label; default `resources.<resource>.fields.<field>`. */
   label?: string;
+  /**
+   * An amount of money in minor units (fen, cents), an integer column: shown and entered in major units in
+   * the site's currency (settings `currency`; `decimals` fraction digits shown), written to CSV in major units
+   * (`24.99`) and read back from them. Set by `money()`.
+   */
+  money?: true;
+  /**
+   * An uploaded file kept as an asset (`reference('assets')`): the form uploads it inline with progress
+   * (`POST v1/resources/assets`, the size limit of settings `basic.upload_max_size`), cells and show pages
+   * link to its download, and `image` also previews it. Set by `file()` / `image()`.
+   */
+  upload?: 'file' | 'image';
 }
 
 /** Field metadata lives in a zod registry, so a field is still a plain zod schema everywhere. */
@@ -141,6 +153,32 @@ export function references(
 /** A field whose options are a dictionary's enabled entries: `gender: dictionary('gender')`. */
 export function dictionary(slug: string, meta: Omit<FieldMeta, 'dictionary'> = {}): z.ZodString {
   return field(z.string().trim().max(100), { ...meta, dictionary: slug });
+}
+
+/** The largest amount `money()` stores: an `integer` column of minor units (21,474,836.47 in major units). */
+export const MONEY_MAX = 2147483647;
+
+/**
+ * An amount in minor units: `price: money({ sort: true, search: ['between', '>=', '<='] })`, not negative
+ * unless `min` says so. The API takes and returns the integer (`2499`); screens and CSV use major units.
+ */
+export function money(meta: Omit<FieldMeta, 'money'> & { min?: number } = {}): z.ZodNumber {
+  const { min = 0, ...rest } = meta;
+  return field(z.int().min(Math.max(min, -MONEY_MAX)).max(MONEY_MAX), { ...rest, money: true });
+}
+
+/** A file kept as an asset: `manual_id: file()`; optional unless `required`. Stored as the asset's id. */
+export function file(
+  meta: Omit<FieldMeta, 'relation' | 'upload'> & { required?: boolean } = {},
+): z.ZodType<string | null | undefined> {
+  return reference('assets', { ...meta, upload: 'file' });
+}
+
+/** An image kept as an asset: `photo_id: image()`; previewed in forms, thumbnails in lists. */
+export function image(
+  meta: Omit<FieldMeta, 'relation' | 'upload'> & { required?: boolean } = {},
+): z.ZodType<string | null | undefined> {
+  return reference('assets', { ...meta, upload: 'image' });
 }
 
 /**

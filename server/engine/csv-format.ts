@@ -86,6 +86,9 @@ const CELLS: Record<
   references: (_col, c) => c.many(),
 };
 
+/** A `money()` field: minor units written in major units with two decimals (`2499` -> `24.99`), exact. */
+const MONEY_CELL = (col: string) => `(${col}::numeric / 100)::numeric(20, 2)::text`;
+
 function withLabels(col: string, map: string | null): string {
   return map ? `coalesce(${map} ->> ${col}, ${escapeSql(col)})` : escapeSql(col);
 }
@@ -128,7 +131,7 @@ export async function exportQuery(
       enumValues: [],
     };
     const col = `${table}.${ident(name)}`;
-    const cell = CELLS[f.kind](col, {
+    const cell = f.meta.money ? MONEY_CELL(col) : CELLS[f.kind](col, {
       labels: () => {
         const map = labelMap(lang, resource, f, dictionaries.get(name));
         return map ? bind(map, 'jsonb') : null;
