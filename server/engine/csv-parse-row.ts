@@ -146,7 +146,10 @@ async function labelReader(db: Queryable, lang: Pick<Lang, 'locale'>, resource: 
  * rounding); anything else is left as text, so validation answers 422 naming the field.
  */
 export function readMoney(v: string): unknown {
-  const text = v.trim().replace(/[\s,]/g, '').replace(/^([-+]?)[^\d.+-]+/, '$1');
+  const text = v
+    .trim()
+    .replace(/[\s,]/g, '')
+    .replace(/^([-+]?)[^\d.+-]+/, '$1');
   const m = /^([-+]?)(\d+)(?:\.(\d{0,2}))?$/.exec(text);
   if (!m) return v;
   const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
