@@ -131,29 +131,27 @@ export async function exportQuery(
       enumValues: [],
     };
     const col = `${table}.${ident(name)}`;
-    const cell = f.meta.money
-      ? MONEY_CELL(col)
-      : CELLS[f.kind](col, {
-          labels: () => {
-            const map = labelMap(lang, resource, f, dictionaries.get(name));
-            return map ? bind(map, 'jsonb') : null;
-          },
-          yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
-          no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
-          many: () => {
-            const j = joinTableOf(resource, fieldByName(resource, name)!);
-            const alias = `"__r${joins.length}"`;
-            const rows = plan.where
-              ? `WHERE j.${ident(j.ownerColumn)} IN (SELECT "id" FROM ${table} ${plan.where})`
-              : '';
-            joins.push(
-              `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(j.${ident(j.targetColumn)}::text, ',' ORDER BY j.${ident(j.targetColumn)}) AS "__v"
+    const cell = CELLS[f.kind](col, {
+      labels: () => {
+        const map = labelMap(lang, resource, f, dictionaries.get(name));
+        return map ? bind(map, 'jsonb') : null;
+      },
+      yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
+      no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
+      many: () => {
+        const j = joinTableOf(resource, fieldByName(resource, name)!);
+        const alias = `"__r${joins.length}"`;
+        const rows = plan.where
+          ? `WHERE j.${ident(j.ownerColumn)} IN (SELECT "id" FROM ${table} ${plan.where})`
+          : '';
+        joins.push(
+          `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(j.${ident(j.targetColumn)}::text, ',' ORDER BY j.${ident(j.targetColumn)}) AS "__v"
              FROM ${ident(j.table)} j ${rows} GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
-            );
-            return `${alias}."__v"`;
-          },
-        });
-    cells.push(`${cell} AS "__c${cells.length}"`);
+        );
+        return `${alias}."__v"`;
+      },
+    });
+    cells.push(`${f.meta.money ? MONEY_CELL(col) : cell} AS "__c${cells.length}"`);
   }
   const labels = bound.length ? `CROSS JOIN (SELECT ${bound.join(', ')} OFFSET 0) "__p"` : '';
   const sql = `SELECT ${cells.join(', ')} FROM ${table} ${labels} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
