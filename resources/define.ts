@@ -80,6 +80,18 @@ export interface FieldMeta {
   backfill?: string;
   /** The dictionary this field's slug names, shipped in code: its migration seeds it (dictionary()). */
   dictionarySeed?: DictionaryDeclaration;
+  /**
+   * An amount of money in minor units (fen, cents), an integer column: shown and entered in major units in
+   * the site's currency (settings `currency`; `decimals` fraction digits shown), written to CSV in major units
+   * (`24.99`) and read back from them. Set by `money()`.
+   */
+  money?: true;
+  /**
+   * An uploaded file kept as an asset (`reference('assets')`): the form uploads it inline with progress
+   * (`POST v1/resources/assets`, the size limit of settings `basic.upload_max_size`), cells and show pages
+   * link to its download, and `image` also previews it. Set by `file()` / `image()`.
+   */
+  upload?: 'file' | 'image';
 }
 
 /** Field metadata lives in a zod registry, so a field is still a plain zod schema everywhere. */
@@ -165,6 +177,32 @@ export function dictionary(
   return field(z.string().trim().max(100), { ...meta, dictionary: name, ...seed });
 }
 
+/** The largest amount `money()` stores: an `integer` column of minor units (21,474,836.47 in major units). */
+export const MONEY_MAX = 2147483647;
+
+/**
+ * An amount in minor units: `price: money({ sort: true, search: ['between', '>=', '<='] })`, not negative
+ * unless `min` says so. The API takes and returns the integer (`2499`); screens and CSV use major units.
+ */
+export function money(meta: Omit<FieldMeta, 'money'> & { min?: number } = {}): z.ZodNumber {
+  const { min = 0, ...rest } = meta;
+  return field(z.int().min(Math.max(min, -MONEY_MAX)).max(MONEY_MAX), { ...rest, money: true });
+}
+
+/** A file kept as an asset: `manual_id: file()`; optional unless `required`. Stored as the asset's id. */
+export function file(
+  meta: Omit<FieldMeta, 'relation' | 'upload'> & { required?: boolean } = {},
+): z.ZodType<string | null | undefined> {
+  return reference('assets', { ...meta, upload: 'file' });
+}
+
+/** An image kept as an asset: `photo_id: image()`; previewed in forms, thumbnails in lists. */
+export function image(
+  meta: Omit<FieldMeta, 'relation' | 'upload'> & { required?: boolean } = {},
+): z.ZodType<string | null | undefined> {
+  return reference('assets', { ...meta, upload: 'image' });
+}
+
 /**
  * Child rows owned by a record (has-many): a resource whose `foreignKey` field references this one. They are
  * embedded with `include=<key>` and deleted with the parent (the foreign key cascades).
@@ -194,8 +232,20 @@ export interface ResourceOptions<S extends z.ZodObject> {
   name: string;
   /** API path under /api, e.g. `v1/user/staff`. */
   endpoint: string;
-  /** Permission page name: reading needs it; writing needs `.create`, `.update`, `.delete`, `.export`, `.import`. */
+  /**
+   * Permission page name: reading needs it; writing needs `.create`, `.update`, `.delete`, `.export`, `.import`
+   * (only the actions of the operations the resource has are grantable). Its prefix is the menu group:
+   * `content.articles` sits in the group `content` (title `app.menu.content`), `system.users.staff` in the
+   * built-in User group. A name without a dot is a page of its own at the top of the menu.
+   */
   permission: string;
+  /**
+   * Where the resource sits in the settings menu (schemas/permissions.ts `settingsMenu`): an icon (a name of
+   * src/layouts/menuIcons.tsx) and an order within its group (default 100; lower first). `false` keeps it out
+   * of the menu (a child edited inline in its parent) while its permission stays grantable. The entry's
+   * title is the resource's plural label, `resources.<name>.name_other`.
+   */
+  menu?: MenuPlace | false;
   /** The record's own fields. `id`, `created_at` and `updated_at` are added by the engine. */
   schema: S;
   /** Table name when it differs from `name`. */
@@ -227,6 +277,14 @@ export interface ResourceOptions<S extends z.ZodObject> {
   indexes?: readonly (readonly string[])[];
   /** Dictionaries shipped with the resource and seeded by its migration (besides its fields' own). */
   dictionaries?: readonly DictionaryDeclaration[];
+}
+
+/** A resource's place in the settings menu (see `ResourceOptions.menu`). */
+export interface MenuPlace {
+  /** @mui/icons-material name among those src/layouts/menuIcons.tsx bundles; a generic icon otherwise. */
+  icon?: string;
+  /** Position within the group (default 100); the built-in pages of a group come first. */
+  order?: number;
 }
 
 /** The contract's routes of a collection, as `operations` names them. */
@@ -267,6 +325,8 @@ export type RecordOf<R extends Resource> = z.output<R['schema']> & {
 export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S>): Resource<S> {
   if (!/^[a-z][a-z0-9_]*$/.test(options.name))
     throw new Error(`Resource name must be snake_case: ${options.name}`);
+  if (!/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(options.permission))
+    throw new Error(`Permission must be dotted snake_case (content.articles): ${options.permission}`);
   const shape = options.schema.shape as Record<string, z.ZodType>;
   const fields = Object.entries(shape).map(([name, schema]) => {
     if (!/^[a-z][a-z0-9_]*$/.test(name))

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { hasOperation } from '../resources/define.ts';
+import { z } from 'zod';
+import { defineResource, field, hasOperation } from '../resources/define.ts';
 import { resources } from '../resources/index.ts';
+import { fixtureResources } from '../tests/fixtures/gadgets.ts';
 import {
   PERMISSION,
   PERMISSION_ACTIONS,
@@ -9,6 +11,8 @@ import {
   grantablePermissionNames,
   menuPermissionNames,
   pageActions,
+  settingsMenu,
+  visibleMenu,
 } from './permissions.ts';
 import type { MenuItem } from './permissions.ts';
 
@@ -75,5 +79,44 @@ describe('page actions', () => {
       `${PERMISSION.settingsGeneral}.update`,
     ]);
     expect(names.has(PERMISSION.settings)).toBe(true);
+  });
+});
+
+describe('settingsMenu: a page per resource, from its declaration', () => {
+  const registry = [...resources, ...fixtureResources];
+  const menu = settingsMenu(registry);
+
+  it('keeps the built-in tree and adds each resource once, under its permission prefix', () => {
+    expect(menu.slice(0, SETTINGS_MENU.length).map((g) => g.name)).toEqual(SETTINGS_MENU.map((g) => g.name));
+    const names = menuPermissionNames(menu);
+    expect(new Set(names).size).toBe(names.length);
+    for (const r of registry) expect(names).toContain(r.permission);
+    for (const group of menu)
+      for (const child of group.children ?? []) expect(child.name?.startsWith(`${group.name}.`)).toBe(true);
+  });
+
+  it('offers the actions of the operations a resource has, and keeps `menu: false` grantable but hidden', () => {
+    const readOnly = defineResource({
+      name: 'ledgers',
+      endpoint: 'v1/shop/ledgers',
+      permission: 'shop.ledgers',
+      schema: z.object({ title: field(z.string().max(10), {}) }),
+      operations: ['list', 'read', 'export'],
+      menu: false,
+    });
+    const shop = settingsMenu([readOnly]);
+    expect(pageActions('shop.ledgers', shop)).toEqual(['export']);
+    const names = grantablePermissionNames(shop);
+    expect(names.has('shop.ledgers.export')).toBe(true);
+    expect(names.has('shop.ledgers.create')).toBe(false);
+    expect(visibleMenu(shop).some((g) => g.name === 'shop')).toBe(false);
+    expect(pageActions('test.gadgets', menu)).toEqual(['create', 'update', 'delete', 'export', 'import']);
+  });
+
+  it('is memoized per registry and leaves SETTINGS_MENU alone', () => {
+    const before = JSON.stringify(SETTINGS_MENU);
+    expect(settingsMenu(registry)).toBe(menu);
+    settingsMenu([...registry]);
+    expect(JSON.stringify(SETTINGS_MENU)).toBe(before);
   });
 });

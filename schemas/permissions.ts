@@ -1,5 +1,8 @@
+import { RESOURCE_OPERATIONS, type Resource } from '../resources/define.ts';
+
 /**
- * Permission names and the settings menu tree: declared once here, read by the client (menu, guards, buttons)
+ * Permission names and the settings menu tree: the built-in pages are declared here, every resource adds its
+ * own page from its declaration (`settingsMenu(resources)`), read by the client (menu, guards, buttons)
  * and by the server (role validation, `GET v1/system/menus`). Titles are locale keys (locales/<lng>/app.json),
  * icons are @mui/icons-material component names so this file stays free of React.
  */
@@ -54,6 +57,8 @@ export interface MenuItem {
    * the role editor offers (API contract, Amendments, "General settings"). Omitted on groups.
    */
   actions?: readonly PermissionAction[];
+  /** Grantable (role editor, server) but not shown in the menu: a resource declared with `menu: false`. */
+  hidden?: boolean;
 }
 
 /** The settings menu of spec section 2: Settings, User and System groups. */
@@ -214,4 +219,93 @@ export function grantablePermissionNames(items: readonly MenuItem[] = SETTINGS_M
   };
   walk(items);
   return names;
+}
+
+/** A resource page's default order within its group (`menu.order`). */
+export const DEFAULT_MENU_ORDER = 100;
+
+/** The menu group of a permission name: everything before its last dot (`content.articles` -> `content`). */
+export function menuGroupOf(permission: string): string | null {
+  const dot = permission.lastIndexOf('.');
+  return dot > 0 ? permission.slice(0, dot) : null;
+}
+
+/** Locale key of a group's title: `app.menu.<last segment>` (`content` -> `app.menu.content`). */
+export function menuGroupTitle(group: string): string {
+  return `app.menu.${group.slice(group.lastIndexOf('.') + 1)}`;
+}
+
+/** The page a resource adds: its permission, plural label, path, icon and the actions its operations need. */
+export function resourceMenuItem(resource: Resource): MenuItem {
+  const place = resource.options.menu;
+  const operations = resource.options.operations ?? RESOURCE_OPERATIONS;
+  return {
+    name: resource.permission,
+    title: `resources.${resource.name}.name_other`,
+    icon: (place && place.icon) || 'Folder',
+    path: `/settings/${resource.name}`,
+    actions: PERMISSION_ACTIONS.filter((action) => operations.includes(action)),
+    ...(place === false ? { hidden: true } : {}),
+  };
+}
+
+const merged = new WeakMap<readonly Resource[], MenuItem[]>();
+
+/**
+ * The whole settings menu: the built-in tree plus one page per resource whose permission it does not already
+ * name (resources/define.ts `menu`). A page joins the group its permission's prefix names: a built-in group
+ * (`system.users.x` -> User), or a new group titled `app.menu.<group>`, created after the built-in ones; pages
+ * follow a group's built-in pages by `menu.order`, then name. The role editor, the menu, `GET v1/system/menus`
+ * and the server's role validation all read this, so a new resource's names are grantable with no edit here.
+ *
+ * @example
+ * settingsMenu(resources); // [...SETTINGS_MENU, { name: 'test', title: 'app.menu.test', children: [gadgets...] }]
+ */
+export function settingsMenu(
+  resources: readonly Resource[],
+  base: readonly MenuItem[] = SETTINGS_MENU,
+): MenuItem[] {
+  const hit = base === SETTINGS_MENU ? merged.get(resources) : undefined;
+  if (hit) return hit;
+  const known = new Set(menuPermissionNames(base));
+  const pages = resources
+    .filter((r) => !known.has(r.permission))
+    .map((r) => ({ resource: r, item: resourceMenuItem(r) }))
+    .sort(
+      (a, b) => orderOf(a.resource) - orderOf(b.resource) || a.resource.name.localeCompare(b.resource.name),
+    );
+  const out: MenuItem[] = base.map((item) => ({
+    ...item,
+    ...(item.children ? { children: [...item.children] } : {}),
+  }));
+  for (const { resource, item } of pages) {
+    const group = menuGroupOf(resource.permission);
+    if (group === null) {
+      out.push(item);
+      continue;
+    }
+    let parent = out.find((g) => g.name === group);
+    if (!parent) {
+      parent = { name: group, title: menuGroupTitle(group), icon: 'Folder', children: [] };
+      out.push(parent);
+    }
+    parent.children = [...(parent.children ?? []), item];
+  }
+  // A new group whose every page is hidden stays out of the menu (its name is still grantable).
+  for (const group of out.slice(base.length))
+    if (group.children?.length && group.children.every((c) => c.hidden)) group.hidden = true;
+  if (base === SETTINGS_MENU) merged.set(resources, out);
+  return out;
+}
+
+function orderOf(resource: Resource): number {
+  const place = resource.options.menu;
+  return place ? (place.order ?? DEFAULT_MENU_ORDER) : DEFAULT_MENU_ORDER;
+}
+
+/** The menu as shown: hidden entries (`menu: false`) removed, recursively. */
+export function visibleMenu(items: readonly MenuItem[]): MenuItem[] {
+  return items
+    .filter((item) => !item.hidden)
+    .map((item) => (item.children ? { ...item, children: visibleMenu(item.children) } : item));
 }

@@ -86,6 +86,9 @@ const CELLS: Record<
   references: (_col, c) => c.many(),
 };
 
+/** A `money()` field: minor units written in major units with two decimals (`2499` -> `24.99`), exact. */
+const MONEY_CELL = (col: string) => `(${col}::numeric / 100)::numeric(20, 2)::text`;
+
 function withLabels(col: string, map: string | null): string {
   return map ? `coalesce(${map} ->> ${col}, ${escapeSql(col)})` : escapeSql(col);
 }
@@ -148,7 +151,7 @@ export async function exportQuery(
         return `${alias}."__v"`;
       },
     });
-    cells.push(`${cell} AS "__c${cells.length}"`);
+    cells.push(`${f.meta.money ? MONEY_CELL(col) : cell} AS "__c${cells.length}"`);
   }
   const labels = bound.length ? `CROSS JOIN (SELECT ${bound.join(', ')} OFFSET 0) "__p"` : '';
   const sql = `SELECT ${cells.join(', ')} FROM ${table} ${labels} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;

@@ -109,7 +109,8 @@ export async function columnReaders(
       continue;
     }
     const fromLabel = await labelReader(db, lang, resource, f);
-    readers.push({ field: f.name, read: (v) => READERS[f.kind](v, { fromLabel, booleans }) });
+    const read = f.meta.money ? readMoney : (v: string) => READERS[f.kind](v, { fromLabel, booleans });
+    readers.push({ field: f.name, read });
   }
   return { readers, unknown };
 }
@@ -138,6 +139,21 @@ async function labelReader(db: Queryable, lang: Pick<Lang, 'locale'>, resource: 
     }
   }
   return (cell: string) => labels.get(cell) ?? cell;
+}
+
+/**
+ * A `money()` cell in major units (`24.99`, `1,234.5`, `¥25`) -> minor units (`2499`), exactly (no float
+ * rounding); anything else is left as text, so validation answers 422 naming the field.
+ */
+export function readMoney(v: string): unknown {
+  const text = v
+    .trim()
+    .replace(/[\s,]/g, '')
+    .replace(/^([-+]?)[^\d.+-]+/, '$1');
+  const m = /^([-+]?)(\d+)(?:\.(\d{0,2}))?$/.exec(text);
+  if (!m) return v;
+  const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  return m[1] === '-' ? -minor : minor;
 }
 
 function toNumber(v: string): unknown {

@@ -5,6 +5,7 @@ import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../modules/types.ts';
 import { createCsvJobs } from './csv-jobs.ts';
 import { registerResourceRoutes } from './routes.ts';
+import { addServedResources } from './served.ts';
 import { migrationProblems } from './snapshot.ts';
 
 /**
@@ -26,6 +27,8 @@ export function createResourcesModule({
       const problems = migrationProblems(resources, migrationsDir);
       if (problems.length)
         throw new Error(`Resource migrations are missing or stale:\n${problems.join('\n')}`);
+      // Their menu pages and permission names (schemas/permissions.ts settingsMenu).
+      addServedResources(resources);
       // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
       const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
       const csvJobs = createCsvJobs({ db: ctx.db, config: ctx.config, registry: resources, jobs });

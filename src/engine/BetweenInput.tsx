@@ -6,6 +6,7 @@ import type { FieldKind } from './fieldKind.ts';
 /** Native input types of the kinds a range filter is offered for. */
 const INPUT_TYPES: Partial<Record<FieldKind, string>> = {
   number: 'number',
+  money: 'number',
   date: 'date',
   datetime: 'datetime-local',
 };
@@ -33,10 +34,17 @@ export function BetweenInput({
 }) {
   const translate = useTranslate();
   const { field } = useInput({ source });
-  const [from = '', to = ''] = Array.isArray(field.value) ? (field.value as string[]) : [];
+  // Money is typed in major units and searched in minor units (the stored integers).
+  const isMoney = kind === 'money';
+  const shown = (v: string) => (isMoney && v !== '' ? String(Number(v) / 100) : v);
+  const stored = (v: string) => (isMoney && v !== '' ? String(Math.round(Number(v) * 100)) : v);
+  const [rawFrom = '', rawTo = ''] = Array.isArray(field.value) ? (field.value as string[]) : [];
+  const from = shown(rawFrom);
+  const to = shown(rawTo);
   const name = translate(label ?? `resources.${resource}.fields.${source}`, { _: source });
   const type = INPUT_TYPES[kind] ?? 'text';
-  const change = (next: [string, string]) => field.onChange(next[0] === '' && next[1] === '' ? null : next);
+  const change = (next: [string, string]) =>
+    field.onChange(next[0] === '' && next[1] === '' ? null : [stored(next[0]), stored(next[1])]);
   return (
     <Stack direction="row" spacing={1} sx={{ mb: '4px' }}>
       <TextField

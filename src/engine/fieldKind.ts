@@ -19,7 +19,14 @@ export type FieldKind =
   | 'manyToMany'
   | 'dictionary'
   | 'array'
-  | 'json';
+  | 'json'
+  /** `money()`: minor units shown and typed in major units. */
+  | 'money'
+  /** `file()` / `image()`: an asset id, uploaded from the form. */
+  | 'file'
+  | 'image'
+  /** `input: 'markdown'`: a long text with a preview. */
+  | 'markdown';
 
 interface Def {
   type: string;
@@ -75,7 +82,7 @@ const BY_MODEL_KIND: Record<ModelKind, FieldKind> = {
 
 const BY_INPUT_HINT: Partial<Record<NonNullable<FieldMeta['input']>, FieldKind>> = {
   textarea: 'text',
-  markdown: 'text',
+  markdown: 'markdown',
   password: 'password',
   email: 'email',
   url: 'url',
@@ -87,7 +94,9 @@ const BY_INPUT_HINT: Partial<Record<NonNullable<FieldMeta['input']>, FieldKind>>
  * (password inputs), input hints, and lists (a JSON array is edited as an array).
  */
 export function fieldKind(schema: z.ZodType, meta: FieldMeta): FieldKind {
+  if (meta.upload) return meta.upload;
   if (meta.relation) return meta.relation.kind;
+  if (meta.money) return 'money';
   if (meta.dictionary) return 'dictionary';
   if (meta.writeOnly || meta.input === 'password') return 'password';
   const hinted = meta.input ? BY_INPUT_HINT[meta.input] : undefined;

@@ -16,6 +16,9 @@ import type { EngineField } from './registry.ts';
 import { DictionaryField } from './DictionaryField.tsx';
 import { EnumField } from './EnumField.tsx';
 import { MaskedField } from './MaskedField.tsx';
+import { AssetField } from './AssetField.tsx';
+import { renderMarkdown } from './MarkdownInput.tsx';
+import { MoneyField } from './MoneyField.tsx';
 
 export interface FieldContext {
   /** The resource the record belongs to. */
@@ -66,6 +69,19 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
       render={(record: Record<string, unknown>) => JSON.stringify(record[f.name] ?? null)}
     />
   ),
+  money: (f, ctx) => <MoneyField {...common(f, ctx)} />,
+  file: (f, ctx) => <AssetField {...common(f, ctx)} kind="file" isListCell={ctx.isListCell} />,
+  image: (f, ctx) => <AssetField {...common(f, ctx)} kind="image" isListCell={ctx.isListCell} />,
+  // Lists show the text; show pages render the Markdown.
+  markdown: (f, ctx) =>
+    ctx.isListCell ? (
+      <TextField {...common(f, ctx)} />
+    ) : (
+      <FunctionField
+        {...common(f, ctx)}
+        render={(record: Record<string, unknown>) => renderMarkdown(String(record[f.name] ?? ''))}
+      />
+    ),
 };
 
 /** The Field element of one field; masked fields are masked in list cells. */

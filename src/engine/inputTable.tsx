@@ -17,6 +17,9 @@ import { isRequired } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
 import { DictionaryInput } from './DictionaryInput.tsx';
 import { EnumInput } from './EnumInput.tsx';
+import { AssetInput } from './AssetField.tsx';
+import { MarkdownInput } from './MarkdownInput.tsx';
+import { MoneyInput } from './MoneyField.tsx';
 
 export interface InputContext {
   resource: string;
@@ -80,7 +83,20 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
       parse={(text: string) => parseJson(text)}
     />
   ),
+  money: (f, ctx) => <MoneyInput {...common(f, ctx)} />,
+  // A filter on an uploaded file searches by asset id.
+  file: (f, ctx) =>
+    ctx.isFilter ? <TextInput {...common(f, ctx)} /> : <AssetInput {...assetProps(f, ctx)} kind="file" />,
+  image: (f, ctx) =>
+    ctx.isFilter ? <TextInput {...common(f, ctx)} /> : <AssetInput {...assetProps(f, ctx)} kind="image" />,
+  markdown: (f, ctx) =>
+    ctx.isFilter ? <TextInput {...common(f, ctx)} /> : <MarkdownInput {...common(f, ctx)} />,
 };
+
+function assetProps(f: EngineField, ctx: InputContext) {
+  const { source, isRequired } = common(f, ctx);
+  return { source, isRequired, label: `${f.label ?? `resources.${ctx.resource}.fields.${f.name}`}` };
+}
 
 /** A read-only field on a form: shown, never editable, never sent. */
 export function renderReadOnlyInput(field: EngineField): ReactElement {

@@ -8,7 +8,8 @@ import Tooltip from '@mui/material/Tooltip';
 import { Fragment, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { SETTINGS_MENU, filterMenu } from '../../schemas/permissions.ts';
+import { filterMenu, settingsMenu, visibleMenu } from '../../schemas/permissions.ts';
+import { resources } from '../../resources/index.ts';
 import type { MenuItem } from '../../schemas/permissions.ts';
 import { useSettingsMenu } from '../pages/people/useSettingsMenu.ts';
 import { hasPermission } from '../providers/permissions.ts';
@@ -18,7 +19,10 @@ import { menuIcon } from './menuIcons.tsx';
 
 export interface SettingsMenuProps {
   collapsed: boolean;
-  /** Menu tree to show; defaults to `GET v1/system/menus` (the static tree filtered here until it answers). */
+  /**
+   * Menu tree to show; defaults to `GET v1/system/menus` (until it answers, the built-in tree plus a page per
+   * registered resource, filtered here).
+   */
   items?: readonly MenuItem[];
   onNavigate?: () => void;
 }
@@ -35,7 +39,9 @@ export function SettingsMenu({ collapsed, items, onNavigate }: SettingsMenuProps
       // The server's tree is already filtered; the static one is filtered here with the same rule.
       !items && server.items
         ? server.items
-        : filterMenu(items ?? SETTINGS_MENU, (name) => hasPermission(permissions, name)),
+        : filterMenu(visibleMenu(items ?? settingsMenu(resources)), (name) =>
+            hasPermission(permissions, name),
+          ),
     [items, server.items, permissions],
   );
 

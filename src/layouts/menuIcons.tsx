@@ -13,6 +13,16 @@ import ScheduleIcon from '@mui/icons-material/Schedule';
 import SettingsIcon from '@mui/icons-material/Settings';
 import TuneIcon from '@mui/icons-material/Tune';
 import WorkHistoryIcon from '@mui/icons-material/WorkHistory';
+import WidgetsIcon from '@mui/icons-material/Widgets';
+import Inventory2Icon from '@mui/icons-material/Inventory2';
+import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
+import CategoryIcon from '@mui/icons-material/Category';
+import ImageIcon from '@mui/icons-material/Image';
+import AttachMoneyIcon from '@mui/icons-material/AttachMoney';
+import DescriptionIcon from '@mui/icons-material/Description';
+import StoreIcon from '@mui/icons-material/Store';
+import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import ReceiptIcon from '@mui/icons-material/Receipt';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /**
@@ -35,6 +45,17 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   Settings: SettingsIcon,
   Tune: TuneIcon,
   WorkHistory: WorkHistoryIcon,
+  // For resources' `menu.icon` (resources/define.ts); add a line here to offer another one.
+  Widgets: WidgetsIcon,
+  Inventory2: Inventory2Icon,
+  ShoppingCart: ShoppingCartIcon,
+  Category: CategoryIcon,
+  Image: ImageIcon,
+  AttachMoney: AttachMoneyIcon,
+  Description: DescriptionIcon,
+  Store: StoreIcon,
+  LocalOffer: LocalOfferIcon,
+  Receipt: ReceiptIcon,
 };
 
 export function menuIcon(name: string | undefined): SvgIconComponent {

@@ -6,6 +6,7 @@ import { hasOperation, searchConditions, type Condition, type Resource } from '.
 import { readMigrations } from '../../server/db/migrate.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
 import { grantableNames } from '../../server/modules/people/guards.ts';
+import { TINY_PNG, uploadAsset } from '../helpers/upload.ts';
 import { FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
 import { resources as registry } from '../fixtures/registry.ts';
@@ -115,6 +116,9 @@ async function poolOf(name: string, seed: number): Promise<string[]> {
   const r = byName(name);
   const list = await call('GET', `${api(r)}?size=50`);
   const ids = ((list.json?.data as { data: { id: string }[] } | undefined)?.data ?? []).map((x) => x.id);
+  // Assets are uploaded, not created (the `file()` / `image()` fields refer to them).
+  if (!ids.length && name === 'assets')
+    for (const n of [1, 2]) ids.push(await uploadAsset(t, token, `p${n}.png`, TINY_PNG, 'image/png'));
   if (!ids.length && hasOperation(r, 'create')) {
     for (const body of await validBodies(r, seed, 3)) {
       const res = await call('POST', api(r), body);

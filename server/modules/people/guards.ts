@@ -1,8 +1,9 @@
-import { SETTINGS_MENU, grantablePermissionNames, type MenuItem } from '../../../schemas/permissions.ts';
+import { grantablePermissionNames, settingsMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { AppError } from '../../core/errors.ts';
 import { can, type Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { Actor } from '../../engine/audit.ts';
+import { servedResources } from '../../engine/served.ts';
 
 /**
  * The no-self-escalation rules shared by the staff, role and user hooks: nobody grants a name they do not
@@ -10,9 +11,12 @@ import type { Actor } from '../../engine/audit.ts';
  */
 export type StaffPrincipal = Principal & { staff: NonNullable<Principal['staff']> };
 
-/** Every name a role may hold: groups, pages, and the `<page>.<action>` names each page declares. */
-export function grantableNames(items: readonly MenuItem[] = SETTINGS_MENU): Set<string> {
-  return grantablePermissionNames(items);
+/**
+ * Every name a role may hold: groups, pages, and the `<page>.<action>` names each page declares, the pages of
+ * every served resource included (their actions follow the operations each one has).
+ */
+export function grantableNames(items?: readonly MenuItem[]): Set<string> {
+  return grantablePermissionNames(items ?? settingsMenu(servedResources()));
 }
 
 /** The staff principal behind an engine write (routes always set it). */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { SETTINGS_MENU, filterMenu, type MenuItem } from '../../../schemas/permissions.ts';
+import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
+import { servedResources } from '../../engine/served.ts';
 import { isMenuHidden } from '../system-tools/moduleGate.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
@@ -16,7 +17,8 @@ export interface WireMenuItem {
 }
 
 /**
- * `GET v1/system/menus`: the settings menu of schemas/permissions.ts filtered by the caller's names exactly
+ * `GET v1/system/menus`: the settings menu of schemas/permissions.ts, with a page for every served resource
+ * (`settingsMenu`; `menu: false` ones left out), filtered by the caller's names exactly
  * as spec 6 says (children filtered recursively, nameless items kept, administrators see everything).
  */
 export function registerMenuRoutes(app: FastifyInstance): void {
@@ -35,7 +37,10 @@ export function registerMenuRoutes(app: FastifyInstance): void {
         ...(item.children ? { children: item.children.map(toWire) } : {}),
       });
       return ok(
-        filterMenu(SETTINGS_MENU, (name) => can(principal, name) && !isMenuHidden(request, name)).map(toWire),
+        filterMenu(
+          visibleMenu(settingsMenu(servedResources())),
+          (name) => can(principal, name) && !isMenuHidden(request, name),
+        ).map(toWire),
       );
     },
   );

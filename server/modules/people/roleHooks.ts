@@ -2,8 +2,6 @@ import { AppError } from '../../core/errors.ts';
 import type { ResourceHooks } from '../../engine/hooks.ts';
 import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
 
-const GRANTABLE = grantableNames();
-
 const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[] =>
   ((record?.permissions as { menu_ids?: string[] } | undefined)?.menu_ids ?? []).map(String);
 
@@ -17,7 +15,8 @@ export const roleHooks: ResourceHooks = {
     const principal = principalOf(actor);
     if ('permissions' in data) {
       const names = [...new Set(menuIdsOf(data))];
-      const unknown = names.filter((n) => !GRANTABLE.has(n));
+      const grantable = grantableNames();
+      const unknown = names.filter((n) => !grantable.has(n));
       if (unknown.length)
         throw new AppError(422, 'errors.validation', {
           fields: { permissions: ['settings.people.errors.unknown_permission'] },

@@ -1,4 +1,5 @@
-import { SETTINGS_MENU, type MenuItem } from '../../../schemas/permissions.ts';
+import { resources } from '../../../resources/index.ts';
+import { settingsMenu, type MenuItem } from '../../../schemas/permissions.ts';
 
 /** One checkbox of the role editor: a group, a page or an action, with its label key and children. */
 export interface PermissionNode {
@@ -10,9 +11,10 @@ export interface PermissionNode {
 
 /**
  * The whole permission tree: groups -> pages -> the `<page>.<action>` names each page declares (from the
- * settings menu, the one source; the monitor has no actions, general settings only `update`).
+ * settings menu, the one source, with a page per registered resource, `menu: false` ones included; the
+ * monitor has no actions, general settings only `update`).
  */
-export function permissionNodes(items: readonly MenuItem[] = SETTINGS_MENU): PermissionNode[] {
+export function permissionNodes(items: readonly MenuItem[] = settingsMenu(resources)): PermissionNode[] {
   return items.flatMap((item): PermissionNode[] => {
     if (!item.name) return [];
     const children = item.children
