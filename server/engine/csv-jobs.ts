@@ -261,9 +261,10 @@ function capErrors(report: ImportReport): ImportReport & { errors_truncated?: tr
 /** Reads a stored import file back (written by queueImport with csv-stringify). */
 async function readCsvFile(file: string): Promise<string[][]> {
   const rows: string[][] = [];
-  const parser = fs
-    .createReadStream(file)
-    .pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  const input = fs.createReadStream(file);
+  const parser = input.pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  // pipe() does not forward a read error: without this a missing file left the job (and its queue) hanging.
+  input.on('error', (error) => parser.destroy(error));
   for await (const record of parser as AsyncIterable<string[]>) rows.push(record);
   return rows;
 }
