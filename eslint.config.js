@@ -1,8 +1,67 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers (README "Layout"): each may import only from itself and the layers below it, never upward.
+ *   schemas, locales  <-  resources  <-  { src, server }
+ *   server: core (core/, db/, auth/, jobs/, events/, storage/, config...)  <-  engine/  <-  modules/  <-  app
+ *   src: base (providers, lib, events, i18n, theme, components)  <-  engine/  <-  app (pages, admin, layouts, routes)
+ * Tests and test helpers may reach across (a test of schemas/ checks the resources, say).
+ */
+const LAYERS = [
+  { type: 'schemas', pattern: ['schemas/**', 'locales/**'] },
+  { type: 'resources', pattern: 'resources/**' },
+  {
+    type: 'server-core',
+    pattern: [
+      'server/core/**',
+      'server/db/**',
+      'server/auth/**',
+      'server/jobs/**',
+      'server/events/**',
+      'server/storage/**',
+      'server/cluster/**',
+      'server/mail/**',
+      'server/sms/**',
+      'server/config.ts',
+    ],
+  },
+  { type: 'server-engine', pattern: 'server/engine/**' },
+  { type: 'server-modules', pattern: 'server/modules/**' },
+  {
+    type: 'server-app',
+    pattern: ['server/app.ts', 'server/main.ts', 'server/bootstrap.ts', 'server/cli/**'],
+  },
+  {
+    type: 'src-base',
+    pattern: [
+      'src/providers/**',
+      'src/lib/**',
+      'src/events/**',
+      'src/i18n/**',
+      'src/theme/**',
+      'src/components/**',
+    ],
+  },
+  { type: 'src-engine', pattern: 'src/engine/**' },
+  // Pages, the admin app (and its override table), layouts and routes: the screens, on top.
+  { type: 'src-app', pattern: 'src/**' },
+];
+const MAY_IMPORT = {
+  schemas: ['schemas'],
+  resources: ['schemas', 'resources'],
+  'server-core': ['schemas', 'resources', 'server-core'],
+  'server-engine': ['schemas', 'resources', 'server-core', 'server-engine'],
+  'server-modules': ['schemas', 'resources', 'server-core', 'server-engine', 'server-modules'],
+  'server-app': ['schemas', 'resources', 'server-core', 'server-engine', 'server-modules', 'server-app'],
+  'src-base': ['schemas', 'resources', 'src-base'],
+  'src-engine': ['schemas', 'resources', 'src-base', 'src-engine'],
+  'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-app'],
+};
 
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e', 'dist-server*', 'data', 'coverage', 'node_modules'] },
@@ -19,5 +78,31 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: { ...reactHooks.configs.recommended.rules, ...jsxA11y.flatConfigs.recommended.rules },
+  },
+  {
+    files: ['schemas/**', 'locales/**', 'resources/**', 'server/**', 'src/**'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': LAYERS.map((layer) => ({ ...layer, mode: 'full' })),
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+      // Layers are globs over whole paths (`mode: 'full'`), some single files (server/config.ts); v7 calls
+      // `mode` legacy but has no other way to classify a file as an element.
+      'boundaries/legacy-warnings': false,
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '{{ from.element.type }} must not import {{ to.element.type }} (a layer above it; see eslint.config.js)',
+          policies: Object.entries(MAY_IMPORT).map(([from, allow]) => ({
+            from: { element: { type: from } },
+            allow: { to: { element: { types: { anyOf: allow } } } },
+          })),
+        },
+      ],
+    },
   },
 );

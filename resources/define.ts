@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX, isIdString } from '../schemas/ids.ts';
 import type { DictionaryDeclaration } from './default-dictionaries.ts';
 
 /**
@@ -117,13 +118,8 @@ export function metaOf(schema: z.ZodType): FieldMeta {
   return isWrapper && def.innerType ? { ...metaOf(def.innerType), ...own } : own;
 }
 
-/** The largest id (PostgreSQL bigint / bigserial). */
-export const ID_MAX = 9223372036854775807n;
-
-/** A record id as the API takes it: digits only, at most 2^63-1 (a bigint). */
-export function isIdString(value: string): boolean {
-  return /^\d{1,19}$/.test(value) && BigInt(value) <= ID_MAX;
-}
+// Ids are a shared type of schemas/ (the layer below resources), re-exported for the field helpers' users.
+export { ID_MAX, isIdString };
 
 /**
  * A fresh id schema (digit string or positive integer, within bigint, as a string). Every helper builds its

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIdString } from '../resources/define.ts';
+import { isIdString } from './ids.ts';
 import { PHONE_PATTERN } from './common.ts';
 
 /** Password bounds of the product: long passphrases are welcome, nothing is ever truncated. */

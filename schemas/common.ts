@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isIdString } from '../resources/define.ts';
+import { isIdString } from './ids.ts';
 
 /** Mainland-China mobile numbers: 11 digits starting with 1 (the `country` setting may widen this later). */
 export const PHONE_PATTERN = /^1\d{10}$/;

@@ -19,7 +19,7 @@ import { registerPrincipal } from './core/principal.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
 import { openStorage, type FileStorage } from './storage/index.ts';
-import type { AppModule } from './modules/types.ts';
+import type { AppModule } from './core/app-module.ts';
 
 export interface BuildAppOptions {
   db: Db;

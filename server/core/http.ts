@@ -18,8 +18,6 @@ declare module 'fastify' {
   }
 }
 
-const DEFAULT_LOCALE: Locale = 'zh-CN';
-
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -234,15 +232,20 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser rejects before there is a request (headers over
- * the size limit are a 431, anything else a 400), written on the socket as the envelope. The headers could
- * not be read, so the message is in the default language.
+ * the size limit are a 431, anything else a 400), written on the socket as the envelope. There is no request
+ * to negotiate with, so the language comes from an Accept-Language line in the bytes the parser was reading
+ * (`rawPacket`: the headers sent before the oversized one, in practice), else the default language.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(
+  error: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status =
     error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const key = status === 431 ? 'errors.headers_too_large' : 'errors.bad_request';
-  const body = JSON.stringify({ code: status, message: translate(DEFAULT_LOCALE, key), data: null });
+  const locale = negotiateLocale(acceptLanguageIn(error.rawPacket));
+  const body = JSON.stringify({ code: status, message: translate(locale, key), data: null });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -250,4 +253,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     );
   }
   socket.destroy(error);
+}
+
+/** The Accept-Language value in raw request bytes (only the first 16 KiB are looked at), if any. */
+function acceptLanguageIn(raw: unknown): string | undefined {
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const head = raw.subarray(0, 16 * 1024).toString('latin1');
+  return /\r\naccept-language:[ \t]*([^\r\n]{1,200})/i.exec(head)?.[1];
 }

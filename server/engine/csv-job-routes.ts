@@ -4,7 +4,7 @@ import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import type { Db } from '../db/index.ts';
-import { findJob, type JobRecord } from '../modules/jobs/routes.ts';
+import { findJob, type JobRecord } from '../jobs/records.ts';
 import { csvFilePath } from './csv-files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './csv-jobs.ts';
 import { attachment } from './export.ts';

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
-import type { Locale } from '../../locales/index.ts';
+import { translate, type Locale } from '../../locales/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import type { Config } from '../config.ts';
+import { appErrorOfDb } from '../core/db-errors.ts';
 import { AppError } from '../core/errors.ts';
 import { can, loadPrincipal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
@@ -116,50 +117,53 @@ export function createCsvJobs({
     name: CSV_EXPORT_QUEUE,
     options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
     audience: audience('export'),
-    async handler({ id, data, progress }) {
-      const ctx = contextOf(data);
-      const actor = await ctx.authorize('export');
-      await removeOldCsvFiles(dataDir, KEEP_HOURS);
-      const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal });
-      const total = await countExport(db, ctx.resource, plan);
-      const report = reporter(progress);
-      const csv = await openExport(ctx, langOf(data.locale), plan, {
-        onRows: (done) => report(Math.min(done, total), total),
-      });
-      const size = await writeAtomically(csvFilePath(dataDir, 'exports', id), csv.stream);
-      const rows = csv.rows();
-      return { name: data.name, rows, size } satisfies ExportOutput;
-    },
+    handler: ({ id, data, progress }) =>
+      failingPlainly(data.locale, async () => {
+        const ctx = contextOf(data);
+        const actor = await ctx.authorize('export');
+        await removeOldCsvFiles(dataDir, KEEP_HOURS);
+        const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal });
+        const total = await countExport(db, ctx.resource, plan);
+        const report = reporter(progress);
+        const csv = await openExport(ctx, langOf(data.locale), plan, {
+          onRows: (done) => report(Math.min(done, total), total),
+        });
+        const size = await writeAtomically(csvFilePath(dataDir, 'exports', id), csv.stream);
+        const rows = csv.rows();
+        return { name: data.name, rows, size } satisfies ExportOutput;
+      }),
   };
 
   const importQueue: QueueDefinition<ImportJobData> = {
     name: CSV_IMPORT_QUEUE,
     options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
     audience: audience('import'),
-    async handler({ data, progress }) {
-      const ctx = contextOf(data);
-      const actor = await ctx.authorize('import');
-      const file = csvFilePath(dataDir, 'imports', data.file);
-      const rows = await readCsvFile(file);
-      const report = reporter(progress);
-      const result = await runImport(
-        ctx,
-        actor,
-        langOf(data.locale),
-        rows,
-        { dryRun: data.dry_run, upsert: data.upsert },
-        {
-          checked: (total) => progress(10, { done: 0, total }),
-          // On PGlite the transaction holds the only connection: progress would wait for it (and deadlock).
-          ...(db.kind === 'postgres'
-            ? { written: (done: number, total: number) => report(done, total, 10 + (done / total) * 90) }
-            : {}),
-        },
-      );
-      await removeOldCsvFiles(dataDir, KEEP_HOURS);
-      await fs.promises.rm(file, { force: true });
-      return capErrors(result);
-    },
+    handler: ({ data, progress }) =>
+      failingPlainly(data.locale, async () => {
+        const ctx = contextOf(data);
+        const actor = await ctx.authorize('import');
+        const file = csvFilePath(dataDir, 'imports', data.file);
+        if (!fs.existsSync(file)) throw new AppError(410, 'engine.csv.file_gone');
+        const rows = await readCsvFile(file);
+        const report = reporter(progress);
+        const result = await runImport(
+          ctx,
+          actor,
+          langOf(data.locale),
+          rows,
+          { dryRun: data.dry_run, upsert: data.upsert },
+          {
+            checked: (total) => progress(10, { done: 0, total }),
+            // On PGlite the transaction holds the only connection: progress would wait for it (and deadlock).
+            ...(db.kind === 'postgres'
+              ? { written: (done: number, total: number) => report(done, total, 10 + (done / total) * 90) }
+              : {}),
+          },
+        );
+        await removeOldCsvFiles(dataDir, KEEP_HOURS);
+        await fs.promises.rm(file, { force: true });
+        return capErrors(result);
+      }),
   };
 
   return {
@@ -220,6 +224,24 @@ function jobOperationContext(
   };
 }
 
+/**
+ * Runs a job's work so that a failure reaches the job (and so its requester) as a plain message in the
+ * requester's language: an AppError's or a database error's own message (appErrorOfDb), else a generic one.
+ * Never a stack, a file path, SQL or a constraint name. The import's transaction has rolled back by then,
+ * and the uploaded file is kept, so the failed job can be retried from the jobs page.
+ */
+async function failingPlainly<T>(locale: Locale, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const known = error instanceof AppError ? error : appErrorOfDb(error);
+    const message = known
+      ? translate(locale, known.key, known.params)
+      : translate(locale, 'engine.csv.job_failed');
+    throw new Error(message);
+  }
+}
+
 /** Progress at most twice a second (and always at the end): rows done of the total, or a given percentage. */
 function reporter(progress: JobContext<unknown>['progress']) {
   let last = 0;
@@ -239,9 +261,10 @@ function capErrors(report: ImportReport): ImportReport & { errors_truncated?: tr
 /** Reads a stored import file back (written by queueImport with csv-stringify). */
 async function readCsvFile(file: string): Promise<string[][]> {
   const rows: string[][] = [];
-  const parser = fs
-    .createReadStream(file)
-    .pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  const input = fs.createReadStream(file);
+  const parser = input.pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  // pipe() does not forward a read error: without this a missing file left the job (and its queue) hanging.
+  input.on('error', (error) => parser.destroy(error));
   for await (const record of parser as AsyncIterable<string[]>) rows.push(record);
   return rows;
 }

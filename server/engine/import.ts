@@ -12,7 +12,7 @@ import { fieldByName, fieldsOf, ident } from './fields.ts';
 import type { Lang } from './labels.ts';
 import { insertRecord, patchRecord, type OperationContext } from './operations.ts';
 import type { RawQuery } from './query.ts';
-import { withoutSystemKeys, writeSchemas } from './schemas.ts';
+import { withoutSystemKeys, writeSchemas } from '../../resources/write.ts';
 
 export const DEFAULT_MAX_IMPORT_ROWS = 100_000;
 

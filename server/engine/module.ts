@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { Resource } from '../../resources/define.ts';
 import { resources as registeredResources } from '../../resources/index.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
-import type { AppModule } from '../modules/types.ts';
+import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv-jobs.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { addServedResources } from './served.ts';

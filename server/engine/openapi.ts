@@ -2,17 +2,17 @@ import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { NULL_DATA, job } from '../core/openapi.ts';
 import { fieldsOf } from './fields.ts';
-import { inlineLists, itemDocSchema } from './has-many.ts';
+import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
 import { MAX_BULK_IDS } from './operations.ts';
 import { includeNames, qFields } from './query.ts';
-import { recordSchema, writeSchemas } from './schemas.ts';
+import { recordSchema, writeSchemas } from '../../resources/write.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 /**
  * Route `schema` objects for a resource's routes (the seven of the contract and the two bulk calls): they only document the API in the OpenAPI document
  * (`GET /api/docs`); zod does the validating inside the operations. Shapes come from the same zod schema.
- * Inline has-many lists (has-many.ts) appear in the create/update bodies and in the records they answer.
+ * Inline has-many lists (resources/inline-lists.ts) appear in the create/update bodies and in the records they answer.
  */
 export function routeSchemas(
   resource: Resource,

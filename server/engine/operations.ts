@@ -9,13 +9,13 @@ import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import { countUsers, InUseError, mapDbError } from './db-errors.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, ident, joinTableOf, type FieldInfo } from './fields.ts';
-import { bodySchemas, inlineLists, type InlineItem, type InlineList } from './has-many.ts';
+import { bodySchemas, inlineLists, type InlineItem, type InlineList } from '../../resources/inline-lists.ts';
 import { assertIncludesReadable, mayRead } from './include-access.ts';
 import { hooksOf } from './hooks.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
 import { loadRecords, selectColumns, type WireRecord } from './records.ts';
-import { withoutSystemKeys } from './schemas.ts';
+import { withoutSystemKeys } from '../../resources/write.ts';
 
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'export' | 'import';
 
@@ -85,7 +85,7 @@ function requestedIncludes(ctx: OperationContext, raw: RawQuery): string[] {
 }
 
 /**
- * Creates a record, and the items of its inline has-many lists (has-many.ts) in the same transaction. The
+ * Creates a record, and the items of its inline has-many lists (resources/inline-lists.ts) in the same transaction. The
  * answer embeds the inline lists and the relations `include` names.
  */
 export async function createRecord(

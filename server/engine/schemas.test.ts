@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGadgetApp } from '../../tests/fixtures/engine-app.ts';
 import { gadgets } from '../../tests/fixtures/gadgets.ts';
 import type { TestApp } from '../../tests/helpers/app.ts';
-import { writeSchemas } from './schemas.ts';
+import { writeSchemas } from '../../resources/write.ts';
 
 describe('writeSchemas: null on update', () => {
   const { create, update } = writeSchemas(gadgets);

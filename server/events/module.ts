@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { resolveToken } from '../auth/tokens.ts';
 import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
-import type { AppModule } from '../modules/types.ts';
+import type { AppModule } from '../core/app-module.ts';
 import { hubFor, type StampedEvent } from './hub.ts';
 import { producersFor } from './producers.ts';
 

@@ -9,7 +9,7 @@ import { peopleModule } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
 import { systemToolsModule } from './system-tools/index.ts';
-import type { AppModule } from './types.ts';
+import type { AppModule } from '../core/app-module.ts';
 import { wechatModule } from './wechat/index.ts';
 
 /** Every feature module, in registration order. Add a module by importing it and listing it here. */

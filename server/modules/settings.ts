@@ -6,7 +6,7 @@ import { AppError } from '../core/errors.ts';
 import { validate } from '../core/http.ts';
 import { requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
-import type { AppModule } from './types.ts';
+import type { AppModule } from '../core/app-module.ts';
 
 /** Keys that are write-only: never returned, only whether they are set (`<key>_set`). */
 export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {

@@ -1,7 +1,7 @@
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import { getSettings } from '../core/settings.ts';
-import type { AppModule } from './types.ts';
+import type { AppModule } from '../core/app-module.ts';
 import { isWechatOn } from './wechat/session.ts';
 
 /** Start-up configuration (`GET /api/v1`) and health checks. */

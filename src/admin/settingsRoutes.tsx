@@ -2,6 +2,8 @@ import { lazy, type ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
+import { resources } from '../../resources/index.ts';
+import { overrides } from './overrides.ts';
 
 import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
 
@@ -56,7 +58,7 @@ const PAGE_ELEMENTS: Partial<Record<string, ReactNode>> = {
 };
 
 // Resources of the registry get generated screens (src/engine); their placeholders give way.
-const generated = engineRoutes();
+const generated = engineRoutes(resources, overrides);
 const isGenerated = (path: string) => generated.some((route) => route.name === path);
 
 export const settingsRoutes: SettingsRoute[] = [

@@ -8,14 +8,15 @@ import {
 import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { EngineRegistryContext } from './engineRegistryContext.ts';
-import { overrides as registeredOverrides } from './overrides.ts';
-import type { ResourceView, ResourceViews } from './overrides.ts';
 import { representationField } from './registry.ts';
 import { servesOperation } from './useAbilities.ts';
 import { ResourceCreate } from './ResourceCreate.tsx';
 import { ResourceEdit } from './ResourceEdit.tsx';
 import { ResourceList } from './ResourceList.tsx';
 import { ResourceShow } from './ResourceShow.tsx';
+import type { ResourceView, ResourceViews } from './views.ts';
+
+const NO_OVERRIDES: Record<string, ResourceViews> = {};
 
 /** The operation a generated view needs the server to serve. */
 const VIEW_OPERATION = { list: 'list', create: 'create', edit: 'update', show: 'read' } as const;
@@ -29,7 +30,8 @@ const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
 
 /**
  * The routes of one resource under a mount point (`/settings` by default): list at `<mount>/<name>`, then
- * `create`, `:id` (edit) and `:id/show`, each the override of overrides.ts or the generated screen. Mount it
+ * `create`, `:id` (edit) and `:id/show`, each the override given in `overrides` (the admin app's table is src/admin/overrides.ts) or the
+ * generated screen. Mount it
  * on a `<name>/*` route. It also tells react-admin about every registered resource (record representation,
  * which views exist), so references and links between resources resolve under the same mount point.
  *
@@ -39,7 +41,7 @@ const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
 export function EngineResource({
   resource,
   mount = '/settings',
-  overrides = registeredOverrides,
+  overrides = NO_OVERRIDES,
   all = registered,
 }: {
   resource: Resource;

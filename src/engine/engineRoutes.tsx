@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { EngineResource } from './EngineResource.tsx';
+import type { ResourceViews } from './views.ts';
 
 export interface EngineRoute {
   /** Relative to the mount point: `<name>/*`. */
@@ -15,16 +16,20 @@ export interface EngineRoute {
 
 /**
  * One route per registered resource, for the settings layout: resource `staff` serves `/settings/staff`,
- * `/settings/staff/create`, `/settings/staff/:id` (edit) and `/settings/staff/:id/show` (spec 2).
+ * `/settings/staff/create`, `/settings/staff/:id` (edit) and `/settings/staff/:id/show` (spec 2), each
+ * the hand-written screen of `overrides` or the generated one.
  *
  * @example
- * export const settingsRoutes = [...pages, ...engineRoutes()];
+ * export const settingsRoutes = [...pages, ...engineRoutes(resources, overrides)];
  */
-export function engineRoutes(list: readonly Resource[] = registered): EngineRoute[] {
+export function engineRoutes(
+  list: readonly Resource[] = registered,
+  overrides: Record<string, ResourceViews> = {},
+): EngineRoute[] {
   return list.map((resource) => ({
     path: `${resource.name}/*`,
     name: resource.name,
     permission: resource.permission,
-    element: <EngineResource resource={resource} all={list} />,
+    element: <EngineResource resource={resource} all={list} overrides={overrides} />,
   }));
 }

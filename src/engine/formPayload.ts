@@ -93,7 +93,7 @@ function isOptional(schema: Resource['fields'][number]['schema']): boolean {
 
 /**
  * Optional without a default (a nullable column): a cleared value is sent as null, which the server's update
- * schema accepts for such fields (server/engine/schemas.ts) and stores as NULL. A field with a default is
+ * schema accepts for such fields (resources/write.ts) and stores as NULL. A field with a default is
  * NOT NULL, so clearing it keeps the stored value.
  */
 export function isClearable(schema: Resource['fields'][number]['schema']): boolean {

@@ -26,7 +26,7 @@ const DEFAULT_COLUMNS = 5;
 
 /**
  * An inline has-many list (`hasMany: { parts: { ..., inline: true } }`): children edited in the parent's form
- * and written with it (server/engine/has-many.ts).
+ * and written with it (resources/inline-lists.ts).
  */
 export interface InlineCollection {
   /** Key in the parent's record and body (`parts`); its label is `resources.<parent>.fields.<key>`. */

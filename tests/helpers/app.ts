@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Logger } from 'pino';
 import { buildApp } from '../../server/app.ts';
 import { modules as defaultModules } from '../../server/modules/index.ts';
-import type { AppModule } from '../../server/modules/types.ts';
+import type { AppModule } from '../../server/core/app-module.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { issueToken } from '../../server/auth/tokens.ts';

@@ -4,7 +4,7 @@ import { ok } from '../../server/core/envelope.ts';
 import { validate } from '../../server/core/http.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
-import type { AppModule } from '../../server/modules/types.ts';
+import type { AppModule } from '../../server/core/app-module.ts';
 import { email } from '../../schemas/common.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, logFileFor } from '../../server/core/logger.ts';
-import type { AppModule } from '../../server/modules/types.ts';
+import type { AppModule } from '../../server/core/app-module.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 // Issue 12, item 6: sensitive query values are redacted when the request line is written to DATA_DIR/logs,

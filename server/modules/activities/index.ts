@@ -10,7 +10,7 @@ import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
 import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 
 export { trimActivityLog } from './trim.ts';
 

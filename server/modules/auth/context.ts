@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../types.ts';
+import type { AppContext } from '../../core/app-module.ts';
 
 /** Where an account-keyed limiter reads its key from (set just before the limiter is called). */
 export const accountKeys = new WeakMap<FastifyRequest, string>();

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { createDbRateLimitStore } from '../../auth/rateLimitStore.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
 import { rateLimited } from './limits.ts';

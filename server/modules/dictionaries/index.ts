@@ -2,7 +2,7 @@ import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { requireStaff } from '../../core/principal.ts';
 import { readDictionary } from '../../engine/dictionaries.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 
 /**
  * `GET /api/v1/dictionary/options/<slug>`: the enabled entries of one dictionary as `{ label, value }`, for

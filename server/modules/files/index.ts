@@ -8,7 +8,7 @@ import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { ACTIVE_MIME_TYPES, SNIFF_BYTES, extensionForMime, safeFileName, sniff } from './sniff.ts';
 import { sendStored } from './download.ts';
 import { FileTooLargeError, newStorageKey, type FileStorage } from './storage.ts';

@@ -1,7 +1,7 @@
 import { createJobsRuntime, type JobsRuntime } from '../../jobs/runtime.ts';
 import { createTaskScheduler, type TaskScheduler } from '../tasks/scheduler.ts';
 import { registerTaskRoutes } from '../tasks/routes.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { registerJobRoutes } from './routes.ts';
 
 declare module 'fastify' {

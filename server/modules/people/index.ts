@@ -1,5 +1,5 @@
 import { registerResourceHooks } from '../../engine/hooks.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { registerAccountRoutes } from './accountRoutes.ts';
 import { departmentHooks } from './departmentHooks.ts';
 import { registerMenuRoutes } from './menus.ts';

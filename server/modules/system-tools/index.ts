@@ -9,7 +9,7 @@ import { validate } from '../../core/http.ts';
 import { requirePermission } from '../../core/principal.ts';
 import { hubFor } from '../../events/hub.ts';
 import { producersFor } from '../../events/producers.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { moduleCatalogue } from './catalogue.ts';
 import { registerDashboardRoutes } from './dashboard.ts';
 import { LOG_LEVELS, pageOfLines, readLogs, type LogQuery } from './logs.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { localStorage } from '../../storage/index.ts';
-import type { AppContext } from '../types.ts';
+import type { AppContext } from '../../core/app-module.ts';
 
 const run = promisify(execFile);
 

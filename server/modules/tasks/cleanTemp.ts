@@ -1,4 +1,4 @@
-import type { AppContext } from '../types.ts';
+import type { AppContext } from '../../core/app-module.ts';
 
 /**
  * Deletes abandoned staged uploads: an upload is streamed to a temporary object of the storage

@@ -3,7 +3,7 @@ import { purgeAuthRows } from '../../auth/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv-files.ts';
 import { trimActivityLog } from '../activities/trim.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
-import type { AppContext } from '../types.ts';
+import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';
 import { cleanTempUploads } from './cleanTemp.ts';
 

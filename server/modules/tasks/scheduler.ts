@@ -1,7 +1,7 @@
 import { safeError } from '../../core/http.ts';
 import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
-import type { AppContext } from '../types.ts';
+import type { AppContext } from '../../core/app-module.ts';
 import { taskHandler } from './handlers.ts';
 import { allTaskRows, closeRun, findTaskRow, openRun, type TaskRow } from './store.ts';
 

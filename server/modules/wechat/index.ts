@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createDbRateLimitStore } from '../../auth/rateLimitStore.ts';
 import { rateLimited } from '../auth/limits.ts';
-import type { AppModule } from '../types.ts';
+import type { AppModule } from '../../core/app-module.ts';
 import { registerWechatIdentityRoutes } from './identity.ts';
 import { registerWechatLoginRoutes } from './login.ts';
 import { registerWechatRegisterRoutes } from './register.ts';

@@ -12,7 +12,7 @@ import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
 import type { Profile } from '../../providers/profile.ts';
 import { createDataProvider } from '../dataProvider.ts';
 import { EngineResource } from '../EngineResource.tsx';
-import type { ResourceViews } from '../overrides.ts';
+import type { ResourceViews } from '../views.ts';
 import { contacts } from './contacts.ts';
 import { kitItems, kits } from './kits.ts';
 import { departments, roles } from './related.ts';

@@ -10,7 +10,7 @@ import { i18n, initI18n } from '../../../i18n/i18n.ts';
 import { queryClient } from '../../../providers/queryClient.ts';
 import { LoginPage } from '../LoginPage.tsx';
 import { AUTO_START_KEY, WechatButton } from './WechatButton.tsx';
-import { WechatIdentityCard } from './WechatIdentityCard.tsx';
+import { identityKey, WechatIdentityCard } from './WechatIdentityCard.tsx';
 
 type Handler = (body: Record<string, unknown>, url: string) => { status?: number; body: unknown };
 const W = en.wechat;
@@ -84,7 +84,11 @@ describe('WechatButton', { timeout: 20_000 }, () => {
     stubApi({}, { wechat: false });
     renderAt('/login', <LoginPage />);
     await screen.findByRole('button', { name: 'Sign in' });
-    await new Promise((r) => setTimeout(r, 50));
+    // Barrier: the app config (GET /api/v1, which says wechat: false) has been fetched and settled.
+    await waitFor(() => {
+      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).split('?')[0] === '/api/v1')).toBe(true);
+      expect(queryClient.isFetching()).toBe(0);
+    });
     expect(screen.queryByRole('button', { name: W.button })).toBeNull();
   });
 
@@ -230,7 +234,8 @@ describe('WechatIdentityCard', { timeout: 20_000 }, () => {
         ok({ enabled: false, has_password: true, identity: null }),
     });
     renderAt('/account/profile', <WechatIdentityCard />);
-    await new Promise((r) => setTimeout(r, 100));
+    // Barrier: the identity (enabled: false) has arrived, so the card has decided not to render.
+    await waitFor(() => expect(queryClient.getQueryState(identityKey)?.status).toBe('success'));
     expect(screen.queryByRole('heading', { name: W.account.title })).toBeNull();
   });
 });

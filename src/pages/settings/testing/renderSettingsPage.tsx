@@ -7,7 +7,7 @@ import type { Locale } from '../../../../locales/index.ts';
 import { resources } from '../../../../resources/index.ts';
 import { createDataProvider } from '../../../engine/dataProvider.ts';
 import { EngineResource } from '../../../engine/EngineResource.tsx';
-import { overrides } from '../../../engine/overrides.ts';
+import { overrides } from '../../../admin/overrides.ts';
 import { testI18nProvider } from '../../../engine/testing/renderEngine.tsx';
 
 /**

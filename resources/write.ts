@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Resource } from '../../resources/define.ts';
-import { writableField } from '../../resources/fields.ts';
-import { fieldsOf, type FieldInfo } from './fields.ts';
+import type { Resource } from './define.ts';
+import { fieldsOf, writableField, type FieldInfo } from './fields.ts';
 
 /** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
 export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at'] as const;
@@ -9,7 +8,9 @@ export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at'] as const;
 const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
 
 /**
- * The write schemas derived from a resource's zod schema: strict (unknown and read-only keys are a 422),
+ * The write schemas derived from a resource's zod schema, one copy for both sides: the server engine
+ * validates bodies with them (through inline-lists.ts bodySchemas) and the client's forms check their payload
+ * with the very same ones (src/engine/zodResolver.ts). Strict (unknown and read-only keys are a 422),
  * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults; it also
  * takes null for a field whose column is nullable (optional without a default), so an edit can clear it.
  */

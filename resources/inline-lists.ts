@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Resource } from '../../resources/define.ts';
-import { issueKey } from '../../schemas/messages.ts';
-import { fieldByName } from './fields.ts';
-import { maxPageSizeOf } from '../../resources/fields.ts';
-import { writeSchemas } from './schemas.ts';
+import type { Resource } from './define.ts';
+import { issueKey } from '../schemas/messages.ts';
+import { fieldByName, maxPageSizeOf } from './fields.ts';
+import { writeSchemas } from './write.ts';
 
 /**
  * Inline has-many lists (`hasMany: { parts: { resource, foreignKey, inline: true } }`): children written with

@@ -1,5 +1,3 @@
-import type { ComponentType } from 'react';
-import type { Resource } from '../../resources/define.ts';
 import { ActivityLogPage } from '../pages/settings/activities/ActivityLogPage.tsx';
 import { DictionaryCreate } from '../pages/settings/dictionaries/DictionaryCreate.tsx';
 import { DictionaryEdit } from '../pages/settings/dictionaries/DictionaryEdit.tsx';
@@ -10,27 +8,15 @@ import { RoleEdit } from '../pages/people/RoleEdit.tsx';
 import { StaffCreate } from '../pages/people/StaffCreate.tsx';
 import { StaffEdit } from '../pages/people/StaffEdit.tsx';
 import { StaffList } from '../pages/people/StaffList.tsx';
-
-/** A screen of a resource; it receives the resource so it can reuse engine parts (renderField, ResourceForm...). */
-export type ResourceView = ComponentType<{ resource: Resource }>;
+import type { ResourceViews } from '../engine/views.ts';
 
 /**
- * Hand-written screens that replace generated ones, per resource and per view; `false` removes a view (no
- * show page, say). Everything not listed here stays generated.
- */
-export interface ResourceViews {
-  list?: ResourceView | false;
-  create?: ResourceView | false;
-  edit?: ResourceView | false;
-  show?: ResourceView | false;
-}
-
-/**
- * The one place to override a generated screen without forking the engine. Keyed by resource name.
+ * The one place to override a generated screen without forking the engine. Keyed by resource name; the
+ * admin app hands it to the engine (engineRoutes -> EngineResource), the engine never imports it.
  *
  * @example
- * // src/engine/overrides.ts
- * import { StaffEdit } from '../pages/settings/staff/StaffEdit.tsx';
+ * // src/admin/overrides.ts
+ * import { StaffEdit } from '../pages/people/StaffEdit.tsx';
  * export const overrides: Record<string, ResourceViews> = { staff: { edit: StaffEdit, show: false } };
  */
 export const overrides: Record<string, ResourceViews> = {

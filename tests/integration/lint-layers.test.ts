@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The import walls of eslint.config.js (schemas <- resources <- {src, server}; server core <- engine <-
+ * modules <- app; the client engine never imports screens) fail `npm run lint`. Each case lints a small
+ * file as if it were placed at `file` with the project's real config and expects the boundaries error (or,
+ * for an import that goes the right way, none), so a config that stops classifying the layers fails here.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+const cases: { file: string; imports: string; wrong: boolean }[] = [
+  { file: 'schemas/wrong-way.ts', imports: '../resources/define.ts', wrong: true },
+  { file: 'resources/wrong-way.ts', imports: '../server/core/errors.ts', wrong: true },
+  { file: 'resources/wrong-way.ts', imports: '../src/engine/registry.ts', wrong: true },
+  { file: 'server/core/wrong-way.ts', imports: '../engine/operations.ts', wrong: true },
+  { file: 'server/config.ts', imports: './app.ts', wrong: true },
+  { file: 'server/jobs/wrong-way.ts', imports: '../modules/jobs/routes.ts', wrong: true },
+  { file: 'server/engine/wrong-way.ts', imports: '../modules/people/index.ts', wrong: true },
+  { file: 'server/modules/wrong-way.ts', imports: '../app.ts', wrong: true },
+  { file: 'server/core/wrong-way.ts', imports: '../../src/engine/registry.ts', wrong: true },
+  { file: 'src/engine/wrong-way.ts', imports: '../pages/people/StaffList.tsx', wrong: true },
+  { file: 'src/engine/wrong-way.ts', imports: '../admin/overrides.ts', wrong: true },
+  { file: 'src/engine/wrong-way.ts', imports: '../../server/engine/operations.ts', wrong: true },
+  // The right way round: no error.
+  { file: 'server/modules/right-way.ts', imports: '../engine/operations.ts', wrong: false },
+  { file: 'server/engine/right-way.ts', imports: '../core/errors.ts', wrong: false },
+  { file: 'src/pages/right-way.ts', imports: '../engine/registry.ts', wrong: false },
+  { file: 'src/engine/right-way.ts', imports: '../providers/profile.ts', wrong: false },
+  { file: 'src/providers/wrong-way.ts', imports: '../engine/registry.ts', wrong: true },
+  { file: 'resources/right-way.ts', imports: '../schemas/ids.ts', wrong: false },
+];
+
+describe('import walls (eslint-plugin-boundaries in eslint.config.js)', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: ROOT });
+  });
+
+  it.each(cases)('$file importing $imports: wrong way = $wrong', async ({ file, imports, wrong }) => {
+    const code = `import * as dependency from '${imports}';\n\nexport const used = dependency;\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    const walls = result!.messages.filter((m) => m.ruleId === 'boundaries/dependencies');
+    if (wrong) expect(walls.map((m) => m.message)).toEqual([expect.stringMatching(/must not import/)]);
+    else expect(walls).toEqual([]);
+  });
+});
