@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { preferenceStore } from './preferenceStore.ts';
 import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
 import type { FakeCall } from './testing/fakeFetch.ts';
 import { renderEngine } from './testing/renderEngine.tsx';
@@ -194,5 +195,61 @@ describe('ResourceList permissions', () => {
     await renderEngine({ path: '/settings/contacts' });
     expect(await screen.findByRole('button', { name: 'Export' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create' })).toBeTruthy();
+  });
+});
+
+describe('ResourceList table preferences', () => {
+  afterEach(() => localStorage.clear());
+
+  const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent ?? '');
+
+  it('remembers the chosen columns and the row density of a list across a reload', async () => {
+    api();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    expect(headers()).toEqual(expect.arrayContaining(['Email', 'Phone']));
+    const compact = screen.getByRole('button', { name: 'Compact rows' });
+    expect(compact.getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeSmall');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(await screen.findByRole('switch', { name: 'Email' }));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(headers()).not.toContain('Email'));
+    await userEvent.click(compact);
+    expect(compact.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeMedium');
+
+    // A reload: a new store over the same browser storage.
+    cleanup();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    expect(headers()).not.toContain('Email');
+    expect(headers()).toContain('Phone');
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeMedium');
+    expect(screen.queryByText('a***e@example.com')).toBeNull();
+  });
+
+  it('keeps each list its own choices, and list state (filters) in memory only', async () => {
+    api((call) =>
+      call.path === '/api/v1/test/kits'
+        ? { body: listEnvelope([{ id: '7', name: 'Kit seven' }]) }
+        : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    await userEvent.click(screen.getByRole('button', { name: 'Compact rows' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
+    await waitFor(() => expect(screen.queryByText('Bob')).toBeNull(), { timeout: 5000 });
+    cleanup();
+    await renderEngine({ path: '/settings/kits', store: preferenceStore() });
+    await screen.findByText('Kit seven');
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('true');
+    cleanup();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    // The filter typed before the reload is gone (memory), the density stays (localStorage).
+    expect(await screen.findByText('Bob')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('false');
   });
 });
