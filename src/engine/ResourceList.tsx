@@ -73,11 +73,22 @@ export function ResourceList({
   filterInputs?: Partial<Record<string, ReactElement>>;
 }) {
   const can = useAbilities(resource);
+  const translate = useTranslate();
   useLiveList(resource.name);
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
   const filters = [
-    ...(hasQSearch(resource) ? [<SearchInput key={Q_FILTER} source={Q_FILTER} alwaysOn />] : []),
+    ...(hasQSearch(resource)
+      ? [
+          // react-admin's search box has a placeholder and no label; the label names it for screen readers.
+          <SearchInput
+            key={Q_FILTER}
+            source={Q_FILTER}
+            alwaysOn
+            slotProps={{ htmlInput: { 'aria-label': translate('ra.action.search') } }}
+          />,
+        ]
+      : []),
     ...filterFields(resource).map(
       (field, index) =>
         filterInputs[field.name] ??
