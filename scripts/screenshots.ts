@@ -97,20 +97,13 @@ async function seed(baseURL: string): Promise<void> {
   });
   await post('v1/user/roles', { name: '审计员', intro: '只读查看操作日志', permissions: { menu_ids: [] } });
   const people = [
-    ['李雷', 'lilei', '13812345678', 'male'],
-    ['韩梅梅', 'hanmeimei', '13987654321', 'female'],
-    ['王芳', 'wangfang', '13700001111', 'female'],
+    ['李雷', '13812345678', 'male'],
+    ['韩梅梅', '13987654321', 'female'],
+    ['王芳', '13700001111', 'female'],
   ];
-  for (const [name, username, phone, gender] of people) {
-    await post('v1/user/staff', {
-      name,
-      username,
-      phone,
-      gender,
-      password: 'screenshot-password-1',
-      department_id: sales,
-      role_ids: role ? [role] : [],
-    });
+  // Staff members are invited: the create answers an invitation link, no account fields are sent.
+  for (const [name, phone, gender] of people) {
+    await post('v1/user/staff', { name, phone, gender, department_id: sales, role_ids: role ? [role] : [] });
   }
   await post('v1/dictionary/types', {
     name: '客户等级',
