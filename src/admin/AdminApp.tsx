@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, useLogout } from 'react-admin';
+import { Admin, CustomRoutes, useLogout } from 'react-admin';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route } from 'react-router-dom';
 import { PERMISSION } from '../../schemas/permissions.ts';
@@ -16,6 +16,7 @@ import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { authProvider } from '../providers/authProvider.ts';
 import { createDataProvider } from '../engine/dataProvider.ts';
+import { preferenceStore } from '../engine/preferenceStore.ts';
 import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
 import { queryClient } from '../providers/queryClient.ts';
 import { Guard } from '../routes/Guard.tsx';
@@ -56,7 +57,8 @@ export function AdminApp() {
   const theme = useMemo(() => adminTheme(mode, { loadingLabel }), [mode, loadingLabel]);
   useRowCheckboxLabels();
   // react-admin keeps its own copy of the locale; start it from the one the public pages may have changed.
-  const [store] = useState(() => memoryStore({ locale: i18n.language }));
+  // List state stays in memory; screen preferences (columns, density) are kept in localStorage.
+  const [store] = useState(() => preferenceStore({ locale: i18n.language }));
   return (
     <Admin
       authProvider={authProvider}

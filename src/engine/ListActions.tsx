@@ -1,23 +1,37 @@
-import { CreateButton, FilterButton, TopToolbar, useResourceDefinition } from 'react-admin';
+import {
+  CreateButton,
+  FilterButton,
+  SelectColumnsButton,
+  TopToolbar,
+  useResourceDefinition,
+} from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ImportButton } from './ImportButton.tsx';
+import { DensityButton } from './listLayout.tsx';
 import type { Ability } from './useAbilities.ts';
 
-/** The list's toolbar: add filter, create, export (current filters and sort), import. */
+/**
+ * The list's toolbar: add filter, the column chooser and the density toggle (for a table: `preferenceKey` is
+ * its preferences' key; none for the phone's cards), create, export (current filters and sort), import.
+ */
 export function ListActions({
   resource,
   hasFilters,
   can,
+  preferenceKey,
 }: {
   resource: Resource;
   hasFilters: boolean;
   can: Record<Ability, boolean>;
+  preferenceKey?: string;
 }) {
   const { hasCreate } = useResourceDefinition({ resource: resource.name });
   return (
     <TopToolbar>
       {hasFilters ? <FilterButton /> : null}
+      {preferenceKey ? <SelectColumnsButton preferenceKey={preferenceKey} /> : null}
+      {preferenceKey ? <DensityButton preferenceKey={preferenceKey} /> : null}
       {hasCreate && can.create ? <CreateButton /> : null}
       {can.export ? <ExportButton resource={resource} /> : null}
       {can.import ? <ImportButton resource={resource} /> : null}

@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { preferenceStore } from './preferenceStore.ts';
 import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
 import type { FakeCall } from './testing/fakeFetch.ts';
 import { renderEngine } from './testing/renderEngine.tsx';
@@ -59,7 +60,7 @@ describe('ResourceList', () => {
     await renderEngine({ path: '/settings/contacts' });
     expect(await screen.findByText('1-15 of about 120,000')).toBeTruthy();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
-    expect(await screen.findByText('1-1 of 1', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('1-1 of 1', {}, { timeout: 10_000 })).toBeTruthy();
   });
 
   it('sends a filter as search/searchFields with the field default condition', async () => {
@@ -77,7 +78,8 @@ describe('ResourceList', () => {
     const calls = api();
     await renderEngine({ path: '/settings/contacts' });
     await screen.findByText('Bob');
-    await userEvent.type(screen.getByPlaceholderText('Search'), 'ali;x');
+    // The search box is named, not only a placeholder.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'ali;x');
     await waitFor(
       () => {
         const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
@@ -194,5 +196,124 @@ describe('ResourceList permissions', () => {
     await renderEngine({ path: '/settings/contacts' });
     expect(await screen.findByRole('button', { name: 'Export' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create' })).toBeTruthy();
+  });
+});
+
+describe('ResourceList table preferences', () => {
+  afterEach(() => localStorage.clear());
+
+  const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent ?? '');
+
+  it('remembers the chosen columns and the row density of a list across a reload', async () => {
+    api();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    expect(headers()).toEqual(expect.arrayContaining(['Email', 'Phone']));
+    const compact = screen.getByRole('button', { name: 'Compact rows' });
+    expect(compact.getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeSmall');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(await screen.findByRole('switch', { name: 'Email' }));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(headers()).not.toContain('Email'));
+    await userEvent.click(compact);
+    expect(compact.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeMedium');
+
+    // A reload: a new store over the same browser storage.
+    cleanup();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    expect(headers()).not.toContain('Email');
+    expect(headers()).toContain('Phone');
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeMedium');
+    expect(screen.queryByText('a***e@example.com')).toBeNull();
+  });
+
+  it('keeps each list its own choices, and list state (filters) in memory only', async () => {
+    api((call) =>
+      call.path === '/api/v1/test/kits'
+        ? { body: listEnvelope([{ id: '7', name: 'Kit seven' }]) }
+        : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    await userEvent.click(screen.getByRole('button', { name: 'Compact rows' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Ali');
+    await waitFor(() => expect(screen.queryByText('Bob')).toBeNull(), { timeout: 5000 });
+    cleanup();
+    await renderEngine({ path: '/settings/kits', store: preferenceStore() });
+    await screen.findByText('Kit seven');
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('true');
+    cleanup();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    // The filter typed before the reload is gone (memory), the density stays (localStorage).
+    expect(await screen.findByText('Bob')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('false');
+  });
+});
+
+describe('ResourceList on a phone', () => {
+  /** A 390px wide screen: MUI's `down('sm')` query matches (jsdom has no matchMedia of its own). */
+  const stubPhone = () =>
+    vi.stubGlobal('matchMedia', (media: string) => ({
+      media,
+      matches: /max-width:\s*599\.95px/.test(media),
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+
+  it('shows one card per record with its fields and actions, and no table', async () => {
+    stubPhone();
+    api();
+    await renderEngine({ path: '/settings/contacts' });
+    const card = (await screen.findByRole('heading', { name: 'Alice', level: 2 })).closest(
+      'li',
+    ) as HTMLElement;
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(2);
+    expect(within(card).getByText('Email')).toBeTruthy();
+    expect(within(card).getByText('a***e@example.com')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'Alice' }).getAttribute('href')).toBe(
+      '/settings/contacts/1',
+    );
+    expect(within(card).getByRole('button', { name: 'Delete' })).toBeTruthy();
+    // No column chooser or density toggle for cards.
+    expect(screen.queryByRole('button', { name: 'Compact rows' })).toBeNull();
+  });
+
+  it('selects cards for a bulk action', async () => {
+    stubPhone();
+    const calls = api((call) => (call.method === 'PATCH' ? { body: { code: 200, data: ['2'] } } : undefined));
+    await renderEngine({ path: '/settings/contacts' });
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Bob' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Enable' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    const patch = calls.find((c) => c.method === 'PATCH');
+    expect(patch?.query.get('ids')).toBe('2');
+    expect(patch?.body).toEqual({ state: true });
+  });
+
+  it('says when a filter finds nothing', async () => {
+    stubPhone();
+    api((call) =>
+      call.path === '/api/v1/test/contacts' && call.query.get('q') ? { body: listEnvelope([]) } : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByRole('heading', { name: 'Alice', level: 2 });
+    await userEvent.type(screen.getByPlaceholderText('Search'), 'zzz');
+    // A filter waits for its debounce and a round trip.
+    expect(
+      await screen.findByText(/No Contacts found using the current filters/, {}, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Clear filters' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import {
   BulkDeleteButton,
   BulkUpdateButton,
-  Datagrid,
+  DatagridConfigurable,
   EditButton,
   List,
   Pagination,
@@ -13,7 +13,8 @@ import {
 } from 'react-admin';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
-import type { ReactElement } from 'react';
+import Box from '@mui/material/Box';
+import type { ReactElement, ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
@@ -25,11 +26,21 @@ import {
   filterFields,
   hasQSearch,
   listFields,
+  representationField,
   sortableFields,
 } from './registry.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
+import {
+  listPreferenceKey,
+  stickyHeaderSx,
+  tableSize,
+  useChosenColumns,
+  useDensity,
+  useIsPhone,
+} from './listLayout.tsx';
+import { RecordCards } from './RecordCards.tsx';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
 import { useAbilities } from './useAbilities.ts';
 
@@ -43,6 +54,10 @@ const PER_PAGE = 15;
  * (a boolean `state` field; both are the API's atomic bulk calls), export/import, and row edit/show/delete. Page, filters and sort
  * are kept in react-admin's store (`<name>.listParams`) and the scroll position by ScrollKeeper, so coming
  * back to the list finds it as it was left.
+ *
+ * The table is react-admin's configurable datagrid: the toolbar's column chooser and density toggle are
+ * remembered per list (`preferences.<name>.datagrid.*`, kept in localStorage by preferenceStore), and its
+ * headers stick under the top bar. On phones the same columns show as cards (RecordCards).
  *
  * `filterInputs` swaps the generated filter input of a field for another (e.g. a tree select), so a list
  * override never has to copy this component.
@@ -58,16 +73,57 @@ export function ResourceList({
   filterInputs?: Partial<Record<string, ReactElement>>;
 }) {
   const can = useAbilities(resource);
+  const translate = useTranslate();
   useLiveList(resource.name);
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
   const filters = [
-    ...(hasQSearch(resource) ? [<SearchInput key={Q_FILTER} source={Q_FILTER} alwaysOn />] : []),
+    ...(hasQSearch(resource)
+      ? [
+          // react-admin's search box has a placeholder and no label; the label names it for screen readers.
+          <SearchInput
+            key={Q_FILTER}
+            source={Q_FILTER}
+            alwaysOn
+            slotProps={{ htmlInput: { 'aria-label': translate('ra.action.search') } }}
+          />,
+        ]
+      : []),
     ...filterFields(resource).map(
       (field, index) =>
         filterInputs[field.name] ??
         renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
     ),
+  ];
+  const preferenceKey = listPreferenceKey(resource.name);
+  const [density] = useDensity(preferenceKey);
+  const isPhone = useIsPhone();
+  const rowLink = hasEdit && can.update ? 'edit' : hasShow ? 'show' : false;
+  const bulkActionButtons =
+    can.delete || (can.update && bulkStateField(resource)) ? (
+      <BulkActions resource={resource} can={can} />
+    ) : (
+      false
+    );
+  const hasRowActions = (hasEdit && can.update) || hasShow || can.delete;
+  const columns = [
+    ...listFields(resource).map((field) =>
+      renderField(field, {
+        resource: resource.name,
+        sortable: sortable.has(field.name),
+        isListCell: true,
+      }),
+    ),
+    hasRowActions ? (
+      <RowActions
+        key="row-actions"
+        label="engine.table.actions"
+        resource={resource}
+        canEdit={Boolean(hasEdit && can.update)}
+        canShow={Boolean(hasShow)}
+        canDelete={can.delete}
+      />
+    ) : null,
   ];
   return (
     <List
@@ -75,33 +131,84 @@ export function ResourceList({
       sort={defaultSortOf(resource)}
       perPage={PER_PAGE}
       filters={filters.length ? filters : undefined}
-      actions={<ListActions resource={resource} hasFilters={filters.length > 0} can={can} />}
+      actions={
+        <ListActions
+          resource={resource}
+          hasFilters={filters.length > 0}
+          can={can}
+          preferenceKey={isPhone ? undefined : preferenceKey}
+        />
+      }
       pagination={<EnginePagination />}
       empty={<ListEmpty resource={resource} can={can} />}
     >
       <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
-      <Datagrid
-        rowClick={hasEdit && can.update ? 'edit' : hasShow ? 'show' : false}
-        bulkActionButtons={
-          can.delete || (can.update && bulkStateField(resource)) ? (
-            <BulkActions resource={resource} can={can} />
-          ) : (
-            false
-          )
-        }
-      >
-        {listFields(resource).map((field) =>
-          renderField(field, {
-            resource: resource.name,
-            sortable: sortable.has(field.name),
-            isListCell: true,
-          }),
-        )}
-        {hasEdit && can.update ? <EditButton /> : null}
-        {hasShow ? <ShowButton /> : null}
-        {can.delete ? <DeleteRecordButton resource={resource} /> : null}
-      </Datagrid>
+      {isPhone ? (
+        <PhoneCards
+          resource={resource}
+          preferenceKey={preferenceKey}
+          columns={columns}
+          rowLink={rowLink}
+          bulkActionButtons={bulkActionButtons}
+        />
+      ) : (
+        <DatagridConfigurable
+          preferenceKey={preferenceKey}
+          size={tableSize(density)}
+          sx={stickyHeaderSx}
+          rowClick={rowLink}
+          bulkActionButtons={bulkActionButtons}
+        >
+          {columns}
+        </DatagridConfigurable>
+      )}
     </List>
+  );
+}
+
+/** The cards of a phone, showing the columns chosen for the table. */
+function PhoneCards({
+  resource,
+  preferenceKey,
+  columns,
+  ...rest
+}: {
+  resource: Resource;
+  preferenceKey: string;
+  columns: ReactNode[];
+  rowLink: 'edit' | 'show' | false;
+  bulkActionButtons: ReactNode | false;
+}) {
+  const chosen = useChosenColumns(preferenceKey, columns);
+  return (
+    <RecordCards
+      resource={resource.name}
+      titleSource={representationField(resource)}
+      columns={chosen}
+      {...rest}
+    />
+  );
+}
+
+/** One cell for the row's buttons (edit, show, delete), named "Actions" in the header and the column chooser. */
+function RowActions({
+  resource,
+  canEdit,
+  canShow,
+  canDelete,
+}: {
+  label: string;
+  resource: Resource;
+  canEdit: boolean;
+  canShow: boolean;
+  canDelete: boolean;
+}) {
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', flexWrap: 'nowrap', gap: 0.5 }}>
+      {canEdit ? <EditButton /> : null}
+      {canShow ? <ShowButton /> : null}
+      {canDelete ? <DeleteRecordButton resource={resource} /> : null}
+    </Box>
   );
 }
 

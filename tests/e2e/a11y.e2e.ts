@@ -4,8 +4,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
-// Issue 13, item 7: axe-core finds no serious or critical violation on any route, at desk and phone sizes.
-// axe is injected with page.evaluate (a DevTools evaluation, so the app's CSP does not block it).
+// Issue 13, item 7: axe-core finds no serious or critical violation on any route: in zh-CN and the light theme
+// at desk and phone sizes, and once more in English and the dark theme (desk), which catches untranslated
+// names and dark-theme contrast. axe is injected with page.evaluate (a DevTools evaluation, so the app's CSP
+// does not block it).
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const PUBLIC_ROUTES = ['/login', '/register', '/reset'];
@@ -29,10 +31,15 @@ const ADMIN_ROUTES = [
   '/settings/jobs',
   '/settings/logs',
 ];
-const SIZES = {
-  desk: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
+const DESK = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** Each run: a viewport, and the language and theme stored before the pages load (none: zh-CN, light). */
+const VARIANTS: [string, { viewport: typeof DESK; stored: Record<string, string> }][] = [
+  ['desk, zh-CN, light', { viewport: DESK, stored: {} }],
+  ['phone, zh-CN, light', { viewport: PHONE, stored: {} }],
+  ['desk, en, dark', { viewport: DESK, stored: { locale: 'en', theme: 'dark' } }],
+];
 
 interface Violation {
   id: string;
@@ -51,7 +58,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(Object.entries(SIZES))('axe on every route (%s)', (_size, viewport) => {
+describe.each(VARIANTS)('axe on every route (%s)', (_variant, { viewport, stored }) => {
   let visitor: BrowserContext;
   let admin: BrowserContext;
   let visitorPage: Page;
@@ -66,6 +73,12 @@ describe.each(Object.entries(SIZES))('axe on every route (%s)', (_size, viewport
     adminPage = await admin.newPage();
     adminPage.setDefaultTimeout(20_000);
     await signIn(adminPage, adminCredentials());
+    // The language and theme the app reads from localStorage on load (spec keys `locale`, `theme`).
+    for (const context of [visitor, admin]) {
+      await context.addInitScript((values: Record<string, string>) => {
+        for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
+      }, stored);
+    }
   });
 
   afterAll(async () => {
@@ -76,6 +89,8 @@ describe.each(Object.entries(SIZES))('axe on every route (%s)', (_size, viewport
   test.each(PUBLIC_ROUTES)('%s', async (route) => {
     await visitorPage.goto(route);
     await visitorPage.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await visitorPage.evaluate(() => document.documentElement.lang)).toBe(stored.locale ?? 'zh-CN');
+    expect(await isDarkPage(visitorPage)).toBe(stored.theme === 'dark');
     expect(await seriousViolations(visitorPage)).toEqual([]);
   });
 
@@ -93,7 +108,8 @@ describe.each(Object.entries(SIZES))('axe on every route (%s)', (_size, viewport
 
   test('keyboard focus in the admin shell shows a ring', async () => {
     await adminPage.goto('/settings/staff');
-    await adminPage.getByRole('table').first().waitFor();
+    // A table at desk size, cards on a phone.
+    await adminPage.locator('table, [data-testid="record-card"]').first().waitFor();
     const rings: { name: string; hasRing: boolean }[] = [];
     for (let i = 0; i < 12 && rings.length < 4; i++) {
       await adminPage.keyboard.press('Tab');
@@ -112,6 +128,13 @@ describe.each(Object.entries(SIZES))('axe on every route (%s)', (_size, viewport
     expect(rings.filter((r) => !r.hasRing)).toEqual([]);
   });
 });
+
+/** Whether the page's background is dark (the theme in use): its luminance from the computed colour. */
+async function isDarkPage(page: Page): Promise<boolean> {
+  const color = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r = 255, g = 255, b = 255] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+}
 
 /** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
 async function seriousViolations(page: Page): Promise<string[]> {

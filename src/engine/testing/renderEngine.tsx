@@ -4,7 +4,7 @@ import Cookies from 'js-cookie';
 import { createInstance } from 'i18next';
 import { getI18nProvider } from 'ra-i18n-i18next';
 import { AdminContext, Notification, TestMemoryRouter, memoryStore } from 'react-admin';
-import type { I18nProvider } from 'react-admin';
+import type { I18nProvider, Store } from 'react-admin';
 import { Route, Routes } from 'react-router-dom';
 import { catalogs } from '../../../locales/index.ts';
 import type { Locale } from '../../../locales/index.ts';
@@ -47,8 +47,11 @@ export async function renderEngine({
   overrides = {},
   onLocation,
   profile = ADMIN_PROFILE,
+  store = memoryStore(),
 }: {
   profile?: Profile;
+  /** react-admin's store; a fresh memory store by default. */
+  store?: Store;
   path: string;
   locale?: Locale;
   overrides?: Record<string, ResourceViews>;
@@ -59,7 +62,6 @@ export async function renderEngine({
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   queryClient.setQueryData(profileKey(STAFF_INCLUDE), profile);
   const i18nProvider = await testI18nProvider(locale);
-  const store = memoryStore();
   const view = render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(l) => onLocation?.(l.pathname)}>
       <AdminContext

@@ -22,7 +22,8 @@ export async function setup(project: TestProject): Promise<void> {
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'index.html'))) {
     throw new Error('No built app in dist/: the browser tests need index.html and src/ to build.');
   }
-  server = await startServer({ log: say });
+  // A busy machine (parallel builds, other suites) can take minutes to start and migrate.
+  server = await startServer({ log: say, readyTimeoutMs: 240_000 });
   project.provide('baseURL', server.baseURL);
   project.provide('adminUsername', E2E_ADMIN.username);
   project.provide('adminPassword', E2E_ADMIN.password);

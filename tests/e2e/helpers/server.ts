@@ -35,10 +35,13 @@ export async function startServer({
   extraEnv = {},
   entry = 'server/main.ts',
   log = () => undefined,
+  readyTimeoutMs = 90_000,
 }: {
   extraEnv?: NodeJS.ProcessEnv;
   entry?: string;
   log?: (line: string) => void;
+  /** How long to wait for `/api/health/ready`. */
+  readyTimeoutMs?: number;
 } = {}): Promise<E2eServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-e2e-'));
   const port = await freePort();
@@ -68,7 +71,7 @@ export async function startServer({
   fs.closeSync(out);
   const stop = () => stopChild(child, dataDir);
   try {
-    await waitForReady(`${baseURL}/api/health/ready`, child, 90_000);
+    await waitForReady(`${baseURL}/api/health/ready`, child, readyTimeoutMs);
   } catch (err) {
     const output = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '';
     await stop();
