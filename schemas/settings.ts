@@ -1,5 +1,19 @@
 import { z } from 'zod';
 
+/**
+ * An IANA time zone name (`Asia/Shanghai`, `Europe/Berlin`, `UTC`) the runtime knows. Offsets such as
+ * `+08:00` are refused: PostgreSQL reads their sign the POSIX way, the opposite of ISO 8601.
+ */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/.test(name) || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Settings groups of the contract (`v1/settings/<name>`), each a zod schema with defaults. */
 export const settingsSchemas = {
   basic: z.object({
@@ -13,6 +27,12 @@ export const settingsSchemas = {
   }),
   site: z.object({
     site_name: z.string().trim().min(1).max(60).default('Admin'),
+    /** Times in CSV exports and imports are written and read in this zone (IANA name). */
+    timezone: z
+      .string()
+      .trim()
+      .refine(isTimeZone, { message: 'validation.timezone' })
+      .default('Asia/Shanghai'),
   }),
   languages: z.object({
     languages: z

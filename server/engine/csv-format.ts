@@ -1,14 +1,20 @@
 import type { Resource } from '../../resources/define.ts';
+import { isFlag } from '../../resources/flag.ts';
+import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
+import { representationOf } from './csv-references.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 import { enumLabel, type Lang } from './labels.ts';
 
 /**
- * CSV export cells are formatted by the database, one text column per exported column: labels for enums,
- * dictionaries and booleans, formula escaping, ISO 8601 UTC timestamps. PostgreSQL streams that SELECT with
- * COPY (no row ever becomes a JS object); PGlite reads it through a cursor and `csvLine` writes the same
- * bytes COPY would. Labels are bound parameters, like every value.
+ * CSV export cells are formatted by the database, one text column per exported column, for people: a
+ * belongs-to as the referenced record's representation, a many-to-many as representations joined by `, `,
+ * labels for enums, dictionaries, booleans and 0/1 flags, times in the site's time zone (`site.timezone`) as
+ * `YYYY-MM-DD HH:mm:ss` (with the fraction of a second when there is one), formula escaping. References are
+ * resolved by joins in the same SELECT, never per row. PostgreSQL streams that SELECT with COPY (no row ever
+ * becomes a JS object); PGlite reads it through a cursor and `csvLine` writes the same bytes COPY would.
+ * Labels and the time zone are bound parameters, like every value. csv-parse-row.ts reads all of it back.
  */
 
 /** A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
@@ -25,7 +31,7 @@ export function unescapeFormula(text: string): string {
 const escapeSql = (expr: string) =>
   `CASE WHEN ascii((${expr})::text) IN (61, 43, 45, 64, 9, 13) THEN '''' || (${expr})::text ELSE (${expr})::text END`;
 
-/** Session settings the cell formats rely on (ISO dates, shortest exact floats, UTC). */
+/** Session settings the cell formats rely on (ISO dates, shortest exact floats); times are converted explicitly. */
 export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {
   DateStyle: 'ISO, YMD',
   TimeZone: 'UTC',
@@ -61,28 +67,36 @@ interface ExportPlanLike {
   params: readonly unknown[];
 }
 
-const ISO_UTC = (col: string) => `replace((${col} AT TIME ZONE 'UTC')::text, ' ', 'T') || 'Z'`;
+interface CellContext {
+  labels: () => string | null;
+  yes: () => string;
+  no: () => string;
+  /** The SQL of the bound site time zone. */
+  zone: () => string;
+  /** A belongs-to's representation, or null when the target has none. */
+  one: () => string | null;
+  many: () => string;
+  isFlag: boolean;
+}
 
 /** Cell SQL by kind; `labels` binds the value -> label map (if any), `yes`/`no` the boolean labels. */
-const CELLS: Record<
-  FieldKind,
-  (
-    col: string,
-    c: { labels: () => string | null; yes: () => string; no: () => string; many: () => string },
-  ) => string
-> = {
+const CELLS: Record<FieldKind, (col: string, c: CellContext) => string> = {
   string: (col, c) => withLabels(col, c.labels()),
   text: (col) => escapeSql(col),
   email: (col) => escapeSql(col),
   url: (col) => escapeSql(col),
   enum: (col, c) => withLabels(col, c.labels()),
-  int: (col) => `${col}::text`,
+  int: (col, c) =>
+    c.isFlag
+      ? `CASE ${col} WHEN 1 THEN ${c.yes()} WHEN 0 THEN ${c.no()} ELSE ${col}::text END`
+      : `${col}::text`,
   number: (col) => `${col}::text`,
   boolean: (col, c) => `CASE WHEN ${col} THEN ${c.yes()} WHEN NOT ${col} THEN ${c.no()} END`,
   date: (col) => `${col}::text`,
-  datetime: ISO_UTC,
+  // `timestamp` text under DateStyle ISO: `YYYY-MM-DD HH:MM:SS`, plus `.ffffff` only when not zero.
+  datetime: (col, c) => `(${col} AT TIME ZONE ${c.zone()})::text`,
   json: (col) => escapeSql(`${col}::text`),
-  reference: (col) => `${col}::text`,
+  reference: (col, c) => c.one() ?? `${col}::text`,
   references: (_col, c) => c.many(),
 };
 
@@ -94,15 +108,18 @@ function withLabels(col: string, map: string | null): string {
 }
 
 /**
- * Builds the export SELECT for `plan` with labels in `lang`. Label maps and yes/no are bound once in a
- * one-row subquery (OFFSET 0 keeps the planner from inlining it into every row); many-to-many ids come from
- * one grouped join restricted to the exported rows.
+ * Builds the export SELECT for `plan` with labels in `lang`. Label maps, yes/no and the time zone are bound
+ * once in a one-row subquery (OFFSET 0 keeps the planner from inlining it into every row); a belongs-to is a
+ * LEFT JOIN on the target's id, and many-to-many representations come from one grouped join restricted to
+ * the exported rows. A representation that is empty (or a dangling id) is written as the id, which an import
+ * reads back too.
  */
 export async function exportQuery(
   db: Queryable,
   lang: Lang,
   resource: Resource,
   plan: ExportPlanLike,
+  registry: readonly Resource[] = [],
 ): Promise<ExportQuery> {
   const table = ident(resource.table);
   const params = [...plan.params];
@@ -121,6 +138,10 @@ export async function exportQuery(
   }
   let yes: string | null = null;
   let no: string | null = null;
+  let zone: string | null = null;
+  const timezone = plan.columns.some((c) => (fieldByName(resource, c)?.kind ?? 'datetime') === 'datetime')
+    ? (await getSettings(db, 'site')).timezone
+    : 'UTC';
   const joins: string[] = [];
   const cells: string[] = [];
   for (const name of plan.columns) {
@@ -138,15 +159,33 @@ export async function exportQuery(
       },
       yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
       no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
+      zone: () => (zone ??= bind(timezone, 'text')),
+      isFlag: isFlag(f as FieldInfo),
+      one: () => {
+        const target = representationOf(registry, f.meta.relation?.resource);
+        if (!target) return null;
+        const alias = `"__r${joins.length}"`;
+        // Renamed columns: the list's WHERE and ORDER BY name the exported table's columns unqualified.
+        joins.push(
+          `LEFT JOIN (SELECT "id" AS "__k", ${ident(target.column)} AS "__v" FROM ${ident(target.table)}) ${alias} ON ${alias}."__k" = ${col}`,
+        );
+        return `CASE WHEN ${col} IS NOT NULL THEN ${repText(`${alias}."__v"`, `${col}::text`)} END`;
+      },
       many: () => {
         const j = joinTableOf(resource, fieldByName(resource, name)!);
+        const target = representationOf(registry, f.meta.relation?.resource);
         const alias = `"__r${joins.length}"`;
         const rows = plan.where
           ? `WHERE j.${ident(j.ownerColumn)} IN (SELECT "id" FROM ${table} ${plan.where})`
           : '';
+        const id = `j.${ident(j.targetColumn)}`;
+        const value = target ? repText(`t.${ident(target.column)}`, `${id}::text`) : `${id}::text`;
+        const from = target
+          ? `${ident(j.table)} j LEFT JOIN ${ident(target.table)} t ON t."id" = ${id}`
+          : `${ident(j.table)} j`;
         joins.push(
-          `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(j.${ident(j.targetColumn)}::text, ',' ORDER BY j.${ident(j.targetColumn)}) AS "__v"
-             FROM ${ident(j.table)} j ${rows} GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
+          `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(${value}, ', ' ORDER BY ${id}) AS "__v"
+             FROM ${from} ${rows} GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
         );
         return `${alias}."__v"`;
       },
@@ -156,6 +195,11 @@ export async function exportQuery(
   const labels = bound.length ? `CROSS JOIN (SELECT ${bound.join(', ')} OFFSET 0) "__p"` : '';
   const sql = `SELECT ${cells.join(', ')} FROM ${table} ${labels} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
   return { sql, params };
+}
+
+/** A representation's text, or the id when it is empty (or the record is gone); formula-escaped. */
+function repText(rep: string, id: string): string {
+  return `coalesce(nullif(${escapeSql(rep)}, ''), ${id})`;
 }
 
 /** value -> label (formula-escaped) of an enum or a dictionary-backed field, or null when it has none. */

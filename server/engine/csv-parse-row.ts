@@ -1,7 +1,10 @@
 import { LOCALES, translate } from '../../locales/index.ts';
 import type { Resource } from '../../resources/define.ts';
+import { isFlag } from '../../resources/flag.ts';
+import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
 import { unescapeFormula } from './csv-format.ts';
+import { ReferenceCell } from './csv-references.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';
 import type { Lang } from './labels.ts';
@@ -19,11 +22,14 @@ const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = 
   email: unescapeFormula,
   url: unescapeFormula,
   enum: (v, c) => c.fromLabel(unescapeFormula(v)),
-  int: toNumber,
+  int: (v, c) => {
+    const flag = isFlag(c.field) ? c.booleans.get(v.trim().toLowerCase()) : undefined;
+    return flag === undefined ? toNumber(v) : flag ? 1 : 0;
+  },
   number: toNumber,
   boolean: (v, c) => c.booleans.get(v.trim().toLowerCase()) ?? v,
   date: (v) => v.trim(),
-  datetime: (v) => v.trim(),
+  datetime: (v, c) => zonedToIso(v.trim(), c.timezone),
   json: (v) => {
     try {
       return JSON.parse(unescapeFormula(v)) as unknown;
@@ -31,17 +37,25 @@ const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = 
       return v;
     }
   },
-  reference: (v) => v.trim(),
-  references: (v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+  // Representations or ids, resolved for the whole file at once (csv-references.ts).
+  reference: (v, c) => (c.hasTarget ? new ReferenceCell(c.field, unescapeFormula(v.trim())) : v.trim()),
+  references: (v, c) =>
+    c.hasTarget
+      ? new ReferenceCell(c.field, v.trim())
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
 };
 
 interface ReaderContext {
+  field: FieldInfo;
   fromLabel(cell: string): string;
   booleans: Map<string, boolean>;
+  /** The site's time zone: times without an offset are read in it, as an export writes them. */
+  timezone: string;
+  /** The relation's target is registered (its records can be looked up by representation). */
+  hasTarget: boolean;
 }
 
 export interface ColumnReader {
@@ -52,15 +66,17 @@ export interface ColumnReader {
 
 /**
  * Maps each header cell (a field name, or its label in any language) to a reader, or reports the unknown
- * headers. Enum and dictionary labels are read back as values; booleans accept yes/no labels, true/false, 1/0.
+ * headers. Enum and dictionary labels are read back as values; booleans and 0/1 flags accept yes/no labels,
+ * true/false, 1/0; times without an offset are in the site's time zone; references are left as
+ * `ReferenceCell`s for `resolveReferences`.
  */
 export async function columnReaders(
-  db: Queryable,
+  ctx: { db: Queryable; resource: Resource; registry: readonly Resource[] },
   lang: Pick<Lang, 'locale'>,
-  resource: Resource,
   header: string[],
   keepId: boolean,
 ): Promise<{ readers: ColumnReader[]; unknown: string[] }> {
+  const { db, resource } = ctx;
   const fields = fieldsOf(resource);
   const byLabel = new Map<string, FieldInfo>();
   for (const f of fields) {
@@ -90,6 +106,7 @@ export async function columnReaders(
       const text = translate(locale, key);
       if (text !== key) systemByLabel.set(text, name);
     }
+  const timezone = (await getSettings(db, 'site')).timezone;
   const unknown: string[] = [];
   const readers: ColumnReader[] = [];
   for (const label of header.map((h) => h.trim())) {
@@ -109,10 +126,19 @@ export async function columnReaders(
       continue;
     }
     const fromLabel = await labelReader(db, lang, resource, f);
-    const read = f.meta.money ? readMoney : (v: string) => READERS[f.kind](v, { fromLabel, booleans });
+    const hasTarget = ctx.registry.some((r) => r.name === f.meta.relation?.resource);
+    const c: ReaderContext = { field: f, fromLabel, booleans, timezone, hasTarget };
+    const read = f.meta.money ? readMoney : (v: string) => READERS[f.kind](v, c);
     readers.push({ field: f.name, read });
   }
   return { readers, unknown };
+}
+
+/** Whether a header row has the ID column (`id`, or the id's label in any language), as every export has. */
+export function idColumn(resource: Resource, header: string[]): boolean {
+  const names = new Set(['id']);
+  for (const locale of LOCALES) names.add(translate(locale, `resources.${resource.name}.fields.id`));
+  return header.some((h) => names.has(h.trim()));
 }
 
 /** Turns one CSV row into the object zod validates; empty cells are left out. */
@@ -154,6 +180,49 @@ export function readMoney(v: string): unknown {
   if (!m) return v;
   const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
   return m[1] === '-' ? -minor : minor;
+}
+
+/** `YYYY-MM-DD HH:mm[:ss[.fff]]` without an offset, as an export writes times. */
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+
+/**
+ * A local time in `zone` -> ISO 8601 UTC (`...Z`, the fraction kept digit for digit); anything else (an ISO
+ * time with an offset, or text the schema will refuse) is returned as it is.
+ */
+export function zonedToIso(text: string, zone: string): string {
+  const m = LOCAL_TIME.exec(text);
+  if (!m) return text;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
+  const local = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+  if (Number.isNaN(local) || y! < 1000) return text;
+  let utc = local - zoneOffset(local, zone);
+  utc = local - zoneOffset(utc, zone);
+  const iso = new Date(utc).toISOString();
+  if (Number.isNaN(utc) || iso.length !== 24) return text;
+  return `${iso.slice(0, 19)}${m[7] ? `.${m[7]}` : ''}Z`;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `zone` is ahead of UTC at the instant `utc` (ms). */
+function zoneOffset(utc: number, zone: string): number {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    zoneFormats.set(zone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(new Date(utc)).map((x) => [x.type, Number(x.value)]));
+  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return wall - (utc - (((utc % 1000) + 1000) % 1000));
 }
 
 function toNumber(v: string): unknown {

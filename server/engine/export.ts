@@ -107,12 +107,12 @@ export interface CsvExport {
  * `onRows` gets a running row count (approximate on PostgreSQL: line ends seen).
  */
 export async function openExport(
-  ctx: Pick<OperationContext, 'db' | 'resource'>,
+  ctx: Pick<OperationContext, 'db' | 'resource' | 'registry'>,
   lang: Lang,
   plan: ExportPlan,
   { onRows }: { onRows?: (done: number) => Promise<void> } = {},
 ): Promise<CsvExport> {
-  const query = await exportQuery(ctx.db, lang, ctx.resource, plan);
+  const query = await exportQuery(ctx.db, lang, ctx.resource, plan, ctx.registry);
   const head = `\uFEFF${csvLine(plan.columns.map((c) => fieldLabel(lang, ctx.resource, c)))}`;
   if (ctx.db.copyOut) {
     const source = await ctx.db.copyOut(query.sql, query.params, EXPORT_SETTINGS);

@@ -7,7 +7,8 @@ import { publishEvent } from '../events/hub.ts';
 import type { Actor } from './audit.ts';
 import type { CsvJobs } from './csv-jobs.ts';
 import { holdsUnsafeText } from '../../resources/fields.ts';
-import { columnReaders, rowInput } from './csv-parse-row.ts';
+import { columnReaders, idColumn, rowInput } from './csv-parse-row.ts';
+import { resolveReferences } from './csv-references.ts';
 import { fieldByName, fieldsOf, ident } from './fields.ts';
 import type { Lang } from './labels.ts';
 import { insertRecord, patchRecord, type OperationContext } from './operations.ts';
@@ -70,7 +71,7 @@ export async function importCsv(
   const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
   const rows = await readCsv(request, max);
   if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
-    await checkHeader(ctx, request, rows[0] ?? [], options.upsert);
+    await checkHeader(ctx, request, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
     return jobs.queueImport(ctx.resource, rows, options, actor, request.locale);
   }
   const report = await runImport(ctx, actor, request, rows, options);
@@ -96,10 +97,18 @@ export function importOptions(resource: Resource, raw: RawQuery): ImportOptions 
   return { dryRun, upsert };
 }
 
+/**
+ * The field that matches rows to existing records: `upsert` when given, else `id` when the file has an ID
+ * column (the product's own export), else none.
+ */
+function upsertOf(resource: Resource, header: string[], upsert: string | null): string | null {
+  return upsert ?? (idColumn(resource, header) ? 'id' : null);
+}
+
 /** The column readers of a header row; 422 when it is empty or a column matches no field. */
 async function checkHeader(ctx: OperationContext, lang: Lang, header: string[], upsert: string | null) {
   if (!header.length) throw AppError.validation({ file: ['engine.csv.empty'] });
-  const { readers, unknown } = await columnReaders(ctx.db, lang, ctx.resource, header, upsert === 'id');
+  const { readers, unknown } = await columnReaders(ctx, lang, header, upsert === 'id');
   if (unknown.length)
     throw new AppError(422, 'engine.csv.unknown_column_named', {
       params: { field: unknown[0]!.slice(0, 100) },
@@ -118,10 +127,12 @@ export async function runImport(
   actor: Actor,
   lang: Lang,
   [header, ...rows]: string[][],
-  { dryRun, upsert }: ImportOptions,
+  options: ImportOptions,
   hooks: ImportHooks = {},
 ): Promise<ImportReport> {
   const { resource, db } = ctx;
+  const { dryRun } = options;
+  const upsert = upsertOf(resource, header ?? [], options.upsert);
   const readers = await checkHeader(ctx, lang, header ?? [], upsert);
   const t = (key: string, params: Record<string, unknown>) => lang.t(key, params);
   const inputs = rows.map((cells) => rowInput(readers, cells));
@@ -136,15 +147,21 @@ export async function runImport(
   const errors: ImportReport['errors'] = [];
   const planned: PlannedRow[] = [];
   const schemas = writeSchemas(resource);
+  const existingIds = inputs.map((input) => {
+    const key = upsert ? input[upsert] : undefined;
+    return key !== undefined ? (existing.get(String(key)) ?? null) : null;
+  });
+  const referenceErrors = await resolveReferences(ctx, lang, inputs, existingIds);
   inputs.forEach((input, i) => {
     const row = i + 2;
-    const key = upsert ? input[upsert] : undefined;
-    const existingId = key !== undefined ? (existing.get(String(key)) ?? null) : null;
+    const existingId = existingIds[i]!;
     const body = withoutSystemKeys(input) as Record<string, unknown>;
     const result = (existingId ? schemas.update : schemas.create).safeParse(body, {
       error: (iss) => issueKey(iss),
     });
-    if (!result.success) errors.push({ row, errors: fieldErrors(result.error, t) });
+    const refs = referenceErrors[i];
+    if (!result.success || refs)
+      errors.push({ row, errors: { ...(result.success ? {} : fieldErrors(result.error, t)), ...refs } });
     else planned.push({ row, data: result.data as Record<string, unknown>, existingId });
   });
   for (const u of await uniqueErrors(ctx, planned, lang)) {

@@ -1,5 +1,5 @@
 import { Create } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import { hasOperation, type Resource } from '../../resources/define.ts';
 import { draftStore } from './draftStore.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
 import { formPayload } from './formPayload.ts';
@@ -9,7 +9,12 @@ import { useSaveSuccess } from './useSaveSuccess.ts';
 /** The generated create screen. Server field errors (422/409) appear under their inputs. */
 export function ResourceCreate({ resource }: { resource: Resource }) {
   const draftKey = draftStore.key(resource.name, undefined);
-  const onSuccess = useSaveSuccess(resource.name, draftKey);
+  // On to the new record: its edit page when it can be edited, else its show page.
+  const onSuccess = useSaveSuccess(
+    resource.name,
+    draftKey,
+    hasOperation(resource, 'update') ? 'edit' : 'show',
+  );
   const registry = useEngineRegistry();
   return (
     <Create

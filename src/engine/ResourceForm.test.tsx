@@ -13,6 +13,7 @@ const alice = {
   state: true,
   role_ids: [],
   code: 'C-1',
+  is_vip: 0,
 };
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -73,7 +74,7 @@ describe('ResourceCreate', () => {
     expect(post?.body).not.toHaveProperty('code');
   });
 
-  it('says "Save successful" and returns to the list after creating', async () => {
+  it('says "Save successful" and goes on to the new record after creating', async () => {
     const calls = fakeFetch((call) =>
       call.method === 'POST'
         ? { status: 201, body: { code: 200, data: { id: '5', name: 'Dan' } } }
@@ -85,7 +86,7 @@ describe('ResourceCreate', () => {
     await userEvent.type(screen.getByRole('textbox', { name: /^Email/ }), 'dan@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Save successful')).toBeTruthy();
-    await waitFor(() => expect(pathname).toBe('/settings/contacts'));
+    await waitFor(() => expect(pathname).toBe('/settings/contacts/5'));
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
   });
 });

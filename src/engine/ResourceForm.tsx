@@ -72,6 +72,7 @@ export function ResourceForm({
  * the child's defaults.
  */
 function InlineListInput({ collection, isEdit }: { collection: InlineCollection; isEdit: boolean }) {
+  const translate = useTranslate();
   const rowFields = useMemo(() => inlineRowFields(collection), [collection]);
   const newRow = useMemo(
     () => ({
@@ -83,8 +84,27 @@ function InlineListInput({ collection, isEdit }: { collection: InlineCollection;
   return (
     <ArrayInput source={collection.key}>
       <SimpleFormIterator inline disableReordering getItemDefaults={(item: unknown) => item ?? { ...newRow }}>
-        {rowFields.map((field) => renderInput(field, { resource: collection.child.name, isEdit }))}
+        {/* Labels translated here: inside the iterator react-admin would look them up by the row's path. */}
+        {rowFields.map((field) =>
+          renderInput(
+            {
+              ...field,
+              label:
+                field.label ??
+                translate(`resources.${collection.child.name}.fields.${field.name}`, {
+                  _: humanize(field.name),
+                }),
+            },
+            { resource: collection.child.name, isEdit },
+          ),
+        )}
       </SimpleFormIterator>
     </ArrayInput>
   );
+}
+
+/** `is_vip` -> `Is vip`, react-admin's fallback label of a field without a translation. */
+function humanize(name: string): string {
+  const words = name.replace(/_id(s)?$/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

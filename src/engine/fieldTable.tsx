@@ -1,6 +1,5 @@
 import {
   BooleanField,
-  DateField,
   EmailField,
   FunctionField,
   NumberField,
@@ -15,6 +14,7 @@ import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
 import { DictionaryField } from './DictionaryField.tsx';
 import { EnumField } from './EnumField.tsx';
+import { FlagField, isFlagField, LocaleDateField } from './flagAndDate.tsx';
 import { MaskedField } from './MaskedField.tsx';
 import { AssetField } from './AssetField.tsx';
 import { renderMarkdown } from './MarkdownInput.tsx';
@@ -45,11 +45,12 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
   url: (f, ctx) => <UrlField {...common(f, ctx)} target="_blank" rel="noopener noreferrer" />,
   // Write-only values never come back from the server, so there is nothing to show.
   password: () => null,
-  number: (f, ctx) => <NumberField {...common(f, ctx)} />,
+  number: (f, ctx) =>
+    isFlagField(f) ? <FlagField {...common(f, ctx)} /> : <NumberField {...common(f, ctx)} />,
   boolean: (f, ctx) => <BooleanField {...common(f, ctx)} />,
   enum: (f, ctx) => <EnumField {...common(f, ctx)} resource={ctx.resource} field={f} />,
-  date: (f, ctx) => <DateField {...common(f, ctx)} />,
-  datetime: (f, ctx) => <DateField {...common(f, ctx)} showTime />,
+  date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
+  datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
   belongsTo: (f, ctx) => <ReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />,
   manyToMany: (f, ctx) => (
     <ReferenceArrayField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''}>

@@ -1,4 +1,6 @@
 import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
   BooleanInput,
   DateInput,
   DateTimeInput,
@@ -20,6 +22,7 @@ import { EnumInput } from './EnumInput.tsx';
 import { AssetInput } from './AssetField.tsx';
 import { MarkdownInput } from './MarkdownInput.tsx';
 import { MoneyInput } from './MoneyField.tsx';
+import { FlagInput, isFlagField } from './flagAndDate.tsx';
 
 export interface InputContext {
   resource: string;
@@ -48,19 +51,33 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
   email: (f, ctx) => <TextInput {...common(f, ctx)} type="email" />,
   url: (f, ctx) => <TextInput {...common(f, ctx)} type="url" />,
   password: (f, ctx) => <PasswordInput {...common(f, ctx)} autoComplete="new-password" />,
-  number: (f, ctx) => <NumberInput {...common(f, ctx)} />,
+  number: (f, ctx) =>
+    isFlagField(f) ? (
+      <FlagInput {...common(f, ctx)} isFilter={ctx.isFilter} />
+    ) : (
+      <NumberInput {...common(f, ctx)} />
+    ),
   boolean: (f, ctx) =>
     ctx.isFilter ? <NullableBooleanInput {...common(f, ctx)} /> : <BooleanInput {...common(f, ctx)} />,
   enum: (f, ctx) => <EnumInput {...common(f, ctx)} resource={ctx.resource} spec={f} />,
   date: (f, ctx) => <DateInput {...common(f, ctx)} />,
   datetime: (f, ctx) => <DateTimeInput {...common(f, ctx)} />,
+  // The child input carries the label and the required mark (ReferenceInput does not pass them on).
   belongsTo: (f, ctx) => {
-    const { label, isRequired: _required, resource: _resource, ...rest } = common(f, ctx);
-    return <ReferenceInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
+    const { label, isRequired, resource, ...rest } = common(f, ctx);
+    return (
+      <ReferenceInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label}>
+        <AutocompleteInput label={label} resource={resource} isRequired={isRequired} />
+      </ReferenceInput>
+    );
   },
   manyToMany: (f, ctx) => {
-    const { label, isRequired: _required, resource: _resource, ...rest } = common(f, ctx);
-    return <ReferenceArrayInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label} />;
+    const { label, isRequired, resource, ...rest } = common(f, ctx);
+    return (
+      <ReferenceArrayInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label}>
+        <AutocompleteArrayInput label={label} resource={resource} isRequired={isRequired} />
+      </ReferenceArrayInput>
+    );
   },
   dictionary: (f, ctx) => <DictionaryInput {...common(f, ctx)} spec={f} />,
   array: (f, ctx) => (

@@ -3,16 +3,20 @@ import { useNotify, useRedirect } from 'react-admin';
 import type { RaRecord } from 'react-admin';
 import { draftStore } from './draftStore.ts';
 
-/** After a save: "Save successful", drop the draft, back to the list. */
-export function useSaveSuccess(resource: string, draftKey: string) {
+/**
+ * After a save: "Save successful", drop the draft, then back to the list, or (`after`, for a create) on to
+ * the new record's edit or show page.
+ */
+export function useSaveSuccess(resource: string, draftKey: string, after?: 'edit' | 'show') {
   const notify = useNotify();
   const redirect = useRedirect();
   return useCallback(
-    (_data: RaRecord) => {
+    (data: RaRecord) => {
       draftStore.clear(draftKey);
       notify('engine.notification.saved', { type: 'success' });
-      redirect('list', resource);
+      if (after && data?.id !== undefined) redirect(after, resource, data.id);
+      else redirect('list', resource);
     },
-    [notify, redirect, resource, draftKey],
+    [notify, redirect, resource, draftKey, after],
   );
 }

@@ -78,6 +78,7 @@ describe('export', () => {
       (await t.db.query<{ id: string }>(sql, params)).rows.map((r) => String(r.id));
     const [maker] = await one(`INSERT INTO gadget_makers (name) VALUES ('Acme') RETURNING id`);
     const [tagA, tagB] = await one(`INSERT INTO gadget_tags (name) VALUES ('csv-a'), ('csv-b') RETURNING id`);
+    expect(Number(tagA)).toBeLessThan(Number(tagB));
     const [id] = await one(
       `INSERT INTO gadgets (name, sku, description, email, homepage, price, stock, state, color, released_on,
                             launched_at, specs, maker_id, created_at, updated_at)
@@ -101,8 +102,9 @@ describe('export', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body.slice(1).split('\n').slice(1).join('\n')).toBe(
       `${id},"Say ""hi"",\nthere",K-1,"",'+1@x.io,"https://x.io/?a=1,2",0.1,42,No,Blue,2026-02-03,` +
-        `2026-02-03T04:05:06.789Z,"{""k"": [1, ""=x""]}",,,${maker},"${tagA},${tagB}",2026-01-02T03:04:05Z,` +
-        `2026-01-02T03:04:05.5Z\n`,
+        // Times in the site's zone (Asia/Shanghai by default), references by their representation.
+        `2026-02-03 12:05:06.789,"{""k"": [1, ""=x""]}",,,Acme,"csv-a, csv-b",2026-01-02 11:04:05,` +
+        `2026-01-02 11:04:05.5\n`,
     );
     await t.db.query(`DELETE FROM gadgets WHERE id = $1`, [id]);
   });
@@ -230,5 +232,119 @@ describe('import', () => {
     expect((await upload(many)).statusCode).toBe(422);
     const reader = await staffToken(t, 'import-reader', ['test.gadgets', 'test.gadgets.create']);
     expect((await upload('name,sku,price\nx,Y-1,1\n', '', 'en', reader)).statusCode).toBe(403);
+  });
+});
+
+describe('CSV for people, and back', () => {
+  const one = async (sql: string, params: unknown[] = []) =>
+    (await t.db.query<{ id: string }>(sql, params)).rows.map((r) => String(r.id));
+  const state = async (skus: string[]) =>
+    (
+      await t.db.query(
+        `SELECT g.id, g.name, g.price, g.state, g.color, g.launched_at, g.maker_id, g.specs, g.updated_at,
+                (SELECT array_agg(tag_id ORDER BY tag_id) FROM gadgets_gadget_tags WHERE gadget_id = g.id) AS tags
+           FROM gadgets g WHERE sku = ANY($1::text[]) ORDER BY sku`,
+        [skus],
+      )
+    ).rows;
+
+  it('an untouched export imports back in either language without upsert, changing nothing', async () => {
+    const [maker] = await one(`INSERT INTO gadget_makers (name) VALUES ('Round maker') RETURNING id`);
+    const [tagA, tagB] = await one(
+      `INSERT INTO gadget_tags (name) VALUES ('round, a'), ('=round-b') RETURNING id`,
+    );
+    const [id] = await one(
+      `INSERT INTO gadgets (name, sku, price, launched_at, maker_id)
+       VALUES ('Round', 'RT-1', 3, '2026-03-01T00:00:00.123456Z', $1) RETURNING id`,
+      [maker],
+    );
+    await t.db.query(`INSERT INTO gadgets_gadget_tags (gadget_id, tag_id) VALUES ($1, $2), ($1, $3)`, [
+      id,
+      tagA,
+      tagB,
+    ]);
+    await one(`INSERT INTO gadgets (name, sku, price) VALUES ('Round two', 'RT-2', 4) RETURNING id`);
+    const before = await state(['RT-1', 'RT-2']);
+    for (const lang of ['en', 'zh-CN']) {
+      const exported = await t.request({
+        url: `${BASE}/export?search=sku:RT-1,RT-2&searchFields=sku:in&orderBy=sku`,
+        token: admin,
+        headers: { 'accept-language': lang },
+      });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.body).toContain(`Round maker,"round, a, '=round-b"`);
+      expect(exported.body).toContain('2026-03-01 08:00:00.123456');
+      const res = await upload(exported.body, '', lang);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ total: 2, created: 0, updated: 2, errors: [] });
+      const after = await state(['RT-1', 'RT-2']);
+      expect(after.map((r) => ({ ...r, updated_at: null }))).toEqual(
+        before.map((r) => ({ ...r, updated_at: null })),
+      );
+    }
+  });
+
+  it('reads representations, labels and ids back; unknown or ambiguous names are errors of row and column', async () => {
+    const [maker] = await one(`INSERT INTO gadget_makers (name) VALUES ('Named maker') RETURNING id`);
+    await one(`INSERT INTO gadget_makers (name) VALUES ('Twin'), ('Twin') RETURNING id`);
+    const tags = await one(`INSERT INTO gadget_tags (name) VALUES ('named-a'), ('named-b') RETURNING id`);
+    const csv = [
+      'Name,SKU,Price,maker_id,Tags,launched_at',
+      `By name,NM-1,1,Named maker,"named-a, named-b",2026-05-06 07:08:09`,
+      `By id,NM-2,1,${maker},${tags[1]},`,
+    ].join('\n');
+    const ok = await upload(csv);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const rows = (
+      await t.request({ url: `${BASE}?search=sku:NM-1,NM-2&searchFields=sku:in&orderBy=sku`, token: admin })
+    ).json().data.data;
+    expect(rows.map((r: Record<string, unknown>) => [r.maker_id, r.tag_ids, r.launched_at])).toEqual([
+      [maker, tags, '2026-05-05T23:08:09.000Z'],
+      [maker, [tags[1]], null],
+    ]);
+
+    const bad = ['Name,SKU,Price,maker_id,Tags', 'A,NM-3,1,Nobody,', 'B,NM-4,1,Twin,"named-a, nope"'].join(
+      '\n',
+    );
+    const dry = await upload(bad, '?dry_run=1');
+    expect(dry.json().data.errors).toEqual([
+      { row: 2, errors: { maker_id: ['No Gadget maker record is named "Nobody"'] } },
+      {
+        row: 3,
+        errors: {
+          maker_id: ['More than one Gadget maker record is named "Twin"; use its ID'],
+          tag_ids: ['No Gadget tag record is named "nope"'],
+        },
+      },
+    ]);
+    const real = await upload(bad, '', 'zh-CN');
+    expect(real.statusCode).toBe(422);
+    expect(real.json().errors).toMatchObject({ 'rows.2.maker_id': ['找不到名为“Nobody”的制造商'] });
+    expect((await state(['NM-3', 'NM-4'])).length).toBe(0);
+  });
+
+  it('writes and reads times in the site time zone, which must be an IANA name', async () => {
+    const site = async (body: Record<string, unknown>) =>
+      t.request({ method: 'POST', url: '/api/v1/settings/site', token: admin, payload: body });
+    expect((await site({ site_name: 'Admin', timezone: 'Mars/Olympus' })).statusCode).toBe(422);
+    expect((await site({ site_name: 'Admin', timezone: '+08:00' })).statusCode).toBe(422);
+    expect((await site({ site_name: 'Admin', timezone: 'America/New_York' })).statusCode).toBe(200);
+    try {
+      await one(
+        `INSERT INTO gadgets (name, sku, price, launched_at) VALUES ('Zoned', 'TZ-1', 1, '2026-07-04T16:00:00Z') RETURNING id`,
+      );
+      const res = await t.request({
+        url: `${BASE}/export?fields=sku,launched_at&search=sku:TZ-1`,
+        token: admin,
+        headers: { 'accept-language': 'en' },
+      });
+      expect(res.body.slice(1).trim().split('\n')[1]).toBe('TZ-1,2026-07-04 12:00:00');
+      const imported = await upload('sku,launched_at\nTZ-1,2026-01-04 12:00:00\n', '?upsert=sku');
+      expect(imported.statusCode, imported.body).toBe(200);
+      const [row] = await state(['TZ-1']);
+      expect(new Date(row!.launched_at as string).toISOString()).toBe('2026-01-04T17:00:00.000Z');
+    } finally {
+      expect((await site({ site_name: 'Admin' })).json().data.timezone).toBe('Asia/Shanghai');
+    }
   });
 });

@@ -23,7 +23,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
  * - deleting a record another one refers to is a 409 (restrict), or empties the reference (set null) or
  *   deletes the child (cascade): never a dangling id;
  * - the CSV export completes for any data, including formula-looking text, and importing it back untouched
- *   (`upsert=id`) changes nothing.
+ *   (in either language; its ID column matches the records, names and labels map back) changes nothing.
  * Server-side rules of the people module are respected: department parents exist, role grants are known
  * names, passwords are acceptable.
  */
@@ -487,34 +487,49 @@ describe.each(engineResources.map((r, i) => [r.name, r, i] as const))(
           }
         }
         const before = await listAll(r);
-        count(name);
-        const exported = await call('GET', `${api(r)}/export`);
-        expect(exported.status, exported.body.slice(0, 300)).toBe(200);
-        const rows = parseCsv(exported.body.replace(/^\uFEFF/, ''), {
-          relax_column_count: false,
-        }) as string[][];
-        expect(rows.length, 'header + one line per record').toBe(before.length + 1);
-        if (!hasOperation(r, 'import')) return;
-        count(name);
-        const boundary = 'propertytests';
-        const payload = Buffer.concat([
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.csv"\r\nContent-Type: text/csv\r\n\r\n`,
-          ),
-          Buffer.from(exported.body),
-          Buffer.from(`\r\n--${boundary}--\r\n`),
-        ]);
-        const imported = await t.request({
-          method: 'POST',
-          url: `${api(r)}/import?upsert=id`,
-          token,
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-          payload,
-        });
-        expect(imported.statusCode, imported.body.slice(0, 500)).toBe(200);
-        const after = await listAll(r);
         const strip = (x: RecordOf) => ({ ...x, updated_at: undefined });
-        expect(after.map(strip)).toEqual(before.map(strip));
+        // The product's own file, untouched, in either language (read back in the other one): the ID column
+        // matches the records (no `upsert` needed), names and labels map back, nothing changes.
+        for (const [lang, other] of [
+          ['zh-CN', 'en'],
+          ['en', 'zh-CN'],
+        ]) {
+          count(name);
+          const exported = await t.request({
+            url: `${api(r)}/export`,
+            token,
+            headers: { 'accept-language': lang! },
+          });
+          expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
+          const rows = parseCsv(exported.body.replace(/^\uFEFF/, ''), {
+            relax_column_count: false,
+          }) as string[][];
+          expect(rows.length, 'header + one line per record').toBe(before.length + 1);
+          if (!hasOperation(r, 'import')) continue;
+          count(name);
+          const boundary = 'propertytests';
+          const payload = Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+            ),
+            Buffer.from(exported.body),
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ]);
+          const imported = await t.request({
+            method: 'POST',
+            url: `${api(r)}/import`,
+            token,
+            headers: {
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'accept-language': other!,
+            },
+            payload,
+          });
+          expect(imported.statusCode, `${lang}: ${imported.body.slice(0, 500)}`).toBe(200);
+          expect(imported.json().data).toMatchObject({ created: 0, updated: before.length });
+          const after = await listAll(r);
+          expect(after.map(strip), lang).toEqual(before.map(strip));
+        }
       },
     );
   },

@@ -28,5 +28,7 @@ export const contacts = defineResource({
     password: field(z.string().min(8).optional(), { writeOnly: true }),
     note: field(z.string().max(500).optional(), { input: 'textarea' }),
     code: field(z.string().optional(), { readOnly: true }),
+    // A 0/1 flag (like staff.is_admin): a switch, not a number input.
+    is_vip: field(z.int().min(0).max(1).default(0), {}),
   }),
 });

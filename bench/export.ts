@@ -1,0 +1,233 @@
+/**
+ * `npx tsx bench/export.ts`: CSV export speed on PostgreSQL (issue 14, item 5), printed as figures (no
+ * assertions). Seeds EXPORT_ROWS users (and EXPORT_STAFF staff members with a department and two roles each,
+ * so representations are resolved by joins) into a throwaway cluster (or DATABASE_URL), then, in interleaved
+ * rounds within one run:
+ * - the product: `GET v1/user/<users|staff>/export` over HTTP, read by a client in another process;
+ * - `psql \copy` of the same table's raw columns (no labels, UTC times): the floor;
+ * - `psql \copy` of the product's own SELECT (labels, representations, site time zone): what formatting costs.
+ * Prints rows/s for each, the product / `\copy` ratio (target: >= 300k rows/s or within 1.3x), and the
+ * server's peak RSS growth during the product's export (memory must stay flat).
+ * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), DATABASE_URL.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { findBindir, startPgCluster, type PgCluster } from '../scripts/lib/pgCluster.ts';
+import { buildApp } from '../server/app.ts';
+import { issueToken } from '../server/auth/tokens.ts';
+import { ensureFirstAdmin } from '../server/bootstrap.ts';
+import { loadConfig } from '../server/config.ts';
+import { loadPrincipal } from '../server/core/principal.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { openPostgres, replacePlaceholders } from '../server/db/postgres.ts';
+import { EXPORT_SETTINGS, exportQuery } from '../server/engine/csv-format.ts';
+import { planExport } from '../server/engine/export.ts';
+import { langOf } from '../server/engine/labels.ts';
+import { modules } from '../server/modules/index.ts';
+import { resources } from '../resources/index.ts';
+import type { Db } from '../server/db/index.ts';
+
+const ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
+const STAFF = Number(process.env.EXPORT_STAFF ?? 200_000);
+const RUNS = Number(process.env.EXPORT_RUNS ?? 3);
+
+/** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
+const CLIENT = `
+const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': 'identity', 'accept-language': 'zh-CN' } });
+if (res.status !== 200) {
+  console.log(JSON.stringify({ error: res.status + ' ' + (await res.text()).slice(0, 200) }));
+} else {
+  let bytes = 0, lines = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
+  }
+  console.log(JSON.stringify({ bytes, lines }));
+}`;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const byName = (name: string) => resources.find((r) => r.name === name)!;
+
+let cluster: PgCluster | null = null;
+let url = process.env.DATABASE_URL;
+if (!url) {
+  cluster = await startPgCluster({ log: () => {} });
+  url = cluster.url;
+}
+const db = await openPostgres(url, { max: 10 });
+let app: FastifyInstance | null = null;
+try {
+  await migrate(db);
+  await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
+  say(`seeding ${ROWS} users and ${STAFF} staff members...`);
+  await seed(db);
+  await db.exec('VACUUM ANALYZE');
+  app = await serve(db);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const token = await adminToken(db);
+  const { rows: ids } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+  const admin = await loadPrincipal(db, { userId: ids[0]!.id, tokenId: '0' });
+  for (const resource of [byName('users'), byName('staff')]) {
+    const rows = Number(
+      (await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${resource.table}"`)).rows[0]!.n,
+    );
+    const plan = planExport(resource, {}, { registry: resources, principal: admin });
+    const product = await exportQuery(db, langOf('zh-CN'), resource, plan, resources);
+    const formatted = inlineForPsql(product.sql, product.params);
+    const raw = `SELECT ${plan.columns
+      .filter((c) => resource.fields.find((f) => f.name === c)?.meta.relation?.kind !== 'manyToMany')
+      .map((c) => `"${c}"`)
+      .join(', ')} FROM "${resource.table}"`;
+    say(`\n== ${resource.name}: ${rows} rows, columns ${plan.columns.join(', ')} ==`);
+    const results: Record<string, { rate: number[]; rss: number[] }> = {
+      product: { rate: [], rss: [] },
+      'psql \\copy raw columns': { rate: [], rss: [] },
+      'psql \\copy product SELECT': { rate: [], rss: [] },
+    };
+    for (let round = 1; round <= RUNS; round++) {
+      const exp = await httpExport(`${address}/api/${resource.endpoint}/export`, token);
+      results.product!.rate.push(exp.rows / exp.seconds);
+      results.product!.rss.push(exp.rssGrowth);
+      const bare = await psqlCopy(url, raw);
+      results['psql \\copy raw columns']!.rate.push(bare.rows / bare.seconds);
+      const same = await psqlCopy(url, formatted);
+      results['psql \\copy product SELECT']!.rate.push(same.rows / same.seconds);
+      say(
+        `round ${round}: product ${fmtRate(exp.rows / exp.seconds)} (${exp.rows} rows, RSS +${mb(exp.rssGrowth)}),` +
+          ` \\copy raw ${fmtRate(bare.rows / bare.seconds)}, \\copy product SELECT ${fmtRate(same.rows / same.seconds)}`,
+      );
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const p = median(results.product!.rate);
+    const c = median(results['psql \\copy raw columns']!.rate);
+    const s = median(results['psql \\copy product SELECT']!.rate);
+    say(`median: product ${fmtRate(p)}, \\copy raw ${fmtRate(c)}, \\copy product SELECT ${fmtRate(s)}`);
+    say(
+      `product / \\copy raw = ${(c / p).toFixed(2)}x slower; product / \\copy of its SELECT = ${(s / p).toFixed(2)}x;` +
+        ` largest RSS growth ${mb(Math.max(...results.product!.rss))}` +
+        `   (target: >= 300000 rows/s or within 1.3x of \\copy; memory flat)`,
+    );
+  }
+} finally {
+  await app?.close();
+  await db.close();
+  cluster?.destroy();
+}
+
+/** `ROWS` users, `STAFF` staff members in 50 departments with 2 of 20 roles each. */
+async function seed(db: Db): Promise<void> {
+  for (let start = 0; start < ROWS; start += 100_000) {
+    const end = Math.min(ROWS, start + 100_000);
+    await db.query(
+      `INSERT INTO users (username, name, email, phone, state, last_login_at)
+       SELECT 'user' || g, 'User ' || g, 'user' || g || '@example.com', '1' || lpad(g::text, 10, '0'), g % 5 <> 0,
+              CASE WHEN g % 3 = 0 THEN now() - g * interval '1 second' END
+         FROM generate_series($1::int, $2::int) g`,
+      [start + 1, end],
+    );
+  }
+  await db.query(
+    `INSERT INTO departments (name, parent_id, sort) SELECT 'Department ' || g, 0, g FROM generate_series(1, 50) g`,
+  );
+  await db.query(
+    `INSERT INTO roles (name, sort) SELECT 'Role ' || g, g FROM generate_series(1, 20) g ON CONFLICT DO NOTHING`,
+  );
+  const { rows: depts } = await db.query<{ min: string }>(`SELECT min(id) AS min FROM departments`);
+  const { rows: roles } = await db.query<{ min: string }>(`SELECT min(id) AS min FROM roles`);
+  for (let start = 0; start < STAFF; start += 100_000) {
+    const end = Math.min(STAFF, start + 100_000);
+    await db.query(
+      `INSERT INTO staff (name, gender, phone, email, department_id, state, is_admin)
+       SELECT 'Staff ' || g, (ARRAY['male','female','unknown'])[1 + g % 3], '1' || lpad(g::text, 10, '0'),
+              'staff' || g || '@example.com', $3::bigint + g % 50, g % 4 <> 0, (g % 100 = 0)::int
+         FROM generate_series($1::int, $2::int) g`,
+      [start + 1, end, depts[0]!.min],
+    );
+  }
+  await db.query(
+    `INSERT INTO staff_roles (staff_id, role_id)
+     SELECT s.id, $1::bigint + r FROM staff s, LATERAL (VALUES (s.id % 20), ((s.id + 7) % 20)) v(r)
+     ON CONFLICT DO NOTHING`,
+    [roles[0]!.min],
+  );
+}
+
+async function serve(db: Db): Promise<FastifyInstance> {
+  const config = {
+    ...loadConfig({ DATA_DIR: '/tmp/bench-export' }),
+    // No job runner: the export streams over HTTP whatever its size (with jobs, 1M rows would answer 202).
+    jobs: false,
+    logToFile: false,
+    distDir: '/nonexistent',
+  };
+  return buildApp({ db, config, logger: pino({ level: 'error' }), modules });
+}
+
+async function adminToken(db: Db): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+  return (await issueToken(db, { userId: rows[0]!.id, remember: false })).accessToken;
+}
+
+/**
+ * The product's SELECT for psql: its parameters (labels, label maps, the time zone; no filters here) inlined
+ * as quoted literals (each is cast where it is used), and the session settings it relies on.
+ */
+function inlineForPsql(sql: string, params: unknown[]): string {
+  const text = replacePlaceholders(sql, (n) => `'${String(params[n - 1]).replace(/'/g, "''")}'`);
+  const sets = Object.entries(EXPORT_SETTINGS).map(([k, v]) => `SET "${k}" = '${v}';`);
+  return `${sets.join('\n')}\n${text.replace(/\n/g, ' ')}`;
+}
+
+/** `psql \copy (<select>) TO STDOUT WITH (FORMAT csv)` into a pipe that only counts lines. */
+async function psqlCopy(url: string, select: string): Promise<{ rows: number; seconds: number }> {
+  const lines = select.split('\n');
+  const body = lines.filter((l) => !l.startsWith('SET ')).join(' ');
+  const sets = lines.filter((l) => l.startsWith('SET ')).join('\n');
+  const script = `${sets}\n\\copy (${body}) TO STDOUT WITH (FORMAT csv)\n`;
+  const t0 = performance.now();
+  const child = spawn(path.join(findBindir(), 'psql'), ['-X', '-q', '-v', 'ON_ERROR_STOP=1', url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(script);
+  let rows = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`psql exited with ${code}`);
+  return { rows, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function httpExport(
+  url: string,
+  token: string,
+): Promise<{ rows: number; seconds: number; rssGrowth: number }> {
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], {
+    env: { ...process.env, BENCH_URL: url, BENCH_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const result = JSON.parse(out || '{"error":"no output"}') as { lines: number; error?: string };
+  if (result.error) throw new Error(`export answered ${result.error}`);
+  return { rows: result.lines - 1, seconds, rssGrowth: peak - base };
+}
+
+function fmtRate(r: number): string {
+  return `${Math.round(r / 1000)}k rows/s`;
+}
+
+function mb(b: number): string {
+  return `${(b / 1e6).toFixed(0)} MB`;
+}

@@ -1,0 +1,68 @@
+import {
+  BooleanField,
+  BooleanInput,
+  DateField,
+  NullableBooleanInput,
+  useLocaleState,
+  type BooleanInputProps,
+  type DateFieldProps,
+} from 'react-admin';
+import { describeField } from '../../resources/fields.ts';
+import { isFlag } from '../../resources/flag.ts';
+import type { EngineField } from './registry.ts';
+
+/** A 0/1 integer field (`is_admin`): a switch on forms and a check mark in cells, 1/0 on the wire. */
+export function isFlagField(field: Pick<EngineField, 'schema' | 'meta'>): boolean {
+  return isFlag(describeField('', field.schema, field.meta));
+}
+
+const toBoolean = (value: unknown) => (value === null || value === undefined ? value : Number(value) === 1);
+const toFlag = (value: unknown) =>
+  value === null || value === undefined || value === '' ? value : value ? 1 : 0;
+
+/** The switch of a 0/1 field (a yes/no/any select in filters). */
+export function FlagInput({ isFilter, ...props }: BooleanInputProps & { isFilter?: boolean }) {
+  return isFilter ? (
+    <NullableBooleanInput
+      source={props.source}
+      label={props.label}
+      resource={props.resource}
+      alwaysOn={props.alwaysOn as boolean | undefined}
+      format={toBoolean}
+      parse={toFlag}
+    />
+  ) : (
+    // BooleanInput's own default is `false`, which the integer schema refuses: a flag defaults to 0.
+    <BooleanInput defaultValue={0} {...props} format={(v: unknown) => Number(v) === 1} parse={toFlag} />
+  );
+}
+
+/** A 0/1 field shown as a boolean (check or cross). */
+export function FlagField(props: Parameters<typeof BooleanField>[0]) {
+  return <BooleanField {...props} looseValue />;
+}
+
+/** Numeric day, month and year, in the order and with the separators of the current language. */
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
+const TIME_OPTIONS: Intl.DateTimeFormatOptions = {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+};
+
+/**
+ * A date (or date and time) in the format of the app's language, not the browser's: zh-CN `2025/07/04`,
+ * en `07/04/2025`.
+ */
+export function LocaleDateField(props: DateFieldProps) {
+  const [locale] = useLocaleState();
+  return (
+    <DateField
+      {...props}
+      locales={locale}
+      options={DATE_OPTIONS}
+      {...(props.showTime ? { timeOptions: TIME_OPTIONS } : {})}
+    />
+  );
+}
