@@ -13,6 +13,13 @@ export const settingsSchemas = {
   }),
   site: z.object({
     site_name: z.string().trim().min(1).max(60).default('Admin'),
+    /** Logo on the sign-in card: an https:// address or a path on this site (`/uploads/logo.png`); '' = none. */
+    site_logo: z
+      .string()
+      .trim()
+      .max(500)
+      .regex(/^(?:$|https:\/\/\S+$|\/(?!\/)\S*$)/, { message: 'validation.invalid' })
+      .default(''),
   }),
   languages: z.object({
     languages: z

@@ -32,7 +32,10 @@ export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
     { key: 'wechat_app_id', kind: 'text' },
     { key: 'wechat_app_secret', kind: 'secret' },
   ],
-  site: [{ key: 'site_name', kind: 'text' }],
+  site: [
+    { key: 'site_name', kind: 'text' },
+    { key: 'site_logo', kind: 'text' },
+  ],
   country: [
     { key: 'country', kind: 'text' },
     { key: 'phone_pattern', kind: 'text' },
