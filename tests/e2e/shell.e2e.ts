@@ -155,8 +155,8 @@ describe('signed in', () => {
         await page.goto(route);
         const h1 = page.locator('h1');
         await h1.first().waitFor();
-        await page.waitForLoadState('networkidle');
-        expect(await h1.count(), route).toBe(1);
+        // Not networkidle: the monitor and logs pages hold a live event stream open.
+        await expect.poll(() => h1.count(), { message: route }).toBe(1);
         expect(await page.getByRole('main').count(), route).toBe(1);
         const heading = (await h1.innerText()).trim();
         expect(heading, route).not.toBe('');
