@@ -33,6 +33,13 @@ export const settingsSchemas = {
       .trim()
       .refine(isTimeZone, { message: 'validation.timezone' })
       .default('Asia/Shanghai'),
+    /** Logo on the sign-in card: an https:// address or a path on this site (`/uploads/logo.png`); '' = none. */
+    site_logo: z
+      .string()
+      .trim()
+      .max(500)
+      .regex(/^(?:$|https:\/\/\S+$|\/(?!\/)\S*$)/, { message: 'validation.invalid' })
+      .default(''),
   }),
   languages: z.object({
     languages: z

@@ -28,6 +28,10 @@ export const systemModule: AppModule = {
                       type: 'object',
                       properties: {
                         site_name: { type: 'string' },
+                        site_logo: {
+                          type: 'string',
+                          description: 'Logo address for the sign-in card; empty = none',
+                        },
                         languages: { type: 'array', items: { type: 'string' } },
                         currency: { type: 'string' },
                         decimals: { type: 'integer' },
@@ -58,6 +62,7 @@ export const systemModule: AppModule = {
           status: 'ready' as const,
           config: {
             site_name: site.site_name,
+            site_logo: site.site_logo,
             languages: languages.languages,
             currency: currency.currency,
             decimals: currency.decimals,

@@ -1,5 +1,6 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { RecordCrumb } from './RecordCrumb.tsx';
 import { ChangedUnderneathBanner } from '../events/ChangedUnderneathBanner.tsx';
 import { draftStore } from './draftStore.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
@@ -35,6 +36,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
         formPayload({ resource, values, isEdit: true, registry })
       }
     >
+      <RecordCrumb resource={resource} />
       <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
       <ResourceForm
         resource={resource}

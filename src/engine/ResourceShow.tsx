@@ -9,6 +9,7 @@ import {
   useResourceDefinition,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { RecordCrumb } from './RecordCrumb.tsx';
 import { renderField } from './fieldTable.tsx';
 import { readableFields } from './registry.ts';
 import { useReadableCollections } from './useReadableCollections.ts';
@@ -36,6 +37,7 @@ export function ResourceShow({ resource }: { resource: Resource }) {
         </TopToolbar>
       }
     >
+      <RecordCrumb resource={resource} />
       <SimpleShowLayout>
         {readableFields(resource).map((field) => renderField(field, { resource: resource.name }))}
         {collections.map((collection) => inlineListField(collection))}

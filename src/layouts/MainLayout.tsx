@@ -11,6 +11,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
+import { PageHeader } from './PageHeader.tsx';
 
 export interface MainLayoutProps {
   children: ReactNode;
@@ -51,6 +52,8 @@ export function MainLayout({ children, languageSwitcher, accountMenu, isStaff = 
         </Toolbar>
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ py: 3 }}>
+        {/* The dashboard and account pages carry their own <h1>; the header adds crumbs and the title. */}
+        <PageHeader heading={false} />
         <Suspense fallback={<LoadingState />}>{children}</Suspense>
       </Container>
     </Box>

@@ -10,7 +10,7 @@ import { useSiteConfig } from '../providers/useSiteConfig.ts';
 
 /** Frame of the sign-in, register and reset pages: MUI only, so they never pull in react-admin. */
 export function PublicLayout() {
-  const { site_name: siteName } = useSiteConfig();
+  const { site_name: siteName, site_logo: siteLogo } = useSiteConfig();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1 }}>
@@ -23,6 +23,14 @@ export function PublicLayout() {
       >
         <Paper sx={{ width: '100%', maxWidth: 420, p: { xs: 3, sm: 4 } }}>
           {/* Whose back office this is; the page's own title stays the one heading. */}
+          {siteLogo && isSafeLogo(siteLogo) ? (
+            <Box
+              component="img"
+              src={siteLogo}
+              alt={siteName ? `${siteName} logo` : 'logo'}
+              sx={{ display: 'block', mx: 'auto', mb: 1, maxHeight: 64, maxWidth: '60%' }}
+            />
+          ) : null}
           {siteName ? (
             <Typography
               component="p"
@@ -41,4 +49,9 @@ export function PublicLayout() {
       </Box>
     </Box>
   );
+}
+
+/** A logo address the settings accept: https:// or a path on this site (never javascript: or data:). */
+function isSafeLogo(url: string): boolean {
+  return /^https:\/\/\S+$/.test(url) || /^\/(?!\/)\S*$/.test(url);
 }

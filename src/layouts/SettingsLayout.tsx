@@ -18,6 +18,7 @@ import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { WIDE_SCREEN_QUERY } from '../lib/device.ts';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
 import { useSidebarCollapsed } from '../theme/preferences.ts';
+import { PageHeader } from './PageHeader.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
 
 const WIDTH = 240;
@@ -25,7 +26,8 @@ const COLLAPSED_WIDTH = 64;
 
 /**
  * The settings area frame: title = site name, a header with the menu collapse button, theme toggle, language
- * switch and a close button back to /dashboard, and the permission-filtered side menu. On wide screens the
+ * switch and a close button back to /dashboard, the permission-filtered side menu, and each page's breadcrumbs,
+ * `<h1>` and document title (PageHeader). On wide screens the
  * menu collapses to icons (kept in localStorage); on narrow ones it is a drawer the button opens.
  */
 export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNode }) {
@@ -100,6 +102,7 @@ export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNo
       )}
       <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />
+        <PageHeader />
         <Suspense fallback={<LoadingState />}>
           <Outlet />
         </Suspense>

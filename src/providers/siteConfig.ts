@@ -3,6 +3,8 @@ import { httpClient } from './httpClient.ts';
 
 export interface SiteConfig {
   site_name?: string;
+  /** Logo address for the sign-in card (general settings, site tab); empty when none is set. */
+  site_logo?: string;
   languages?: string[];
   currency?: string;
   decimals?: number;

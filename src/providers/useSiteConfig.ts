@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { usePageTitle } from './pageTitleStore.ts';
 import { siteQuery } from './siteConfig.ts';
 import type { SiteConfig } from './siteConfig.ts';
 
@@ -9,10 +10,12 @@ export function useSiteConfig(): SiteConfig {
   return data?.config ?? {};
 }
 
-/** Keeps document.title equal to the site name. */
+/** Keeps document.title "<page> - <site name>" (the page as the layout's page header names it). */
 export function useSiteTitle(): void {
   const { site_name: siteName } = useSiteConfig();
+  const page = usePageTitle();
   useEffect(() => {
-    if (siteName) document.title = siteName;
-  }, [siteName]);
+    const title = [page, siteName].filter(Boolean).join(' - ');
+    if (title) document.title = title;
+  }, [page, siteName]);
 }

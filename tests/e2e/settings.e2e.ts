@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import app from '../../locales/zh-CN/app.json';
 import content from '../../locales/zh-CN/resources-content.json';
 import settings from '../../locales/zh-CN/settings.json';
 import validation from '../../locales/zh-CN/validation.json';
@@ -38,9 +39,10 @@ describe('settings content', () => {
   test('general settings: saving the site name changes the title at once', async () => {
     await page.goto('/settings');
     await page.getByRole('tab', { name: settings.general.tabs.basic }).waitFor();
-    const before = await page.title();
+    await expect.poll(() => page.title()).toMatch(new RegExp(`^${app.menu.general} - `));
+    const before = (await page.title()).slice(`${app.menu.general} - `.length);
     await saveSiteName('E2E 控制台');
-    await expect.poll(() => page.title()).toBe('E2E 控制台');
+    await expect.poll(() => page.title()).toBe(`${app.menu.general} - E2E 控制台`);
     await page.getByText(settings.general.saved).first().waitFor({ state: 'hidden' });
     await saveSiteName(before || 'Admin');
   });

@@ -32,7 +32,7 @@ describe('settings groups', () => {
       payload: { site_name: 'Acme Console' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ site_name: 'Acme Console' });
+    expect(res.json().data).toEqual({ site_name: 'Acme Console', site_logo: '' });
     const boot = await t.request({ url: '/api/v1' });
     expect(boot.json().data.config.site_name).toBe('Acme Console');
     const { rows } = await t.db.query<{ changes: unknown }>(
@@ -56,6 +56,27 @@ describe('settings groups', () => {
     });
     const after = await t.request({ url: '/api/v1/settings/site', token: admin });
     expect(after.json().data.site_name).toBe('Acme Console');
+  });
+
+  it('keeps a logo address for the sign-in card, https or on this site only', async () => {
+    const save = (site_logo: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/settings/site',
+        token: admin,
+        payload: { site_name: 'Acme Console', site_logo },
+      });
+    for (const bad of ['javascript:alert(1)', 'http://example.com/a.png', '//evil.example/a.png', 'data:x']) {
+      const res = await save(bad);
+      expect(res.statusCode, bad).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual(['site_logo']);
+    }
+    expect((await save('https://cdn.example.com/logo.png')).statusCode).toBe(200);
+    expect((await t.request({ url: '/api/v1' })).json().data.config.site_logo).toBe(
+      'https://cdn.example.com/logo.png',
+    );
+    expect((await save('')).statusCode).toBe(200);
+    expect((await t.request({ url: '/api/v1' })).json().data.config.site_logo).toBe('');
   });
 
   it('answers 404 for an unknown group', async () => {

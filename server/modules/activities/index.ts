@@ -11,6 +11,7 @@ import { ident } from '../../engine/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
 import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { withNames } from './names.ts';
 
 export { trimActivityLog } from './trim.ts';
 
@@ -29,7 +30,8 @@ const OPERATOR_CHOICES = 20;
 /**
  * The activity log (`GET v1/user/logs`, `GET v1/user/logs/<id>`, `GET v1/user/logs/operators?q=&id=`): the engine's list query language on the
  * `activities` resource (paging; filters by operator_id, action, subject_type, created_at between ...), each
- * row with its operator embedded as `{ id, username, name }`. Read-only: there is no write route at all,
+ * row with its operator embedded as `{ id, username, name }`, its subject's representation (`subject`) and the
+ * names of the records its changes refer to (`names`, see ./names.ts). Read-only: there is no write route at all,
  * rows are written by the audit of every operation and removed only by `trimActivityLog`.
  */
 export const activitiesModule: AppModule = {
@@ -39,7 +41,7 @@ export const activitiesModule: AppModule = {
       BASE,
       { schema: { tags: ['activities'], summary: 'Activity log (list query of the contract)' } },
       async (request) => {
-        await requirePermission(request, activities.permission);
+        const principal = await requirePermission(request, activities.permission);
         const q = parseListQuery(activities, (request.query ?? {}) as RawQuery);
         const table = ident(activities.table);
         const offset = (q.page - 1) * q.size;
@@ -52,7 +54,7 @@ export const activitiesModule: AppModule = {
           q.params,
         );
         const total = Number(counted.rows[0]!.n);
-        const data = await withOperators(db, rows);
+        const data = await withNames(db, principal, await withOperators(db, rows));
         const pagination = {
           total,
           count: data.length,
@@ -97,7 +99,7 @@ export const activitiesModule: AppModule = {
       `${BASE}/:id`,
       { schema: { tags: ['activities'], summary: 'One activity' } },
       async (request: FastifyRequest<{ Params: { id: string } }>) => {
-        await requirePermission(request, activities.permission);
+        const principal = await requirePermission(request, activities.permission);
         const { id } = request.params;
         if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
         const { rows } = await db.query(
@@ -105,7 +107,7 @@ export const activitiesModule: AppModule = {
           [id],
         );
         if (rows.length === 0) throw AppError.notFound();
-        return ok((await withOperators(db, rows))[0]);
+        return ok((await withNames(db, principal, await withOperators(db, rows)))[0]);
       },
     );
   },

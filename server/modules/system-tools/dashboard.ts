@@ -3,6 +3,7 @@ import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
+import { withNames } from '../activities/names.ts';
 import { failedJobs, queueCounts } from './queueCounts.ts';
 
 const DAYS = 30;
@@ -10,10 +11,11 @@ const RECENT = 10;
 
 /**
  * `GET v1/system/dashboard` (staff only). Each figure needs the permission of the page it summarises and is
- * left out of the answer otherwise: `counts.users` (system.users.users), `counts.staff` (system.users.staff),
+ * left out of the answer otherwise: `counts.users` (system.users.users), `counts.staff` and
+ * `counts.pending_invitations` (unregistered staff whose invitation still works; system.users.staff),
  * `counts.sign_ins_today`, `sign_ins` (per UTC day, last 30 days) and `recent_activity` (all from the activity
- * log, system.users.activities), `counts.failed_jobs` (system.system.jobs; null while the queues are
- * unavailable).
+ * log, system.users.activities; each row with `changes`, `subject` and `names` as the activity log sends
+ * them), `counts.failed_jobs` (system.system.jobs; null while the queues are unavailable).
  */
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
   app.get(
@@ -30,7 +32,13 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       const counts: Record<string, number | null> = {};
       const data: Record<string, unknown> = { counts };
       if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
-      if (holds(PERMISSION.usersStaff)) counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
+      if (holds(PERMISSION.usersStaff)) {
+        counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
+        counts.pending_invitations = await countOf(
+          db,
+          'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
+        );
+      }
       if (holds(PERMISSION.usersActivities)) {
         counts.sign_ins_today = await countOf(
           db,
@@ -38,7 +46,7 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
             WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
         );
         data.sign_ins = await signInsPerDay(db);
-        data.recent_activity = await recentActivity(db);
+        data.recent_activity = await withNames(db, principal, await recentActivity(db));
       }
       if (holds(PERMISSION.systemJobs))
         counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
@@ -73,12 +81,13 @@ async function recentActivity(db: Db) {
     action: string;
     subject_type: string | null;
     subject_id: string | null;
+    changes: unknown;
     created_at: Date | string;
     operator_id: string | null;
     username: string | null;
     name: string | null;
   }>(
-    `SELECT a.id, a.action, a.subject_type, a.subject_id, a.created_at, u.id AS operator_id, u.username, u.name
+    `SELECT a.id, a.action, a.subject_type, a.subject_id, a.changes, a.created_at, u.id AS operator_id, u.username, u.name
        FROM activity_logs a LEFT JOIN users u ON u.id = a.operator_id
       ORDER BY a.created_at DESC, a.id DESC LIMIT ${RECENT}`,
   );
@@ -86,7 +95,8 @@ async function recentActivity(db: Db) {
     id: String(r.id),
     action: r.action,
     subject_type: r.subject_type,
-    subject_id: r.subject_id,
+    subject_id: r.subject_id == null ? null : String(r.subject_id),
+    changes: typeof r.changes === 'string' ? (JSON.parse(r.changes) as unknown) : (r.changes ?? null),
     operator: r.operator_id ? { id: String(r.operator_id), username: r.username, name: r.name } : null,
     created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
   }));

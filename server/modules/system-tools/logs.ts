@@ -34,12 +34,19 @@ export interface LogPage {
       current_page: number;
       total_pages: number;
       total_is_estimate?: true;
+      total_is_capped?: true;
     };
   };
 }
 
 /** Lines read for one request at most; past it the total is an estimate. */
 const MAX_SCAN_LINES = 200_000;
+/**
+ * Matching lines counted past the requested page at most. Counting every line of a busy day meant reading
+ * and parsing the whole file before the first page could answer (seconds for a few hundred thousand lines,
+ * while the page sat at "0-0 of 0"); past the cap the total says `total_is_capped` (the contract's "cap+").
+ */
+export const LOG_COUNT_CAP = 1_000;
 const CHUNK = 64 * 1024;
 const FILE_NAME = /^app-(\d{4}-\d{2}-\d{2})\.log$/;
 
@@ -59,7 +66,8 @@ export async function readLogs(logDir: string, query: LogQuery): Promise<LogPage
 
 /**
  * One page of `lines` ([raw line, file label] pairs, newest first) filtered by the query: the files of this
- * node (readLogs) or the lines another node published to the database (`file` is then `node:<id>`).
+ * node (readLogs) or the lines another node published to the database (`file` is then `node:<id>`). The
+ * total counts at most LOG_COUNT_CAP matching lines past the page (then `total_is_capped`).
  */
 export async function pageOfLines(lines: AsyncIterable<[string, string]>, query: LogQuery): Promise<LogPage> {
   const skip = (query.page - 1) * query.size;
@@ -69,7 +77,13 @@ export async function pageOfLines(lines: AsyncIterable<[string, string]>, query:
   let isEstimate = false;
   const minLevel = query.level ? LOG_LEVELS.indexOf(query.level) : 0;
   const text = query.text?.toLowerCase();
+  const cap = skip + query.size + LOG_COUNT_CAP;
+  let isCapped = false;
   for await (const [line, file] of lines) {
+    if (total >= cap) {
+      isCapped = true;
+      break;
+    }
     if (++scanned > MAX_SCAN_LINES) {
       isEstimate = true;
       break;
@@ -87,6 +101,7 @@ export async function pageOfLines(lines: AsyncIterable<[string, string]>, query:
     total_pages: Math.ceil(total / query.size),
   };
   if (isEstimate) pagination.total_is_estimate = true;
+  if (isCapped) pagination.total_is_capped = true;
   return { data, meta: { pagination } };
 }
 

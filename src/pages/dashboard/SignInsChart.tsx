@@ -1,13 +1,37 @@
 import { BarChart } from '@mui/x-charts/BarChart';
+import { useEffect, useRef, useState } from 'react';
 
-/** Sign-ins per day as a bar chart (loaded lazily: @mui/x-charts stays out of the other pages' bundles). */
+/** Height of the chart, and of its skeleton and empty state. */
+export const CHART_HEIGHT = 260;
+
+/**
+ * Sign-ins per day as a bar chart (loaded lazily: @mui/x-charts stays out of the other pages' bundles). It is
+ * drawn only once its box has a width: a chart measured at width 0 computes negative bar widths (React's
+ * "negative `<rect>` width" warning) and stays blank.
+ */
 export function SignInsChart({ days, label }: { days: { day: string; count: number }[]; label: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setWidth(Math.floor(element.getBoundingClientRect().width));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <BarChart
-      height={260}
-      xAxis={[{ scaleType: 'band', data: days.map((d) => d.day.slice(5)) }]}
-      series={[{ data: days.map((d) => d.count), label, color: '#1976d2' }]}
-      margin={{ left: 8, right: 8, top: 8, bottom: 8 }}
-    />
+    <div ref={box} style={{ width: '100%', height: CHART_HEIGHT }}>
+      {width > 0 ? (
+        <BarChart
+          width={width}
+          height={CHART_HEIGHT}
+          xAxis={[{ scaleType: 'band', data: days.map((d) => d.day.slice(5)) }]}
+          series={[{ data: days.map((d) => d.count), label, color: '#1976d2' }]}
+          margin={{ left: 8, right: 8, top: 8, bottom: 8 }}
+        />
+      ) : null}
+    </div>
   );
 }

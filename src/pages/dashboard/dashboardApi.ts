@@ -1,17 +1,18 @@
+import type { ActivityRow } from '../settings/activities/describe.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 
 /** `GET v1/system/dashboard`: only the figures whose pages the viewer holds are present. */
 export interface DashboardData {
-  counts: { users?: number; staff?: number; sign_ins_today?: number; failed_jobs?: number | null };
+  counts: {
+    users?: number;
+    staff?: number;
+    pending_invitations?: number;
+    sign_ins_today?: number;
+    failed_jobs?: number | null;
+  };
   sign_ins?: { day: string; count: number }[];
-  recent_activity?: {
-    id: string;
-    action: string;
-    subject_type: string | null;
-    subject_id: string | null;
-    operator: { id: string; username: string | null; name: string | null } | null;
-    created_at: string;
-  }[];
+  /** As the activity log sends them (changes, subject representation, names of referenced records). */
+  recent_activity?: (ActivityRow & { created_at: string })[];
 }
 
 /** A settings menu item as `GET v1/system/menus` returns it (already filtered by permission). */

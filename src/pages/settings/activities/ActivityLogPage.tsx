@@ -7,26 +7,24 @@ import {
   SelectInput,
   TextField,
   TextInput,
+  useListContext,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { activities } from '../../../../resources/activities.ts';
 import { resources } from '../../../../resources/index.ts';
-import { ChangesField } from './ChangesField.tsx';
+import { ActivityAction, ActivityChanges, ActivityOperator, ActivitySubject } from './ActivityText.tsx';
+import type { ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
-
-interface Activity {
-  operator?: { id: string; username: string; name: string | null } | null;
-  subject_type?: string | null;
-  subject_id?: string | null;
-}
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */
 const SUBJECT_TYPES = [...resources.map((r) => r.name), 'settings'];
 
 /**
- * `/settings/activities`: who did what to which record, the changes (old -> new), address and time; filters
- * by operator, action, resource and date range. Read-only: no create, edit or delete anywhere.
+ * `/settings/activities`: who did what to which record, the changes (old -> new), address and time, all in
+ * words (./describe.ts: action names, the subject linked by its name, field labels, references by name);
+ * filters by operator, action, resource and date range. Read-only: no create, edit or delete anywhere.
  */
 export function ActivityLogPage() {
   const translate = useTranslate();
@@ -69,26 +67,29 @@ export function ActivityLogPage() {
           source="operator_id"
           label="resources.activities.fields.operator"
           sortable={false}
-          render={(r: Activity) => (r.operator ? r.operator.name || r.operator.username : '-')}
+          render={(r: ActivityRow) => <ActivityOperator row={r} />}
         />
-        <TextField source="action" />
+        <FunctionField
+          source="action"
+          label="resources.activities.fields.action"
+          render={(r: ActivityRow) => <ActivityAction row={r} />}
+        />
         <FunctionField
           source="subject_type"
           label="resources.activities.fields.subject"
-          render={(r: Activity) =>
-            [
-              r.subject_type &&
-                translate(`resources.${r.subject_type}.name`, { smart_count: 1, _: r.subject_type }),
-              r.subject_id,
-            ]
-              .filter(Boolean)
-              .join(' #')
-          }
+          render={(r: ActivityRow) => <ActivitySubject row={r} />}
         />
-        <ChangesField label="resources.activities.fields.changes" />
+        <ChangesCell label="resources.activities.fields.changes" />
         <TextField source="ip" sortable={false} />
         <DateField source="created_at" showTime />
       </Datagrid>
     </List>
   );
+}
+
+/** The changes of the row in words; the page's rows share the dictionaries they need. */
+function ChangesCell({ label: _label }: { label?: string }) {
+  const record = useRecordContext<ActivityRow>();
+  const { data } = useListContext<ActivityRow>();
+  return record ? <ActivityChanges row={record} rows={data ?? [record]} /> : null;
 }

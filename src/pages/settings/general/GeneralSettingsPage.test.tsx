@@ -14,7 +14,7 @@ afterEach(() => {
 
 const STORED: Record<string, Record<string, unknown>> = {
   basic: { upload_max_size: 10485760, activity_retention_days: 180 },
-  site: { site_name: 'Admin' },
+  site: { site_name: 'Admin', site_logo: '' },
   sms: {
     provider: 'log',
     endpoint: '',
@@ -76,7 +76,7 @@ describe('general settings', () => {
     await userEvent.type(name, 'Acme');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Save successful')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ site_name: 'Acme' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ site_name: 'Acme', site_logo: '' });
   });
 
   it('shows a server field error under its input', async () => {

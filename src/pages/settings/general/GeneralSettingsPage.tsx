@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { GROUPS } from './groupFields.ts';
@@ -16,9 +15,6 @@ export function GeneralSettingsPage() {
   const [group, setGroup] = useState<(typeof GROUPS)[number]>('basic');
   return (
     <Box>
-      <Typography variant="h5" component="h1" gutterBottom>
-        {translate('app.menu.general')}
-      </Typography>
       <Tabs
         value={group}
         onChange={(_event, next: (typeof GROUPS)[number]) => setGroup(next)}

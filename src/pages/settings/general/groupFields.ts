@@ -35,6 +35,7 @@ export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
   site: [
     { key: 'site_name', kind: 'text' },
     { key: 'timezone', kind: 'text' },
+    { key: 'site_logo', kind: 'text' },
   ],
   country: [
     { key: 'country', kind: 'text' },

@@ -79,9 +79,6 @@ export function JobsPage() {
     <Stack spacing={2} sx={{ p: 2 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
         <div>
-          <Typography variant="h5" component="h1">
-            {t('system.jobs.title')}
-          </Typography>
           <Typography variant="body2" color="text.secondary">
             {t('system.jobs.subtitle')}
           </Typography>

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -44,7 +45,7 @@ interface LogNode {
 interface LogPage {
   data: LogEntry[];
   meta: {
-    pagination: { total: number; total_is_estimate?: boolean };
+    pagination: { total: number; total_is_estimate?: boolean; total_is_capped?: boolean };
     /** Whose lines these are: this server's files, or what another server published to the database. */
     node?: LogNode & { source: 'files' | 'published' };
     /** The live servers to choose from. */
@@ -100,9 +101,6 @@ export function LogsPage() {
   };
   return (
     <Stack spacing={2}>
-      <Typography variant="h5" component="h1">
-        {t('system.logs.title')}
-      </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <TextField
           select
@@ -188,7 +186,9 @@ export function LogsPage() {
         </Typography>
       ) : null}
       {logs.isError ? <Alert severity="error">{t('system.logs.load_error')}</Alert> : null}
-      <Paper>
+      <Paper aria-busy={logs.isFetching}>
+        {/* Reading a busy day's file takes a moment: say so instead of showing an empty "0-0 of 0". */}
+        {logs.isFetching ? <LinearProgress aria-label={t('app.loading')} /> : null}
         <Table size="small">
           <TableHead>
             <TableRow>
@@ -221,7 +221,18 @@ export function LogsPage() {
         </Table>
         <TablePagination
           component="div"
-          count={logs.data?.meta.pagination.total ?? 0}
+          // Unknown (-1) until the first page arrives: no "0-0 of 0" while it loads.
+          count={logs.data ? logs.data.meta.pagination.total : -1}
+          labelDisplayedRows={({ from: first, to: last, count }) =>
+            count < 0
+              ? ''
+              : t(
+                  logs.data?.meta.pagination.total_is_capped || logs.data?.meta.pagination.total_is_estimate
+                    ? 'system.logs.displayed_capped'
+                    : 'system.logs.displayed',
+                  { from: first, to: last, count },
+                )
+          }
           page={page}
           rowsPerPage={size}
           rowsPerPageOptions={[20, 50, 100, 200]}

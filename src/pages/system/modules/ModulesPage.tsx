@@ -61,9 +61,6 @@ export function ModulesPage() {
   };
   return (
     <Stack spacing={2}>
-      <Typography variant="h5" component="h1">
-        {t('system.modules.title')}
-      </Typography>
       <Typography color="text.secondary">{t('system.modules.intro')}</Typography>
       {notice ? <Alert severity="success">{notice}</Alert> : null}
       {change.error ? <Alert severity="error">{change.error.message}</Alert> : null}

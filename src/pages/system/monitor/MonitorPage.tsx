@@ -67,9 +67,6 @@ export function MonitorPage() {
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Typography variant="h5" component="h1">
-          {t('system.monitor.title')}
-        </Typography>
         <Chip
           size="small"
           color={history.length > 1 ? 'success' : 'default'}

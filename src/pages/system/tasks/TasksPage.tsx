@@ -53,9 +53,6 @@ export function TasksPage() {
     <Stack spacing={2} sx={{ p: 2 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
         <div>
-          <Typography variant="h5" component="h1">
-            {t('system.tasks.title')}
-          </Typography>
           <Typography variant="body2" color="text.secondary">
             {t('system.tasks.subtitle')}
           </Typography>

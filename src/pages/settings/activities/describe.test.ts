@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { i18n, initI18n, loadAdminMessages } from '../../../i18n/i18n.ts';
+import { actionLabel, changeLines, permissionLabel, subjectOf, type ActivityRow } from './describe.ts';
+
+const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, options);
+
+beforeAll(async () => {
+  await initI18n('en');
+  await loadAdminMessages();
+});
+
+const staffUpdate: ActivityRow = {
+  id: '9',
+  action: 'staff.update',
+  subject_type: 'staff',
+  subject_id: '2',
+  subject: { label: 'Li Lei', deleted: false },
+  names: { roles: { '1': 'Auditors', '3': 'Editors' }, departments: { '2': 'Sales' } },
+  changes: {
+    role_ids: [['1'], ['1', '3']],
+    department_id: [null, '2'],
+    is_admin: [0, 1],
+    state: [true, false],
+    gender: ['unknown', 'female'],
+  },
+};
+
+describe('activity rows in words', () => {
+  it('names actions in both languages', async () => {
+    expect(actionLabel(t, 'staff.create', 'en')).toBe('Created staff member');
+    expect(actionLabel(t, 'roles.delete', 'en')).toBe('Deleted role');
+    expect(actionLabel(t, 'auth.login', 'en')).toBe('Signed in');
+    expect(actionLabel(t, 'settings.update', 'en')).toBe('Changed settings');
+    expect(actionLabel(t, 'something.odd', 'en')).toBe('something.odd');
+    await i18n.changeLanguage('zh-CN');
+    await loadAdminMessages();
+    try {
+      expect(actionLabel(t, 'staff.create', 'zh-CN')).toBe('新建员工');
+      expect(actionLabel(t, 'auth.login', 'zh-CN')).toBe('登录');
+      const lines = changeLines(t, staffUpdate, 'zh-CN');
+      expect(lines.find((l) => l.field === 'is_admin')).toMatchObject({
+        label: '管理员',
+        before: '否',
+        after: '是',
+      });
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('links the subject by its representation, and says when it is gone', () => {
+    expect(subjectOf(t, staffUpdate)).toEqual({ text: 'Li Lei', to: '/settings/staff/2', deleted: false });
+    expect(subjectOf(t, { ...staffUpdate, subject: { label: null, deleted: true } })).toEqual({
+      text: 'Staff member #2',
+      to: null,
+      deleted: true,
+    });
+    expect(
+      subjectOf(t, { id: '1', action: 'settings.update', subject_type: 'settings', subject_id: 'site' }),
+    ).toEqual({ text: 'Settings · Site', to: '/settings', deleted: false });
+  });
+
+  it('shows changes with labels, names, enum labels and Yes/No', () => {
+    const lines = changeLines(t, staffUpdate, 'en');
+    const by = (field: string) => lines.find((l) => l.field === field);
+    expect(by('role_ids')).toMatchObject({
+      label: 'Roles',
+      after: 'Auditors, Editors',
+      added: ['Editors'],
+      removed: [],
+    });
+    expect(by('department_id')).toMatchObject({ label: 'Department', before: '—', after: 'Sales' });
+    expect(by('is_admin')).toMatchObject({ label: 'Administrator', before: 'No', after: 'Yes' });
+    expect(by('state')).toMatchObject({ label: 'Enabled', before: 'Yes', after: 'No' });
+    expect(by('gender')).toMatchObject({ label: 'Gender', before: 'Unknown', after: 'Female' });
+    const texts = lines.flatMap((l) => [l.before, l.after, ...(l.added ?? []), ...(l.removed ?? [])]);
+    for (const text of texts) expect(text).not.toMatch(/[[{"]/);
+  });
+
+  it('shows permission lists as page names, added and removed', () => {
+    const row: ActivityRow = {
+      id: '3',
+      action: 'roles.update',
+      subject_type: 'roles',
+      subject_id: '4',
+      changes: {
+        permissions: [
+          { menu_ids: ['system.users', 'system.users.staff'] },
+          { menu_ids: ['system.users', 'system.users.staff.create', 'system.system.logs'] },
+        ],
+      },
+    };
+    const [line] = changeLines(t, row, 'en');
+    expect(line).toMatchObject({
+      label: 'Permissions',
+      added: ['Staff · Create', 'Logs'],
+      removed: ['Staff'],
+    });
+    expect(line!.after).not.toContain('menu_ids');
+    expect(permissionLabel(t, 'system.users')).toBe('User');
+  });
+
+  it('reads account events, whose changes are plain values', () => {
+    const row: ActivityRow = {
+      id: '5',
+      action: 'auth.login_failed',
+      subject_type: 'users',
+      subject_id: '7',
+      changes: { reason: 'wrong_password' },
+    };
+    expect(changeLines(t, row, 'en')).toEqual([
+      { field: 'reason', label: 'Reason', before: null, after: 'Wrong password' },
+    ]);
+  });
+});
