@@ -7,8 +7,11 @@ import type { Db } from '../db/index.ts';
  *
  * Freshness: migration 0043 adds triggers that NOTIFY `auth_changes` whenever a token is revoked, cut short
  * or deleted, a user is disabled or deleted, or a staff record, its roles or a role's grants change, by
- * whatever writes it. Every server LISTENs (PGlite delivers in process) and drops its whole cache on that
- * notification, so a role change or a revocation applies on the next request on every server. A cache is
+ * whatever writes it. Every server LISTENs and drops its whole cache on that notification, so a role change
+ * or a revocation applies on the next request on every server. On PostgreSQL every pooled connection of
+ * the server listens as well, so a change this server commits has dropped its cache before the writing
+ * query resolves (PGlite, in process, always delivers that early); other servers hear of it a moment after
+ * the commit, through their listening connection. A cache is
  * only used while its server is listening; a load that began before a drop is not stored; entries also
  * expire after MAX_AGE_MS, a bound for a notification lost with a broken listening connection.
  * A token's use is still written at most once a minute (tokens.ts), through a lookup when it is due.
@@ -55,7 +58,7 @@ export async function listenForAuthChanges(db: Db): Promise<() => Promise<void>>
   const cache = cacheOf(db);
   let unlisten: () => Promise<void>;
   try {
-    unlisten = await db.listen(AUTH_CHANNEL, () => dropAuthCache(db));
+    unlisten = await db.listen(AUTH_CHANNEL, () => dropAuthCache(db), { everyConnection: true });
   } catch {
     return async () => {};
   }
