@@ -68,7 +68,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
     // Names repeat (ties), 10% are disabled, a third never signed in (NULLs), phones only on some.
     await db.query(
       `INSERT INTO users (username, name, email, phone, state, last_login_at, created_at, updated_at)
-       SELECT 'user' || g, 'Name ' || (g * 7919 % 50000), 'user' || g || '@example.com',
+       SELECT 'user' || g, 'Name ' || (g::bigint * 7919 % 50000), 'user' || g || '@example.com',
               CASE WHEN g % 5 = 0 THEN '1' || lpad(g::text, 10, '0') END, g % 10 <> 0,
               CASE WHEN g % 3 <> 0 THEN timestamptz '2026-01-01' + (g * 7 % 86400) * interval '1 minute' END,
               timestamptz '2025-01-01' + g * interval '1 second', timestamptz '2025-01-01' + g * interval '1 second'
