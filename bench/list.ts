@@ -97,7 +97,7 @@ async function runOn(driver: string, db: Db): Promise<void> {
     say(`list (${LIST_ROWS} rows, ${LIST_QUERY}, ${CONCURRENCY} concurrent, ${SECONDS}s each)`);
     say(`  engine : ${fmt(engine)}`);
     say(`  bare   : ${fmt(bare)}`);
-    say(`  engine / bare = ${((engine.rps / bare.rps) * 100).toFixed(0)}%   (target >= 70%)`);
+    say(`  engine / bare = ${((engine.rps / bare.rps) * 100).toFixed(0)}%   (target >= 80%)`);
     await seed(db, LIST_ROWS, EXPORT_ROWS);
     // A table as it stands once autovacuum has been by (hint bits set, statistics fresh), not mid-load.
     await db.exec('VACUUM ANALYZE gadgets');
@@ -171,7 +171,7 @@ async function serve(db: Db): Promise<FastifyInstance> {
           [true],
         );
         const { rows: count } = await db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM "gadgets" WHERE ("state" = $1)`,
+          `SELECT count(*) AS n FROM (SELECT 1 FROM "gadgets" WHERE ("state" = $1) LIMIT 10001) capped`,
           [true],
         );
         const ids = rows.map((r) => String(r.id));

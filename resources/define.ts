@@ -252,7 +252,10 @@ export interface ResourceOptions<S extends z.ZodObject> {
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   /** Child collections embedded with `include=<key>`; with `inline: true` also written with the parent. */
   hasMany?: Record<string, HasMany>;
-  /** Report PostgreSQL's row estimate instead of count(*) when the list has no filter (very large tables). */
+  /**
+   * Default true: an unfiltered list of a big table reports PostgreSQL's row estimate, a filtered one counts
+   * at most 10,000 rows (server/engine/paging.ts). `false`: always count(*) exactly (small tables only).
+   */
   estimatedTotal?: boolean;
   /** Soft limits: the largest page, and the most rows an import accepts (defaults 1000 / 100000). */
   limits?: { maxPageSize?: number; maxImportRows?: number };

@@ -44,26 +44,56 @@ export interface TokenOwner {
   userId: string;
 }
 
+/** A live token's owner, with when it expires and when its use was last written (for caches). */
+export interface TokenLookup extends TokenOwner {
+  expiresAt: number;
+  touchedAt: number;
+}
+
 /** Finds the live token's owner (enabled user, not revoked, not expired) and slides a session token's expiry. */
 export async function resolveToken(db: Queryable, accessToken: string): Promise<TokenOwner | null> {
+  const found = await lookupToken(db, accessToken);
+  return found && { tokenId: found.tokenId, userId: found.userId };
+}
+
+/**
+ * resolveToken with the times a cache needs: the token holds until `expiresAt`, and its use need not be
+ * written again before `touchedAt + TOUCH_INTERVAL_MS` (see `isTouchDue`). Times in ms since the epoch.
+ */
+export async function lookupToken(db: Queryable, accessToken: string): Promise<TokenLookup | null> {
   if (!accessToken || accessToken.length > 200) return null;
-  const { rows } = await db.query<{ id: string; user_id: string; remember: boolean; last_used_at: Date }>(
-    `SELECT t.id, t.user_id, t.remember, t.last_used_at
+  const { rows } = await db.query<{
+    id: string;
+    user_id: string;
+    remember: boolean;
+    last_used_at: Date;
+    expires_at: Date;
+  }>(
+    `SELECT t.id, t.user_id, t.remember, t.last_used_at, t.expires_at
        FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now() AND u.state`,
     [sha256(accessToken)],
   );
   const row = rows[0];
   if (!row) return null;
-  if (Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+  let touchedAt = row.last_used_at.getTime();
+  let expiresAt = row.expires_at.getTime();
+  if (isTouchDue(touchedAt)) {
     await db.query(
       `UPDATE access_tokens SET last_used_at = now(),
          expires_at = CASE WHEN remember THEN expires_at ELSE now() + $2::interval END
        WHERE id = $1`,
       [row.id, `${SESSION_IDLE_MS / 1000} seconds`],
     );
+    touchedAt = Date.now();
+    if (!row.remember) expiresAt = touchedAt + SESSION_IDLE_MS;
   }
-  return { tokenId: row.id, userId: row.user_id };
+  return { tokenId: String(row.id), userId: String(row.user_id), expiresAt, touchedAt };
+}
+
+/** Whether a token last written at `touchedAt` should have its use (and sliding expiry) written again. */
+export function isTouchDue(touchedAt: number): boolean {
+  return Date.now() - touchedAt > TOUCH_INTERVAL_MS;
 }
 
 /** Revokes one token, or every token of a user except `exceptTokenId`. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveToken } from '../auth/tokens.ts';
 import type { Db } from '../db/index.ts';
+import { cachedPrincipal, cachedToken, listenForAuthChanges } from './auth-cache.ts';
 import { AppError } from './errors.ts';
 
 /** Who is calling: the signed-in user, their staff record (if any) and the permission names they hold. */
@@ -57,7 +57,10 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Loads a user's staff record and permissions (fresh on every request, so role changes apply at once). */
+/**
+ * Loads a user's staff record and permissions from the database. Requests go through the per-process cache
+ * (auth-cache.ts), which every change to staff, roles or grants drops on every server.
+ */
 export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal> {
   const { rows } = await db.query<{
     id: string;
@@ -82,14 +85,31 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
   };
 }
 
+/**
+ * `request.principal()`: the Bearer token's owner and their principal, each from the per-process cache when
+ * this server is listening for changes (auth-cache.ts), so a signed-in request usually runs no query for it.
+ */
 export function registerPrincipal(app: FastifyInstance, db: Db): void {
+  let stopListening: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    stopListening = await listenForAuthChanges(db);
+  });
+  app.addHook('onClose', async () => {
+    await stopListening?.();
+    stopListening = null;
+  });
   app.decorateRequest('principalCache', undefined);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     this.principalCache ??= (async () => {
       const token = bearerToken(this);
       if (!token) return null;
-      const owner = await resolveToken(db, token);
-      return owner ? loadPrincipal(db, owner) : null;
+      const owner = await cachedToken(db, token);
+      if (!owner) return null;
+      const { userId, tokenId } = owner;
+      const { staff, permissions } = await cachedPrincipal(db, userId, () =>
+        loadPrincipal(db, { userId, tokenId }),
+      );
+      return { userId, tokenId, staff, permissions };
     })();
     return this.principalCache;
   });

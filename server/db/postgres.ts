@@ -25,6 +25,29 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   const base = wrap(pool);
   let listener: pg.Client | null = null;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const deliver = (msg: pg.Notification) => {
+    for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+  };
+  // Channels every pooled connection listens on (listen's everyConnection): a connection LISTENs before its
+  // next statement, so the NOTIFY of a commit it makes arrives before that commit's query resolves.
+  const everywhere = new Set<string>();
+  const listening = new WeakMap<pg.PoolClient, Set<string>>();
+  pool.on('acquire', (client) => {
+    if (everywhere.size === 0) return;
+    let done = listening.get(client);
+    if (!done) {
+      listening.set(client, (done = new Set()));
+      client.on('notification', (msg) => {
+        if (everywhere.has(msg.channel)) deliver(msg);
+      });
+    }
+    for (const channel of everywhere) {
+      if (done.has(channel)) continue;
+      done.add(channel);
+      // Queued ahead of the statement the connection was taken for.
+      client.query(`LISTEN ${quoteIdent(channel)}`).catch(() => done.delete(channel));
+    }
+  });
   return {
     kind: 'postgres',
     query: base.query,
@@ -73,13 +96,12 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
         throw error;
       }
     },
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, options = {}) {
+      if (options.everyConnection) everywhere.add(channel);
       if (!listener) {
         listener = new pg.Client({ connectionString: url });
         listener.on('error', () => {});
-        listener.on('notification', (msg) => {
-          for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
-        });
+        listener.on('notification', deliver);
         await listener.connect();
       }
       let set = handlers.get(channel);

@@ -27,8 +27,17 @@ export interface Db extends Queryable {
   kind: DbKind;
   /** Runs `fn` inside BEGIN/COMMIT; any throw rolls back. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. `everyConnection` (PostgreSQL):
+   * every pooled connection listens too, so a change this process commits is known before its query
+   * resolves (a payload may then arrive more than once: only for idempotent handlers, such as cache drops).
+   * PGlite, one connection in process, always delivers before the query resolves.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    options?: { everyConnection?: boolean },
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /**
    * PostgreSQL only: streams `COPY (<sql>) TO STDOUT WITH (FORMAT csv)` from a read-only transaction on a

@@ -4,6 +4,7 @@ import { NULL_DATA, job } from '../core/openapi.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
 import { MAX_BULK_IDS } from './operations.ts';
+import { COUNT_CAP } from './paging.ts';
 import { includeNames, qFields } from './query.ts';
 import { recordSchema, writeSchemas } from '../../resources/write.ts';
 
@@ -82,8 +83,22 @@ export function routeSchemas(
   const listQuery = {
     type: 'object',
     properties: {
-      page: { type: 'integer', minimum: 1, default: 1 },
+      page: {
+        type: 'integer',
+        minimum: 1,
+        default: 1,
+        description:
+          '1-based page number (ignored with cursor). Pages near the end cost what the first does.',
+      },
       size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
+      cursor: {
+        type: 'string',
+        pattern: '^[\\w-]+$',
+        description:
+          'meta.pagination.next_cursor of the previous page: the following page of the same query (same ' +
+          'search, order and size), read without an OFFSET walk and without counting again. A cursor of ' +
+          'another query, or not one the server gave, is a 422 on cursor.',
+      },
       search: {
         type: 'string',
         description:
@@ -116,9 +131,26 @@ export function routeSchemas(
   };
   const pagination = {
     type: 'object',
-    properties: Object.fromEntries(
-      ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
-    ),
+    properties: {
+      ...Object.fromEntries(
+        ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
+      ),
+      next_cursor: {
+        type: 'string',
+        nullable: true,
+        description: 'pass as cursor= for the following page; null on the last page',
+      },
+      total_is_estimate: {
+        type: 'boolean',
+        description:
+          "present (true) when total is the planner's row estimate (unfiltered list of a big table)",
+      },
+      total_is_capped: {
+        type: 'boolean',
+        description: `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+")`,
+      },
+    },
+    required: ['total', 'count', 'per_page', 'current_page', 'total_pages', 'next_cursor'],
   };
   const includeQuery = {
     type: 'object',

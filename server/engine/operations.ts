@@ -14,8 +14,12 @@ import { assertIncludesReadable, mayRead } from './include-access.ts';
 import { hooksOf } from './hooks.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
+import { readPage } from './paging.ts';
 import { loadRecords, selectColumns, type WireRecord } from './records.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
+
+/** Kept here for callers that read it from operations (paging.ts owns it). */
+export { COUNT_CAP, ESTIMATE_FLOOR } from './paging.ts';
 
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'export' | 'import';
 
@@ -44,7 +48,12 @@ export interface Pagination {
   per_page: number;
   current_page: number;
   total_pages: number;
+  /** Pass as `cursor=` (same query) for the following page without an OFFSET walk; null at the end. */
+  next_cursor: string | null;
+  /** `total` is the planner's row estimate (unfiltered list of a big table). */
   total_is_estimate?: true;
+  /** The count stopped at COUNT_CAP: `total` is the cap ("10,000+"). */
+  total_is_capped?: true;
 }
 
 /** Thick operations, each in the order access -> validate -> write -> audit. Routes only call these. */
@@ -53,22 +62,18 @@ export async function listRecords(ctx: OperationContext, raw: RawQuery): Promise
   const { db, resource } = ctx;
   const q = parseListQuery(resource, raw);
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
-  const table = ident(resource.table);
-  const offset = (q.page - 1) * q.size;
-  const { rows } = await db.query(
-    `SELECT ${selectColumns(resource)} FROM ${table} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
-    q.params,
-  );
-  const { total, isEstimate } = await countRows(db, resource, q.where, q.params, !q.hasFilter);
-  const data = await loadRecords(db, resource, ctx.registry, rows, q.includes);
+  const page = await readPage(db, resource, q);
+  const data = await loadRecords(db, resource, ctx.registry, page.rows, q.includes);
   const pagination: Pagination = {
-    total,
+    total: page.total,
     count: data.length,
     per_page: q.size,
-    current_page: q.page,
-    total_pages: Math.ceil(total / q.size),
+    current_page: page.currentPage,
+    total_pages: Math.ceil(page.total / q.size),
+    next_cursor: page.nextCursor,
   };
-  if (isEstimate) pagination.total_is_estimate = true;
+  if (page.isEstimate) pagination.total_is_estimate = true;
+  if (page.isCapped) pagination.total_is_capped = true;
   return { data, meta: { pagination } };
 }
 
@@ -527,35 +532,6 @@ async function fetchRecord(
   if (rows.length === 0) throw AppError.notFound();
   const [record] = await loadRecords(db, resource, ctx.registry, rows, includes);
   return record!;
-}
-
-/** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
-export const ESTIMATE_FLOOR = 10_000;
-
-/**
- * PostgreSQL's row estimate (`pg_class.reltuples`, kept by ANALYZE/autovacuum) for big tables with no filter;
- * count(*) otherwise, and for tables the estimate puts under ESTIMATE_FLOOR or has never analyzed (-1).
- */
-async function countRows(
-  db: Db,
-  resource: Resource,
-  where: string,
-  params: unknown[],
-  mayEstimate: boolean,
-): Promise<{ total: number; isEstimate: boolean }> {
-  if (mayEstimate && resource.options.estimatedTotal) {
-    const { rows } = await db.query<{ n: number | string }>(
-      `SELECT reltuples::bigint AS n FROM pg_class WHERE oid = to_regclass($1)`,
-      [ident(resource.table)],
-    );
-    const n = Number(rows[0]?.n ?? -1);
-    if (n >= ESTIMATE_FLOOR) return { total: n, isEstimate: true };
-  }
-  const { rows } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM ${ident(resource.table)} ${where}`,
-    params,
-  );
-  return { total: Number(rows[0]!.n), isEstimate: false };
 }
 
 /**

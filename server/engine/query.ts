@@ -28,7 +28,11 @@ export interface ListQuery {
   params: unknown[];
   /** `ORDER BY ...`, always ending in the id so pages are stable. */
   orderBy: string;
+  /** The same order as a list (the id last), for keyset paging (keyset.ts). */
+  order: SortKey[];
   page: number;
+  /** `cursor=<next_cursor>` as given (checked by keyset.ts), or null. */
+  cursor: string | null;
   size: number;
   /** Relation names to embed (validated). */
   includes: string[];
@@ -44,6 +48,12 @@ export interface ListQuery {
 export const TRIGRAM_MIN_LENGTH = 3;
 
 export type RawQuery = Record<string, unknown>;
+
+/** One `ORDER BY` term: a sortable field (a plain column) and its direction. */
+export interface SortKey {
+  field: string;
+  desc: boolean;
+}
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -68,10 +78,14 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
   const maxSize = maxPageSizeOf(resource);
+  const order = parseOrder(resource, raw);
+  const cursor = paged ? one(raw, 'cursor')?.trim() || null : null;
   return {
     where,
     params,
-    orderBy: parseOrder(resource, raw),
+    orderBy: orderBySql(order),
+    order,
+    cursor,
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
     size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
     includes: parseIncludes(resource, raw),
@@ -240,7 +254,13 @@ function parseValues(
   });
 }
 
-function parseOrder(resource: Resource, raw: RawQuery): string {
+/** `ORDER BY "a" ASC, "id" ASC`; `reverse` flips every term (the same rows, read from the other end). */
+export function orderBySql(order: readonly SortKey[], reverse = false): string {
+  const terms = order.map((o) => `${ident(o.field)} ${o.desc !== reverse ? 'DESC' : 'ASC'}`);
+  return `ORDER BY ${terms.join(', ')}`;
+}
+
+function parseOrder(resource: Resource, raw: RawQuery): SortKey[] {
   const fields = split(one(raw, 'orderBy'), ';');
   const dirs = split(one(raw, 'sortedBy'), ';').map((d) => d.toLowerCase());
   for (const d of dirs)
@@ -255,7 +275,11 @@ function parseOrder(resource: Resource, raw: RawQuery): string {
   }
   if (!order.some((o) => o.field === 'id'))
     order.push({ field: 'id', order: order[order.length - 1]!.order });
-  return `ORDER BY ${order.map((o) => `${ident(o.field)} ${o.order === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`;
+  // A field named twice sorts by its first mention only (a later mention could not change the order).
+  const seen = new Set<string>();
+  return order
+    .filter((o) => !seen.has(o.field) && seen.add(o.field))
+    .map((o) => ({ field: o.field, desc: o.order === 'desc' }));
 }
 
 function parseIncludes(resource: Resource, raw: RawQuery): string[] {

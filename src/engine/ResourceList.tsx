@@ -239,23 +239,21 @@ function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<ty
 }
 
 /**
- * Pagination that says "about N" when the server reports an estimated total (`estimatedTotal` resources,
- * unfiltered lists), so a row estimate is never shown as an exact count.
+ * Pagination that says "about N" when the server reports an estimated total (unfiltered lists of big tables)
+ * and "N+" when its count stopped at the cap (filtered lists), so neither is shown as an exact count.
  */
 function EnginePagination() {
   const { meta } = useListContext();
   const translate = useTranslate();
-  const isEstimate = (meta as { totalIsEstimate?: boolean } | undefined)?.totalIsEstimate === true;
+  const flags = meta as { totalIsEstimate?: boolean; totalIsCapped?: boolean } | undefined;
+  const key = flags?.totalIsCapped
+    ? 'engine.list.capped_range'
+    : flags?.totalIsEstimate
+      ? 'engine.list.estimated_range'
+      : null;
   const label = ({ from, to, count }: { from: number; to: number; count: number }) =>
-    translate('engine.list.estimated_range', {
-      offsetBegin: from,
-      offsetEnd: to,
-      total: count.toLocaleString(),
-    });
+    translate(key!, { offsetBegin: from, offsetEnd: to, total: count.toLocaleString() });
   return (
-    <Pagination
-      rowsPerPageOptions={[15, 20, 50, 100]}
-      {...(isEstimate ? { labelDisplayedRows: label } : {})}
-    />
+    <Pagination rowsPerPageOptions={[15, 20, 50, 100]} {...(key ? { labelDisplayedRows: label } : {})} />
   );
 }

@@ -14,7 +14,15 @@ export type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
 
 interface ListPage {
   data: RaRecord[];
-  meta?: { pagination?: { total?: number; total_is_estimate?: boolean } };
+  meta?: {
+    pagination?: {
+      total?: number;
+      total_is_estimate?: boolean;
+      total_is_capped?: boolean;
+      current_page?: number;
+      next_cursor?: string | null;
+    };
+  };
 }
 
 /** The most ids one call carries: the list's page size cap for getMany, the bulk calls' cap otherwise. */
@@ -53,6 +61,30 @@ export function createDataProvider({
     request<T>(path, options).catch((error: unknown) => {
       throw toReactAdminError(error);
     });
+  // The last page answered per list query (page number and next_cursor), so "next page" goes by cursor.
+  const cursors = new Map<string, { page: number; cursor: string }>();
+  const getPage = async (path: string, query: ListQueryParams, signal?: AbortSignal): Promise<ListPage> => {
+    const { page, ...rest } = query;
+    const key = `${path}?${JSON.stringify(rest)}`;
+    const known = cursors.get(key);
+    const byCursor = known && typeof page === 'number' && page === known.page + 1 ? known.cursor : null;
+    let result: ListPage;
+    try {
+      result = await call<ListPage>(path, {
+        query: byCursor ? { ...rest, cursor: byCursor } : query,
+        signal,
+      });
+    } catch (error) {
+      // A cursor the server no longer takes (another server version): the page number still works.
+      if (!byCursor || (error as { status?: number }).status !== 422) throw error;
+      cursors.delete(key);
+      result = await call<ListPage>(path, { query, signal });
+    }
+    const next = result.meta?.pagination?.next_cursor;
+    if (typeof page === 'number' && next) cursors.set(key, { page, cursor: next });
+    else cursors.delete(key);
+    return result;
+  };
   const pathOf = (name: string, id?: Identifier): string =>
     id === undefined
       ? resourceOf(name).endpoint
@@ -62,7 +94,7 @@ export function createDataProvider({
     supportAbortSignal: true,
     async getList(name, { meta, signal, ...params }) {
       const query = { ...listQuery(resourceOf(name), params), ...metaQuery(meta) };
-      return listResult(await call<ListPage>(pathOf(name), { query, signal }));
+      return listResult(await getPage(pathOf(name), query, signal));
     },
     async getOne(name, { id, meta, signal }) {
       return { data: await call<RaRecord>(pathOf(name, id), { query: metaQuery(meta), signal }) };
@@ -90,7 +122,7 @@ export function createDataProvider({
       const resource = resourceOf(name);
       const fixed = [{ name: target, condition: equalityCondition(resource, target, id), value: id }];
       const query = { ...listQuery(resource, params, fixed), ...metaQuery(meta) };
-      return listResult(await call<ListPage>(pathOf(name), { query, signal }));
+      return listResult(await getPage(pathOf(name), query, signal));
     },
     async create(name, { data, meta }) {
       const query = metaQuery(meta);
@@ -126,6 +158,8 @@ export function createDataProvider({
   } as DataProvider;
 }
 
+type ListQueryParams = NonNullable<RequestOptions['query']>;
+
 /** The query parameters `meta` asks for (ProviderMeta); undefined when none. */
 function metaQuery(meta: unknown): RequestOptions['query'] {
   const { include, query } = (meta ?? {}) as ProviderMeta;
@@ -146,7 +180,10 @@ function listResult(page: ListPage) {
   return {
     data: page.data,
     total,
-    meta: { totalIsEstimate: page.meta?.pagination?.total_is_estimate === true },
+    meta: {
+      totalIsEstimate: page.meta?.pagination?.total_is_estimate === true,
+      totalIsCapped: page.meta?.pagination?.total_is_capped === true,
+    },
   };
 }
 

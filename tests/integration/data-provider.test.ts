@@ -62,13 +62,28 @@ describe('reads', () => {
     });
     expect(ids(result.data)).toEqual([b.id]);
     expect(result.total).toBe(2);
-    expect(result.meta).toEqual({ totalIsEstimate: false });
+    expect(result.meta).toEqual({ totalIsEstimate: false, totalIsCapped: false });
+    const from = sent.length;
     const second = await provider.getList('gadgets', {
       pagination: { page: 2, perPage: 1 },
       sort: { field: 'price', order: 'ASC' },
       filter: { name: 'reads phone', 'stock@=': 4 },
     });
     expect(ids(second.data)).toEqual([a.id]);
+    expect(second.total).toBe(2);
+    // The next page goes by the cursor the first page answered, not by OFFSET.
+    const [call] = sentSince(from);
+    expect(call?.searchParams.get('cursor')).toMatch(/^[\w-]+$/);
+    expect(call?.searchParams.has('page')).toBe(false);
+    // Jumping elsewhere (back to page 1) goes by page number again.
+    const back = sent.length;
+    const first = await provider.getList('gadgets', {
+      pagination: { page: 1, perPage: 1 },
+      sort: { field: 'price', order: 'ASC' },
+      filter: { name: 'reads phone', 'stock@=': 4 },
+    });
+    expect(ids(first.data)).toEqual([b.id]);
+    expect(sentSince(back)[0]?.searchParams.get('page')).toBe('1');
   });
 
   it('getList: q searches every like field, AND with the other filters', async () => {

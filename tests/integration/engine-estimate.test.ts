@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESTIMATE_FLOOR } from '../../server/engine/operations.ts';
+import { COUNT_CAP, ESTIMATE_FLOOR } from '../../server/engine/operations.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 
-/** `estimatedTotal: true` (gadget_makers in the fixture): PostgreSQL's row estimate for unfiltered lists. */
+/**
+ * Totals that do not scan (gadget_makers in the fixture): the planner's row estimate for unfiltered lists of a
+ * big table, a count stopped at COUNT_CAP for filtered ones (`total_is_capped`).
+ */
 const BASE = '/api/v1/test/gadget-makers';
 let t: TestApp;
 let admin: string;
@@ -17,7 +20,12 @@ afterAll(() => t.close());
 const pagination = async (query: string) => {
   const res = await t.request({ url: `${BASE}?${query}`, token: admin });
   expect(res.statusCode).toBe(200);
-  return res.json().data.meta.pagination as { total: number; total_pages: number; total_is_estimate?: true };
+  return res.json().data.meta.pagination as {
+    total: number;
+    total_pages: number;
+    total_is_estimate?: true;
+    total_is_capped?: true;
+  };
 };
 
 describe('estimatedTotal', () => {
@@ -46,5 +54,23 @@ describe('estimatedTotal', () => {
     );
     expect(filtered).toEqual(expect.objectContaining({ total: 30 }));
     expect(filtered.total_is_estimate).toBeUndefined();
+  });
+
+  it('stops counting a filtered list at the cap and says so; below the cap it counts exactly', async () => {
+    // ESTIMATE_FLOOR * 2 'big' rows exist from the test above: more than the cap match 'big'.
+    expect(ESTIMATE_FLOOR * 2).toBeGreaterThan(COUNT_CAP);
+    const capped = await pagination(
+      `search=${encodeURIComponent('name:big')}&searchFields=name:like&size=100`,
+    );
+    expect(capped).toEqual(
+      expect.objectContaining({ total: COUNT_CAP, total_pages: COUNT_CAP / 100, total_is_capped: true }),
+    );
+    expect(capped.total_is_estimate).toBeUndefined();
+    const below = await pagination(
+      `search=${encodeURIComponent('name:big 2')}&searchFields=name:like&size=100`,
+    );
+    // 'big 2', 'big 20'..'big 29', 'big 200'..'big 299', 'big 2000'..'big 2999' and 'big 20000'.
+    expect(below.total).toBe(1 + 10 + 100 + 1000 + 1);
+    expect(below.total_is_capped).toBeUndefined();
   });
 });

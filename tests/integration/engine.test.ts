@@ -111,7 +111,9 @@ describe('list query', () => {
       code: 200,
       data: {
         data: [expect.objectContaining({ name: 'delta phone' })],
-        meta: { pagination: { total: 4, count: 1, per_page: 3, current_page: 2, total_pages: 2 } },
+        meta: {
+          pagination: { total: 4, count: 1, per_page: 3, current_page: 2, total_pages: 2, next_cursor: null },
+        },
       },
     });
   });

@@ -1,0 +1,276 @@
+import crypto from 'node:crypto';
+import type { Resource } from '../../resources/define.ts';
+import { fieldByName } from '../../resources/fields.ts';
+import { classifyDbError } from '../core/db-errors.ts';
+import { AppError } from '../core/errors.ts';
+import type { Queryable } from '../db/index.ts';
+import { ident } from './fields.ts';
+import { orderBySql, type ListQuery, type SortKey } from './query.ts';
+import { selectColumns } from './records.ts';
+
+/**
+ * One page of a list, without scans that grow with the table (contract amendment "Totals and deep pages"):
+ *
+ * - Totals. An unfiltered list of a big table reports the planner's row estimate (`total_is_estimate`); below
+ *   ESTIMATE_FLOOR rows it counts exactly. Any other list counts at most COUNT_CAP + 1 rows and, past the
+ *   cap, reports the cap with `total_is_capped` (the UI shows "10,000+"). A resource declaring
+ *   `estimatedTotal: false` always counts exactly.
+ * - Cursors. Every page answers `next_cursor` (null at the end): the sort keys of its last row plus the
+ *   query's fingerprint, the next page's number and the total already known, base64url JSON. `cursor=` with
+ *   the same query reads the rows after those keys (`WHERE (sort, id) > (...)`, no OFFSET) and does not count
+ *   again: the total travels in the cursor, so paging through one query counts once. A cursor that is not
+ *   one of ours, or belongs to another query, is a 422 on `cursor`.
+ * - Deep pages by number. A `page` in the second half of a known total is read from the other end (the
+ *   order reversed, the short OFFSET from the end, the rows flipped back), so the last page costs what the
+ *   first does. With an estimated total that page is "the rows that far from the end".
+ */
+
+/** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
+export const ESTIMATE_FLOOR = 10_000;
+/** Filtered (and not yet analyzed) lists count at most this many rows; past it the total is "10,000+". */
+export const COUNT_CAP = 10_000;
+/** Longest `cursor` accepted (a cursor of ours holds one page's sort keys). */
+const MAX_CURSOR = 8_192;
+/** The column holding each row's sort keys as text (read for the cursor, never sent). */
+const KEYS = '__keys';
+
+export interface Total {
+  total: number;
+  isEstimate: boolean;
+  isCapped: boolean;
+}
+
+export interface Page extends Total {
+  rows: Record<string, unknown>[];
+  currentPage: number;
+  nextCursor: string | null;
+}
+
+interface CursorState {
+  keys: (string | null)[];
+  page: number;
+  total: Total;
+}
+
+/** Reads the page `q` asks for (by `cursor`, or by `page`), with its total and the next page's cursor. */
+export async function readPage(db: Queryable, resource: Resource, q: ListQuery): Promise<Page> {
+  const select = `SELECT ${selectColumns(resource)}, ${keysColumn(q.order)} FROM ${ident(resource.table)}`;
+  if (q.cursor) {
+    const state = decodeCursor(resource, q, q.cursor);
+    const params = [...q.params];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const after = keysetPredicate(resource, q.order, state.keys, bind);
+    const where = q.where ? `${q.where} AND (${after})` : `WHERE ${after}`;
+    const rows = await badCursorOnDataError(() =>
+      db.query(`${select} ${where} ${q.orderBy} LIMIT ${q.size + 1}`, params),
+    );
+    return finish(resource, q, rows.rows, rows.rows.length > q.size, state.page, state.total);
+  }
+  const offset = (q.page - 1) * q.size;
+  if (offset === 0) {
+    const [rows, total] = await Promise.all([
+      db.query(`${select} ${q.where} ${q.orderBy} LIMIT ${q.size + 1}`, q.params),
+      countRows(db, resource, q),
+    ]);
+    return finish(resource, q, rows.rows, rows.rows.length > q.size, 1, total);
+  }
+  const total = await countRows(db, resource, q);
+  const remaining = total.total - offset;
+  if (!total.isCapped && remaining > 0 && remaining < offset) {
+    // Closer to the end: read this page from the other end.
+    const limit = Math.min(q.size, remaining);
+    const fromEnd = remaining - limit;
+    const { rows } = await db.query(
+      `${select} ${q.where} ${orderBySql(q.order, true)} LIMIT ${limit} OFFSET ${fromEnd}`,
+      q.params,
+    );
+    return finish(resource, q, rows.reverse(), fromEnd > 0, q.page, total);
+  }
+  const { rows } = await db.query(
+    `${select} ${q.where} ${q.orderBy} LIMIT ${q.size + 1} OFFSET ${offset}`,
+    q.params,
+  );
+  return finish(resource, q, rows, rows.length > q.size, q.page, total);
+}
+
+function finish(
+  resource: Resource,
+  q: ListQuery,
+  fetched: Record<string, unknown>[],
+  hasMore: boolean,
+  currentPage: number,
+  total: Total,
+): Page {
+  const rows = fetched.slice(0, q.size);
+  const last = rows[rows.length - 1];
+  const nextCursor =
+    hasMore && last
+      ? encodeCursor(resource, q, { keys: last[KEYS] as (string | null)[], page: currentPage + 1, total })
+      : null;
+  for (const row of rows) delete row[KEYS];
+  return { rows, currentPage, nextCursor, ...total };
+}
+
+/**
+ * The total of a list: the planner's estimate for an unfiltered list of a big table, a count stopped at
+ * COUNT_CAP otherwise (exact below it), an exact count for `estimatedTotal: false` resources.
+ */
+export async function countRows(db: Queryable, resource: Resource, q: ListQuery): Promise<Total> {
+  const table = ident(resource.table);
+  const exact = resource.options.estimatedTotal === false;
+  if (!q.hasFilter && !exact) {
+    const n = await plannerEstimate(db, resource.table);
+    if (n >= ESTIMATE_FLOOR) return { total: n, isEstimate: true, isCapped: false };
+  }
+  if (exact) {
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} ${q.where}`, q.params);
+    return { total: Number(rows[0]!.n), isEstimate: false, isCapped: false };
+  }
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} ${q.where} LIMIT ${COUNT_CAP + 1}) capped`,
+    q.params,
+  );
+  const n = Number(rows[0]!.n);
+  return n > COUNT_CAP
+    ? { total: COUNT_CAP, isEstimate: false, isCapped: true }
+    : { total: n, isEstimate: false, isCapped: false };
+}
+
+/**
+ * How many rows the planner thinks a table has now: the density ANALYZE measured (`reltuples / relpages`)
+ * times the table's current size in pages, as the planner itself scales it; -1 when never analyzed.
+ */
+async function plannerEstimate(db: Queryable, table: string): Promise<number> {
+  const { rows } = await db.query<{ n: string | number | null }>(
+    `SELECT (CASE WHEN c.reltuples < 0 THEN -1
+                  WHEN c.relpages = 0 THEN c.reltuples
+                  ELSE c.reltuples / c.relpages
+                       * (pg_relation_size(c.oid) / current_setting('block_size')::int) END)::bigint AS n
+       FROM pg_class c WHERE c.oid = to_regclass($1)`,
+    [ident(table)],
+  );
+  return Number(rows[0]?.n ?? -1);
+}
+
+/** `ARRAY["name"::text, "id"::text] AS "__keys"`: a row's sort keys as text (exact for every type). */
+function keysColumn(order: readonly SortKey[]): string {
+  return `ARRAY[${order.map((o) => `${ident(o.field)}::text`).join(', ')}]::text[] AS ${ident(KEYS)}`;
+}
+
+/**
+ * Rows strictly after `keys` in `order` (PostgreSQL's default NULLS LAST ascending, NULLS FIRST
+ * descending). One direction and no NULL possible: a row comparison an index on the sort columns serves;
+ * otherwise the lexicographic chain `a > x OR (a = x AND id > y)` with NULLs placed as ORDER BY places them.
+ */
+export function keysetPredicate(
+  resource: Resource,
+  order: readonly SortKey[],
+  keys: readonly (string | null)[],
+  bind: (value: unknown) => string,
+): string {
+  const cols = order.map((o) => ident(o.field));
+  const nullable = order.map(
+    (o) => o.field !== 'id' && (fieldByName(resource, o.field)?.isNullable ?? false),
+  );
+  const values = keys.map((k) => (k === null ? null : bind(k)));
+  const sameWay = order.every((o) => o.desc === order[0]!.desc);
+  if (sameWay && values.every((v) => v !== null) && !nullable.some(Boolean)) {
+    const op = order[0]!.desc ? '<' : '>';
+    return order.length === 1
+      ? `${cols[0]} ${op} ${values[0]}`
+      : `(${cols.join(', ')}) ${op} (${values.join(', ')})`;
+  }
+  const terms: string[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const equal = values.slice(0, i).map((v, j) => (v === null ? `${cols[j]} IS NULL` : `${cols[j]} = ${v}`));
+    const v = values[i];
+    const col = cols[i]!;
+    let after: string;
+    if (v === null) after = order[i]!.desc ? `${col} IS NOT NULL` : 'FALSE';
+    else if (order[i]!.desc) after = `${col} < ${v}`;
+    else after = nullable[i] ? `(${col} > ${v} OR ${col} IS NULL)` : `${col} > ${v}`;
+    terms.push(`(${[...equal, after].join(' AND ')})`);
+  }
+  return terms.join(' OR ');
+}
+
+/** The query a cursor belongs to: the filter, its values, the order and the page size. */
+function fingerprint(resource: Resource, q: ListQuery): string {
+  const text = JSON.stringify([resource.name, q.where, q.params.map(String), q.orderBy, q.size]);
+  return crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+function encodeCursor(resource: Resource, q: ListQuery, state: CursorState): string {
+  const { total, isEstimate, isCapped } = state.total;
+  const body = {
+    v: 1,
+    q: fingerprint(resource, q),
+    k: state.keys,
+    p: state.page,
+    t: total,
+    ...(isEstimate ? { e: 1 } : {}),
+    ...(isCapped ? { c: 1 } : {}),
+  };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/** The cursor's state, after checking it is one of ours for this very query; a 422 on `cursor` otherwise. */
+function decodeCursor(resource: Resource, q: ListQuery, cursor: string): CursorState {
+  let body: unknown;
+  try {
+    if (cursor.length > MAX_CURSOR || !/^[\w-]+$/.test(cursor)) throw new Error('shape');
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  const b = body as {
+    v?: unknown;
+    q?: unknown;
+    k?: unknown;
+    p?: unknown;
+    t?: unknown;
+    e?: unknown;
+    c?: unknown;
+  };
+  const keys = b.k;
+  const isValid =
+    typeof b === 'object' &&
+    b !== null &&
+    b.v === 1 &&
+    b.q === fingerprint(resource, q) &&
+    Array.isArray(keys) &&
+    keys.length === q.order.length &&
+    keys.every((k, i) => validKey(resource, q.order[i]!, k)) &&
+    Number.isSafeInteger(b.p) &&
+    (b.p as number) >= 2 &&
+    Number.isSafeInteger(b.t) &&
+    (b.t as number) >= 0;
+  if (!isValid) throw badCursor();
+  return {
+    keys: keys as (string | null)[],
+    page: b.p as number,
+    total: { total: b.t as number, isEstimate: b.e === 1, isCapped: b.c === 1 },
+  };
+}
+
+function validKey(resource: Resource, key: SortKey, value: unknown): boolean {
+  if (key.field === 'id') return typeof value === 'string' && /^\d{1,19}$/.test(value);
+  if (value === null) return fieldByName(resource, key.field)?.isNullable ?? false;
+  return typeof value === 'string' && value.length <= 4096 && !value.includes('\u0000');
+}
+
+/** A key of a forged cursor the column cannot hold (class 22: bad number, date...) is the cursor's fault. */
+async function badCursorOnDataError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (classifyDbError(error) === 'data') throw badCursor();
+    throw error;
+  }
+}
+
+function badCursor(): AppError {
+  return new AppError(422, 'engine.query.bad_cursor', {
+    fields: { cursor: ['engine.query.bad_cursor_short'] },
+  });
+}

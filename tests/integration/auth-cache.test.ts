@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import type { Db } from '../../server/db/index.ts';
+import { openPostgres } from '../../server/db/postgres.ts';
+import { PERMISSION } from '../../schemas/permissions.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createUser } from '../helpers/users.ts';
+
+/**
+ * The per-process cache of tokens and principals (server/core/auth-cache.ts) never outlives a change: a
+ * grant taken away, a role switched off, a staff record disabled, a token revoked, a user disabled, each
+ * applies on the very next request, whether made through the API or straight in the database (triggers of
+ * migration 0043 NOTIFY every server). On PGlite one server; on PostgreSQL also a second server, with its own
+ * connection pool, that must see what the first one changed.
+ */
+let t: TestApp;
+let admin: string;
+let secondDb: Db | null = null;
+let second: FastifyInstance | null = null;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  if (t.dbUrl) {
+    secondDb = await openPostgres(t.dbUrl, { max: 3 });
+    second = await buildApp({ db: secondDb, config: t.config, logger: pino({ level: 'silent' }) });
+    await second.ready();
+  }
+}, 180_000);
+afterAll(async () => {
+  await second?.close();
+  await secondDb?.close();
+  await t.close();
+});
+
+const STAFF_LIST = '/api/v1/user/staff';
+
+/** The status of a GET on every server (the test's, then the second one on PostgreSQL). */
+async function everywhere(url: string, token: string): Promise<number[]> {
+  const statuses = [(await t.request({ url, token })).statusCode];
+  if (second)
+    statuses.push((await second.inject({ url, headers: { authorization: `Bearer ${token}` } })).statusCode);
+  return statuses;
+}
+const servers = () => (second ? 2 : 1);
+const all = (status: number) => Array.from({ length: servers() }, () => status);
+
+describe('cached principals and tokens', () => {
+  it('a grant taken from a role through the API applies on the next request everywhere', async () => {
+    const clerk = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    const { rows } = await t.db.query<{ role_id: string }>(
+      'SELECT role_id FROM staff_roles WHERE staff_id = $1',
+      [clerk.staffId],
+    );
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/user/roles/${rows[0]!.role_id}`,
+      token: admin,
+      payload: { permissions: { menu_ids: [PERMISSION.usersRoles] } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+  });
+
+  it('changes written straight into the database apply on the next request everywhere', async () => {
+    const clerk = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    await t.db.query(
+      'UPDATE roles SET state = false WHERE id IN (SELECT role_id FROM staff_roles WHERE staff_id = $1)',
+      [clerk.staffId],
+    );
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+    await t.db.query(
+      'UPDATE roles SET state = true WHERE id IN (SELECT role_id FROM staff_roles WHERE staff_id = $1)',
+      [clerk.staffId],
+    );
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    await t.db.query('UPDATE staff SET state = false WHERE id = $1', [clerk.staffId]);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+    await t.db.query('UPDATE staff SET state = true, is_admin = 1 WHERE id = $1', [clerk.staffId]);
+    expect(await everywhere('/api/v1/user/roles', clerk.token)).toEqual(all(200));
+    await t.db.query('UPDATE users SET state = false WHERE id = $1', [clerk.userId]);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(401));
+  });
+
+  it('a token revoked by signing out, or in the database, is refused on the next request everywhere', async () => {
+    const one = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    expect(await everywhere(STAFF_LIST, one.token)).toEqual(all(200));
+    const out = await t.request({ method: 'POST', url: '/api/v1/user/logout', token: one.token });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(await everywhere(STAFF_LIST, one.token)).toEqual(all(401));
+
+    const two = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    expect(await everywhere(STAFF_LIST, two.token)).toEqual(all(200));
+    await t.db.query("UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [
+      two.userId,
+    ]);
+    expect(await everywhere(STAFF_LIST, two.token)).toEqual(all(401));
+  });
+});
