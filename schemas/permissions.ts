@@ -1,5 +1,3 @@
-import { RESOURCE_OPERATIONS, type Resource } from '../resources/define.ts';
-
 /**
  * Permission names and the settings menu tree: the built-in pages are declared here, every resource adds its
  * own page from its declaration (`settingsMenu(resources)`), read by the client (menu, guards, buttons)
@@ -235,21 +233,35 @@ export function menuGroupTitle(group: string): string {
   return `app.menu.${group.slice(group.lastIndexOf('.') + 1)}`;
 }
 
+/**
+ * What `settingsMenu` reads of a resource (resources/define.ts `Resource` fits it): schemas/ sits below
+ * resources/ (eslint.config.js), so the menu is typed by this shape, not by the engine's declaration type.
+ */
+export interface MenuResource {
+  name: string;
+  permission: string;
+  options: {
+    menu?: { icon?: string; order?: number } | false;
+    /** The routes it has (resources/define.ts RESOURCE_OPERATIONS); all of them when absent. */
+    operations?: readonly string[];
+  };
+}
+
 /** The page a resource adds: its permission, plural label, path, icon and the actions its operations need. */
-export function resourceMenuItem(resource: Resource): MenuItem {
+export function resourceMenuItem(resource: MenuResource): MenuItem {
   const place = resource.options.menu;
-  const operations = resource.options.operations ?? RESOURCE_OPERATIONS;
+  const operations = resource.options.operations;
   return {
     name: resource.permission,
     title: `resources.${resource.name}.name_other`,
     icon: (place && place.icon) || 'Folder',
     path: `/settings/${resource.name}`,
-    actions: PERMISSION_ACTIONS.filter((action) => operations.includes(action)),
+    actions: PERMISSION_ACTIONS.filter((action) => !operations || operations.includes(action)),
     ...(place === false ? { hidden: true } : {}),
   };
 }
 
-const merged = new WeakMap<readonly Resource[], MenuItem[]>();
+const merged = new WeakMap<readonly MenuResource[], MenuItem[]>();
 
 /**
  * The whole settings menu: the built-in tree plus one page per resource whose permission it does not already
@@ -262,7 +274,7 @@ const merged = new WeakMap<readonly Resource[], MenuItem[]>();
  * settingsMenu(resources); // [...SETTINGS_MENU, { name: 'test', title: 'app.menu.test', children: [gadgets...] }]
  */
 export function settingsMenu(
-  resources: readonly Resource[],
+  resources: readonly MenuResource[],
   base: readonly MenuItem[] = SETTINGS_MENU,
 ): MenuItem[] {
   const hit = base === SETTINGS_MENU ? merged.get(resources) : undefined;
@@ -298,7 +310,7 @@ export function settingsMenu(
   return out;
 }
 
-function orderOf(resource: Resource): number {
+function orderOf(resource: MenuResource): number {
   const place = resource.options.menu;
   return place ? (place.order ?? DEFAULT_MENU_ORDER) : DEFAULT_MENU_ORDER;
 }

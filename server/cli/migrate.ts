@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { MIGRATIONS_DIR, migrate } from '../db/migrate.ts';
-import { forgetAppliedTo } from '../db/pending-migrations.ts';
+import { forgetAppliedTo } from '../engine/pending-migrations.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 const config = loadConfig(process.env);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineDictionary } from '../../resources/default-dictionaries.ts';
 import { defineResource, dictionary, field } from '../../resources/define.ts';
-import { pendingFile } from '../db/pending-migrations.ts';
+import { pendingFile } from './pending-migrations.ts';
 import { readMigrations } from '../db/migrate.ts';
 import { MigrationRefused, makeMigration } from './make-migration.ts';
 import { readSnapshot } from './snapshot.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Resource } from '../../resources/define.ts';
-import { forgetPending, pendingMigrationOf, recordPending } from '../db/pending-migrations.ts';
+import { forgetPending, pendingMigrationOf, recordPending } from './pending-migrations.ts';
 import { alterTableSql, createTableSql, unsafeChanges, type DdlOptions, type UnsafeChange } from './ddl.ts';
 import { fieldsOf } from './fields.ts';
 import { readSnapshot, sameSnapshot, snapshotOf, snapshotPath, type TableSnapshot } from './snapshot.ts';
@@ -40,7 +40,7 @@ export class MigrationRefused extends Error {
  * Never loses data silently: a dropped column or join table needs `allowDrop`, a NOT NULL column needs a
  * default or a `backfill` on existing tables, a renamed field (`renamedFrom`) is a RENAME (MigrationRefused
  * otherwise). A run after a fix replaces the migration the previous run wrote while it is still unapplied
- * (the pending marker, see server/db/pending-migrations.ts; `applied` lists the names the database has, when
+ * (the pending marker, see server/engine/pending-migrations.ts; `applied` lists the names the database has, when
  * it could be asked; a migration committed to git is never rewritten), instead of stacking a second one.
  */
 export function makeMigration({

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import { useEffect, useId, useState } from 'react';
 import { useInput, useRecordContext, useTranslate } from 'react-admin';
 import { currentLocale } from '../i18n/locale.ts';
-import { ASSETS_ENDPOINT, uploadFile } from '../pages/settings/files/uploadFile.ts';
+import { ASSETS_ENDPOINT, uploadFile } from '../providers/uploadFile.ts';
 import { buildUrl } from '../providers/httpClient.ts';
 import { getToken } from '../providers/token.ts';
 import { downloadFile } from './download.ts';

@@ -5,7 +5,7 @@ import { useRecordContext } from 'react-admin';
 import { currentLocale } from '../../../i18n/locale.ts';
 import { buildUrl } from '../../../providers/httpClient.ts';
 import { getToken } from '../../../providers/token.ts';
-import { ASSETS_ENDPOINT, type Asset } from './uploadFile.ts';
+import { ASSETS_ENDPOINT, type Asset } from '../../../providers/uploadFile.ts';
 
 /** Raster images get a thumbnail; everything else (SVG included, never rendered) an icon. */
 const THUMBNAIL_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);

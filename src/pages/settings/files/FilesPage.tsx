@@ -17,7 +17,7 @@ import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
 import { downloadFile } from '../../../engine/download.ts';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
-import { ASSETS_ENDPOINT, formatSize, type Asset } from './uploadFile.ts';
+import { ASSETS_ENDPOINT, formatSize, type Asset } from '../../../providers/uploadFile.ts';
 
 const filters = [<TextInput key="name" source="name" alwaysOn />];
 

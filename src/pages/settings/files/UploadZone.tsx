@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { uploadFile, type Asset } from './uploadFile.ts';
+import { uploadFile, type Asset } from '../../../providers/uploadFile.ts';
 
 interface Pending {
   key: string;

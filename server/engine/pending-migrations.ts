@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TableSnapshot } from '../engine/snapshot.ts';
+import type { TableSnapshot } from './snapshot.ts';
 
 /**
  * Migrations `make:migration` wrote that no database has applied yet, kept in

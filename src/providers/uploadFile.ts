@@ -1,6 +1,6 @@
-import { currentLocale } from '../../../i18n/locale.ts';
-import { buildUrl, getDefaultHeaders } from '../../../providers/httpClient.ts';
-import { getToken, getXsrfToken } from '../../../providers/token.ts';
+import { currentLocale } from '../i18n/locale.ts';
+import { buildUrl, getDefaultHeaders } from './httpClient.ts';
+import { getToken, getXsrfToken } from './token.ts';
 
 /** The asset the upload call returns (API contract, Files). */
 export interface Asset {
