@@ -22,18 +22,20 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       await q.query(sql);
     },
   });
-  const base = wrap(pool);
+  const pooled = wrap(pool);
   let listener: pg.Client | null = null;
   const handlers = new Map<string, Set<(payload: string) => void>>();
   const deliver = (msg: pg.Notification) => {
     for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
   };
   // Channels every pooled connection listens on (listen's everyConnection): a connection LISTENs before its
-  // next statement, so the NOTIFY of a commit it makes arrives before that commit's query resolves.
+  // next statement, so the NOTIFY of a commit it makes arrives before that commit's query resolves. The
+  // LISTEN is awaited before the statement is sent (pg 8 deprecates queueing a query behind another).
   const everywhere = new Set<string>();
   const listening = new WeakMap<pg.PoolClient, Set<string>>();
-  pool.on('acquire', (client) => {
-    if (everywhere.size === 0) return;
+  const take = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    if (everywhere.size === 0) return client;
     let done = listening.get(client);
     if (!done) {
       listening.set(client, (done = new Set()));
@@ -41,18 +43,42 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
         if (everywhere.has(msg.channel)) deliver(msg);
       });
     }
-    for (const channel of everywhere) {
-      if (done.has(channel)) continue;
-      done.add(channel);
-      // Queued ahead of the statement the connection was taken for.
-      client.query(`LISTEN ${quoteIdent(channel)}`).catch(() => done.delete(channel));
+    try {
+      for (const channel of everywhere) {
+        if (done.has(channel)) continue;
+        await client.query(`LISTEN ${quoteIdent(channel)}`);
+        done.add(channel);
+      }
+    } catch (error) {
+      client.release(true);
+      throw error;
     }
-  });
+    return client;
+  };
+  // One statement on a pooled connection that listens first (the pool's own query when nobody needs that).
+  const onListening = async <R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> => {
+    const client = await take();
+    let broken = false;
+    try {
+      return await fn(client);
+    } catch (error) {
+      // An error the server answered (a constraint, a bad value) leaves the connection usable.
+      broken = !(error instanceof pg.DatabaseError);
+      throw error;
+    } finally {
+      client.release(broken || undefined);
+    }
+  };
+  const base: Queryable = {
+    query: (sql, params) =>
+      everywhere.size === 0 ? pooled.query(sql, params) : onListening((c) => wrap(c).query(sql, params)),
+    exec: (sql) => (everywhere.size === 0 ? pooled.exec(sql) : onListening((c) => wrap(c).exec(sql))),
+  };
   return {
     kind: 'postgres',
     query: base.query,
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await take();
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
@@ -67,7 +93,7 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
     },
     exec: base.exec,
     async copyOut(sql, params, settings = {}) {
-      const client = await pool.connect();
+      const client = await take();
       let isReleased = false;
       const release = (broken: boolean) => {
         if (isReleased) return;
