@@ -31,10 +31,13 @@ export const dictionaryEntrySchema = z.object({
   // A blank or missing translation is dropped (the form sends `{ en: '' }` or `{ en: undefined }`).
   labels: z.preprocess(
     withoutBlanks,
+    // An object with a key per other language (not a record over an enum of keys: OpenAPI 3.0, which the
+    // API document uses, cannot say which keys a record takes).
     z
-      .partialRecord(
-        z.enum(LOCALES.filter((l) => l !== DEFAULT_LOCALE) as [string, ...string[]]),
-        z.string().trim().max(100),
+      .strictObject(
+        Object.fromEntries(
+          LOCALES.filter((l) => l !== DEFAULT_LOCALE).map((l) => [l, z.string().trim().max(100).optional()]),
+        ),
       )
       .optional(),
   ),

@@ -38,7 +38,7 @@ export const settingsSchemas = {
       .string()
       .trim()
       .max(500)
-      .regex(/^(?:$|https:\/\/\S+$|\/(?!\/)\S*$)/, { message: 'validation.invalid' })
+      .regex(/^(?:|https:\/\/\S+|\/(?:[^/\s]\S*)?)$/, { message: 'validation.invalid' })
       .default(''),
   }),
   languages: z.object({

@@ -64,11 +64,13 @@ function objectArbitrary(
   const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, go(v)]));
   const keys = Object.keys(props);
   if (!keys.length) {
-    return s.additionalProperties && typeof s.additionalProperties === 'object'
-      ? fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), go(s.additionalProperties as JsonSchema), {
-          maxKeys: 3,
-        })
-      : fc.constant({});
+    if (!s.additionalProperties || typeof s.additionalProperties !== 'object') return fc.constant({});
+    // A record over an enum of keys (zod partialRecord: `propertyNames.enum`) takes only those keys.
+    const names = (s.propertyNames as JsonSchema | undefined)?.enum;
+    const key = Array.isArray(names)
+      ? fc.constantFrom(...(names as string[]))
+      : fc.string({ minLength: 1, maxLength: 8 });
+    return fc.dictionary(key, go(s.additionalProperties as JsonSchema), { maxKeys: 3 });
   }
   return fc.record(model, {
     requiredKeys: optionalKeys ? keys.filter((k) => required.has(k)) : keys,

@@ -32,7 +32,7 @@ describe('settings groups', () => {
       payload: { site_name: 'Acme Console' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ site_name: 'Acme Console', site_logo: '' });
+    expect(res.json().data).toEqual({ site_name: 'Acme Console', site_logo: '', timezone: 'Asia/Shanghai' });
     const boot = await t.request({ url: '/api/v1' });
     expect(boot.json().data.config.site_name).toBe('Acme Console');
     const { rows } = await t.db.query<{ changes: unknown }>(
