@@ -81,7 +81,7 @@ describe('GET /api/v1/system/dashboard', () => {
   // Issue 12, item 3: each figure needs the permission of the page it summarises.
   it.each([
     [[], {}],
-    [[PERMISSION.usersStaff], { counts: ['staff'] }],
+    [[PERMISSION.usersStaff], { counts: ['pending_invitations', 'staff'] }],
     [[PERMISSION.usersUsers], { counts: ['users'] }],
     [[PERMISSION.usersActivities], { counts: ['sign_ins_today'], sign_ins: true, recent_activity: true }],
     [[PERMISSION.systemJobs], { counts: ['failed_jobs'] }],
