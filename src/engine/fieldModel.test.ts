@@ -51,9 +51,10 @@ describe.each(fixtureRegistry.map((r) => [r.name, r] as const))('%s', (_name, re
     const model = new Map(fieldsOf(resource).map((f) => [f.name, f.kind]));
     for (const f of engineFields(resource)) {
       const kind = model.get(f.name)!;
-      if (kind === 'reference') expect(f.kind).toBe('belongsTo');
+      // file() / image() are references to assets the form uploads; money() is an integer of minor units.
+      if (kind === 'reference') expect(['belongsTo', 'file', 'image']).toContain(f.kind);
       else if (kind === 'references') expect(f.kind).toBe('manyToMany');
-      else if (kind === 'int' || kind === 'number') expect(['number', 'password']).toContain(f.kind);
+      else if (kind === 'int' || kind === 'number') expect(['number', 'password', 'money']).toContain(f.kind);
       else if (kind === 'boolean') expect(f.kind).toBe('boolean');
     }
   });
