@@ -63,18 +63,20 @@ describe('settings content', () => {
 
   test('the activity log lists those writes with their changes', async () => {
     await page.goto('/settings/activities');
-    await page.getByRole('cell', { name: 'dictionaries.create' }).first().waitFor();
-    await page
-      .getByText(/slug: ∅ → e2e_priority/)
+    // Issue 13 item 1: actions and changes read in words (field labels), not raw keys.
+    const table = page.getByRole('table');
+    await table.getByText('新建字典').first().waitFor();
+    await table
+      .getByText(/标识: (— → )?e2e_priority/)
       .first()
       .waitFor();
-    await page.getByRole('cell', { name: 'settings.update' }).first().waitFor();
+    await table.getByText('修改设置').first().waitFor();
     // The operator filter offers the people found in the log (GET v1/user/logs/operators).
     const { username } = adminCredentials();
     await page.getByRole('combobox', { name: '操作人' }).fill(username.slice(0, 3));
     await page.getByRole('option', { name: new RegExp(`\\(${username}\\)$|^${username}$`) }).click();
     await page.waitForURL((url) => decodeURIComponent(url.search).includes('operator_id'));
-    await page.getByRole('cell', { name: 'dictionaries.create' }).first().waitFor();
+    await table.getByText('新建字典').first().waitFor();
   });
 });
 
