@@ -33,8 +33,15 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   // LISTEN is awaited before the statement is sent (pg 8 deprecates queueing a query behind another).
   const everywhere = new Set<string>();
   const listening = new WeakMap<pg.PoolClient, Set<string>>();
+  const guarded = new WeakSet<pg.PoolClient>();
   const take = async (): Promise<pg.PoolClient> => {
     const client = await pool.connect();
+    // The pool only watches idle clients: a connection cut while checked out (PostgreSQL restarting) must
+    // not crash the process; its statement fails, and the client is discarded on release.
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => {});
+    }
     if (everywhere.size === 0) return client;
     let done = listening.get(client);
     if (!done) {
