@@ -11,7 +11,11 @@ import type { Db } from '../db/index.ts';
  * or a revocation applies on the next request on every server. On PostgreSQL every pooled connection of
  * the server listens as well, so a change this server commits has dropped its cache before the writing
  * query resolves (PGlite, in process, always delivers that early); other servers hear of it a moment after
- * the commit, through their listening connection. A cache is
+ * the commit, through their listening connection, which may be later than their next request. So on
+ * PostgreSQL a cache hit costs one round trip (`SELECT 1`) on a pooled connection that listens too:
+ * PostgreSQL signals every listener before the writer's COMMIT returns, and a listening backend sends the
+ * notifications it was signalled for before it answers its next statement, so whatever was committed before
+ * this request began has dropped the cache by the time that round trip resolves. A cache is
  * only used while its server is listening; a load that began before a drop is not stored; entries also
  * expire after MAX_AGE_MS, a bound for a notification lost with a broken listening connection.
  * A token's use is still written at most once a minute (tokens.ts), through a lookup when it is due.
@@ -75,6 +79,7 @@ export async function listenForAuthChanges(db: Db): Promise<() => Promise<void>>
 export async function cachedToken(db: Db, accessToken: string): Promise<TokenLookup | null> {
   const cache = cacheOf(db);
   if (cache.listening === 0 || !accessToken || accessToken.length > 200) return lookupToken(db, accessToken);
+  if (db.kind === 'postgres') await db.query('SELECT 1');
   const key = sha256(accessToken);
   const hit = cache.tokens.get(key);
   const now = Date.now();
@@ -87,7 +92,10 @@ export async function cachedToken(db: Db, accessToken: string): Promise<TokenLoo
   return found;
 }
 
-/** A user's principal parts from the cache when fresh, else from `load` (stored unless a drop came between). */
+/**
+ * A user's principal parts from the cache when fresh, else from `load` (stored unless a drop came between).
+ * Called right after `cachedToken` in the same request, whose round trip has settled the notifications.
+ */
 export async function cachedPrincipal<T>(db: Db, userId: string, load: () => Promise<T>): Promise<T> {
   const cache = cacheOf(db);
   if (cache.listening === 0) return load();

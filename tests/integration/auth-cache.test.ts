@@ -87,6 +87,29 @@ describe('cached principals and tokens', () => {
     expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(401));
   });
 
+  it('forty changes in a row each apply on the very next request of the other server', async () => {
+    // The race a cache across servers invites: the other server's notification may arrive after its next
+    // request has begun. Many quick rounds give it every chance to show (it did, once in a CI run).
+    const clerk = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    const seen: number[][] = [];
+    for (let round = 0; round < 40; round += 1) {
+      const on = round % 2 === 1;
+      await t.db.query(
+        'UPDATE roles SET state = $2 WHERE id IN (SELECT role_id FROM staff_roles WHERE staff_id = $1)',
+        [clerk.staffId, on],
+      );
+      // The other server first, straight after the commit: its notification has had no time to arrive.
+      const other = second
+        ? [
+            (await second.inject({ url: STAFF_LIST, headers: { authorization: `Bearer ${clerk.token}` } }))
+              .statusCode,
+          ]
+        : [];
+      seen.push([...other, (await t.request({ url: STAFF_LIST, token: clerk.token })).statusCode]);
+    }
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, round) => all(round % 2 === 1 ? 200 : 403)));
+  });
+
   it('a token revoked by signing out, or in the database, is refused on the next request everywhere', async () => {
     const one = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
     expect(await everywhere(STAFF_LIST, one.token)).toEqual(all(200));
