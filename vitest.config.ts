@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine. The server tests wait
+    // on databases and child processes much of the time, so two files at once finish in far less time.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],

@@ -34,6 +34,12 @@ beforeAll(async () => {
   context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US', acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
+  // An API call refused as signed out makes the app drop its token; a CI run once lost the session after
+  // the import dialog. Should it happen again, the log names the call.
+  page.on('response', (res) => {
+    if (res.status() === 401 && new URL(res.url()).pathname.startsWith('/api/'))
+      process.stdout.write(`[engine.e2e] 401 ${res.request().method()} ${res.url()}\n`);
+  });
   await signIn(page, E2E_ADMIN);
 }, 900_000);
 
