@@ -13,51 +13,30 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { findBindir, startPgCluster, type PgCluster } from '../scripts/lib/pgCluster.ts';
-import { buildApp } from '../server/app.ts';
-import { issueToken } from '../server/auth/tokens.ts';
+import { findBindir } from '../scripts/lib/pgCluster.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
-import { loadConfig } from '../server/config.ts';
 import { loadPrincipal } from '../server/core/principal.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { openPostgres, replacePlaceholders } from '../server/db/postgres.ts';
+import { replacePlaceholders } from '../server/db/postgres.ts';
 import { EXPORT_SETTINGS, exportQuery } from '../server/engine/csv-format.ts';
 import { planExport } from '../server/engine/export.ts';
 import { langOf } from '../server/engine/labels.ts';
-import { modules } from '../server/modules/index.ts';
 import { resources } from '../resources/index.ts';
 import type { Db } from '../server/db/index.ts';
+import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
+import { httpExport } from './lib/export.ts';
+import { median } from './lib/stats.ts';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
 const STAFF = Number(process.env.EXPORT_STAFF ?? 200_000);
 const RUNS = Number(process.env.EXPORT_RUNS ?? 3);
 
-/** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
-const CLIENT = `
-const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': 'identity', 'accept-language': 'zh-CN' } });
-if (res.status !== 200) {
-  console.log(JSON.stringify({ error: res.status + ' ' + (await res.text()).slice(0, 200) }));
-} else {
-  let bytes = 0, lines = 0;
-  for await (const chunk of res.body) {
-    bytes += chunk.length;
-    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
-  }
-  console.log(JSON.stringify({ bytes, lines }));
-}`;
-
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const byName = (name: string) => resources.find((r) => r.name === name)!;
 
-let cluster: PgCluster | null = null;
-let url = process.env.DATABASE_URL;
-if (!url) {
-  cluster = await startPgCluster({ log: () => {} });
-  url = cluster.url;
-}
-const db = await openPostgres(url, { max: 10 });
+const bench = await openBenchDb('postgres');
+const { db } = bench;
+const url = bench.url!;
 let app: FastifyInstance | null = null;
 try {
   await migrate(db);
@@ -65,7 +44,7 @@ try {
   say(`seeding ${ROWS} users and ${STAFF} staff members...`);
   await seed(db);
   await db.exec('VACUUM ANALYZE');
-  app = await serve(db);
+  app = await serveBench(db, { dataDir: '/tmp/bench-export' });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const token = await adminToken(db);
   const { rows: ids } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
@@ -88,7 +67,7 @@ try {
       'psql \\copy product SELECT': { rate: [], rss: [] },
     };
     for (let round = 1; round <= RUNS; round++) {
-      const exp = await httpExport(`${address}/api/${resource.endpoint}/export`, token);
+      const exp = await httpExport(`${address}/api/${resource.endpoint}/export`, token, { lang: 'zh-CN' });
       results.product!.rate.push(exp.rows / exp.seconds);
       results.product!.rss.push(exp.rssGrowth);
       const bare = await psqlCopy(url, raw);
@@ -100,7 +79,6 @@ try {
           ` \\copy raw ${fmtRate(bare.rows / bare.seconds)}, \\copy product SELECT ${fmtRate(same.rows / same.seconds)}`,
       );
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const p = median(results.product!.rate);
     const c = median(results['psql \\copy raw columns']!.rate);
     const s = median(results['psql \\copy product SELECT']!.rate);
@@ -113,8 +91,7 @@ try {
   }
 } finally {
   await app?.close();
-  await db.close();
-  cluster?.destroy();
+  await bench.close();
 }
 
 /** `ROWS` users, `STAFF` staff members in 50 departments with 2 of 20 roles each. */
@@ -155,22 +132,6 @@ async function seed(db: Db): Promise<void> {
   );
 }
 
-async function serve(db: Db): Promise<FastifyInstance> {
-  const config = {
-    ...loadConfig({ DATA_DIR: '/tmp/bench-export' }),
-    // No job runner: the export streams over HTTP whatever its size (with jobs, 1M rows would answer 202).
-    jobs: false,
-    logToFile: false,
-    distDir: '/nonexistent',
-  };
-  return buildApp({ db, config, logger: pino({ level: 'error' }), modules });
-}
-
-async function adminToken(db: Db): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
-  return (await issueToken(db, { userId: rows[0]!.id, remember: false })).accessToken;
-}
-
 /**
  * The product's SELECT for psql: its parameters (labels, label maps, the time zone; no filters here) inlined
  * as quoted literals (each is cast where it is used), and the session settings it relies on.
@@ -199,29 +160,6 @@ async function psqlCopy(url: string, select: string): Promise<{ rows: number; se
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`psql exited with ${code}`);
   return { rows, seconds: (performance.now() - t0) / 1000 };
-}
-
-async function httpExport(
-  url: string,
-  token: string,
-): Promise<{ rows: number; seconds: number; rssGrowth: number }> {
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], {
-    env: { ...process.env, BENCH_URL: url, BENCH_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise((resolve) => child.on('close', resolve));
-  const seconds = (performance.now() - t0) / 1000;
-  clearInterval(sampler);
-  const result = JSON.parse(out || '{"error":"no output"}') as { lines: number; error?: string };
-  if (result.error) throw new Error(`export answered ${result.error}`);
-  return { rows: result.lines - 1, seconds, rssGrowth: peak - base };
 }
 
 function fmtRate(r: number): string {

@@ -7,26 +7,19 @@
  * Env: BENCH_SECONDS (default 5), BENCH_CONCURRENCY (8), LIST_ROWS (100000), EXPORT_ROWS (1000000), EXPORT_RUNS (3),
  * BENCH_DRIVERS (pglite,postgres).
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { startPgCluster, type PgCluster } from '../scripts/lib/pgCluster.ts';
-import { buildApp } from '../server/app.ts';
-import { issueToken } from '../server/auth/tokens.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
-import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/index.ts';
 import { migrate, readMigrations } from '../server/db/migrate.ts';
-import { openPglite } from '../server/db/pglite.ts';
-import { openPostgres } from '../server/db/postgres.ts';
 import { createResourcesModule } from '../server/engine/module.ts';
 import { selectColumns } from '../server/engine/records.ts';
 import { modules as defaultModules } from '../server/modules/index.ts';
 import { fixtureResources, gadgetMakers, gadgets } from '../tests/fixtures/gadgets.ts';
+import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
+import { httpExport, type HttpExportResult } from './lib/export.ts';
+import { pct } from './lib/stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -37,45 +30,14 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../tests/fixtures/migrations');
 const LIST_QUERY = 'search=state:1&include=maker&size=20';
 
-/** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
-const EXPORT_CLIENT = `
-const res = await fetch(process.env.BENCH_URL, { headers: { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': 'identity' } });
-if (res.status !== 200) {
-  console.log(JSON.stringify({ error: res.status + ' ' + (await res.text()).slice(0, 200) }));
-} else {
-  let bytes = 0, lines = 0;
-  for await (const chunk of res.body) {
-    bytes += chunk.length;
-    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
-  }
-  console.log(JSON.stringify({ bytes, lines }));
-}`;
-
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 for (const driver of DRIVERS) {
-  let cluster: PgCluster | null = null;
-  let pgliteDir: string | null = null;
-  let db: Db;
-  if (driver === 'postgres') {
-    let url = process.env.DATABASE_URL;
-    if (!url) {
-      cluster = await startPgCluster({ log: () => {} });
-      url = cluster.url;
-    }
-    db = await openPostgres(url, { max: 10 });
-  } else {
-    // On disk, as `npm start` runs it (an in-memory PGlite keeps its temp files in WASM memory too).
-    pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
-    db = await openPglite(pgliteDir);
-  }
+  const bench = await openBenchDb(driver, 'bench-pglite-');
   try {
-    await runOn(driver, db);
+    await runOn(driver, bench.db);
   } finally {
-    await db.close();
-    cluster?.destroy();
-    if (pgliteDir) fs.rmSync(pgliteDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
@@ -101,9 +63,9 @@ async function runOn(driver: string, db: Db): Promise<void> {
     await seed(db, LIST_ROWS, EXPORT_ROWS);
     // A table as it stands once autovacuum has been by (hint bits set, statistics fresh), not mid-load.
     await db.exec('VACUUM ANALYZE gadgets');
-    const runs: ExportResult[] = [];
+    const runs: HttpExportResult[] = [];
     for (let i = 0; i < EXPORT_RUNS; i++) {
-      const exp = await exportRun(`${address}/api/${gadgets.endpoint}/export`, token).catch(
+      const exp = await httpExport(`${address}/api/${gadgets.endpoint}/export`, token).catch(
         (error: Error) => {
           say(
             `export failed: ${error.message} (${String((error.cause as Error | undefined)?.message ?? '')})`,
@@ -152,13 +114,6 @@ async function seed(db: Db, from: number, to: number): Promise<void> {
 }
 
 async function serve(db: Db): Promise<FastifyInstance> {
-  const config = {
-    ...loadConfig({ DATA_DIR: '/tmp/bench-list' }),
-    // No job runner: the export streams over HTTP whatever its size (with jobs, 1M rows would answer 202).
-    jobs: false,
-    logToFile: false,
-    distDir: '/nonexistent',
-  };
   const engine = createResourcesModule({ resources: fixtureResources, migrationsDir: FIXTURES });
   const bare = {
     name: 'bare',
@@ -211,14 +166,9 @@ async function serve(db: Db): Promise<FastifyInstance> {
     },
   };
   const modules = [...defaultModules.map((m) => (m.name === engine.name ? engine : m)), bare];
-  const app = await buildApp({ db, config, logger: pino({ level: 'error' }), modules });
+  const app = await serveBench(db, { dataDir: '/tmp/bench-list', modules });
   await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
   return app;
-}
-
-async function adminToken(db: Db): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
-  return (await issueToken(db, { userId: rows[0]!.id, remember: false })).accessToken;
 }
 
 interface LoadResult {
@@ -251,44 +201,10 @@ async function load(url: string, token: string | null): Promise<LoadResult> {
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
-  return { rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), errors };
+  return { rps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
 }
 
-async function exportRun(url: string, token: string): Promise<ExportResult> {
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', EXPORT_CLIENT], {
-    env: { ...process.env, BENCH_URL: url, BENCH_TOKEN: token },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise((resolve) => child.on('close', resolve));
-  const seconds = (performance.now() - t0) / 1000;
-  clearInterval(sampler);
-  const result = JSON.parse(out || '{"error":"no output"}') as {
-    bytes: number;
-    lines: number;
-    error?: string;
-  };
-  if (result.error) throw new Error(`export answered ${result.error}`);
-  return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base };
-}
-
-interface ExportResult {
-  rows: number;
-  bytes: number;
-  seconds: number;
-  rssGrowth: number;
-}
-
-function rate(r: ExportResult): number {
+function rate(r: HttpExportResult): number {
   return Math.round(r.rows / r.seconds);
 }
 

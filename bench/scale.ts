@@ -10,22 +10,14 @@
  * of the whole table next to `COPY ... TO STDOUT` of the same columns.
  * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { startPgCluster, type PgCluster } from '../scripts/lib/pgCluster.ts';
-import { buildApp } from '../server/app.ts';
-import { issueToken } from '../server/auth/tokens.ts';
-import { ensureFirstAdmin } from '../server/bootstrap.ts';
-import { loadConfig } from '../server/config.ts';
 import type { Db } from '../server/db/index.ts';
+import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { openPglite } from '../server/db/pglite.ts';
-import { openPostgres } from '../server/db/postgres.ts';
 import { selectColumns } from '../server/engine/records.ts';
 import { users } from '../resources/users.ts';
+import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
+import { httpExport } from './lib/export.ts';
+import { pct } from './lib/stats.ts';
 
 const ROWS = Number(process.env.SCALE_ROWS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.SCALE_PGLITE_ROWS ?? 100_000);
@@ -35,26 +27,11 @@ const SIZE = 15;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 for (const driver of DRIVERS) {
-  let cluster: PgCluster | null = null;
-  let dir: string | null = null;
-  let db: Db;
-  if (driver === 'postgres') {
-    let url = process.env.DATABASE_URL;
-    if (!url) {
-      cluster = await startPgCluster({ log: () => {} });
-      url = cluster.url;
-    }
-    db = await openPostgres(url, { max: 10 });
-  } else {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
-    db = await openPglite(dir);
-  }
+  const bench = await openBenchDb(driver, 'bench-scale-');
   try {
-    await runOn(driver, db, driver === 'postgres' ? ROWS : PGLITE_ROWS);
+    await runOn(driver, bench.db, driver === 'postgres' ? ROWS : PGLITE_ROWS);
   } finally {
-    await db.close();
-    cluster?.destroy();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
@@ -79,7 +56,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
   await db.exec('VACUUM ANALYZE users');
   say(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-  const app = await serve(db);
+  const app = await serveBench(db, { dataDir: '/tmp/bench-scale' });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const token = await adminToken(db);
   try {
@@ -177,51 +154,29 @@ interface Case {
   sql: string[];
 }
 
+/** The whole table's CSV export over HTTP (read by another process), next to COPY of the same columns. */
 async function exportRun(db: Db, base: string, token: string, cols: string): Promise<void> {
-  const t0 = performance.now();
-  const res = await fetch(`${base}/api/${users.endpoint}/export`, {
-    headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
+  const exp = await httpExport(`${base}/api/${users.endpoint}/export`, token).catch((error: Error) => {
+    say(error.message);
+    return null;
   });
-  let lines = 0;
-  if (res.body)
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-      for (const byte of chunk) if (byte === 10) lines++;
-  const engineS = (performance.now() - t0) / 1000;
-  if (res.status !== 200) {
-    say(`export answered ${res.status}`);
-    return;
-  }
+  if (!exp) return;
   let bareRows = 0;
   let bareS = 0;
   if (db.copyOut) {
     const t1 = performance.now();
     const stream = await db.copyOut(`SELECT ${cols} FROM users ORDER BY id DESC`, []);
     for await (const chunk of stream as AsyncIterable<Buffer>)
-      for (const byte of chunk) if (byte === 10) bareRows++;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) bareRows++;
     bareS = (performance.now() - t1) / 1000;
   }
   const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en')} rows/s`;
   say(
-    `export: engine ${lines - 1} rows, ${rate(lines - 1, engineS)}` +
+    `export: engine ${exp.rows} rows, ${rate(exp.rows, exp.seconds)}, RSS +${(exp.rssGrowth / 1e6).toFixed(0)} MB` +
       (bareS
-        ? `; COPY of the same columns ${rate(bareRows, bareS)}; ratio ${(bareRows / bareS / ((lines - 1) / engineS)).toFixed(2)}x`
+        ? `; COPY of the same columns ${rate(bareRows, bareS)}; ratio ${(bareRows / bareS / (exp.rows / exp.seconds)).toFixed(2)}x`
         : ''),
   );
-}
-
-async function serve(db: Db): Promise<FastifyInstance> {
-  const config = {
-    ...loadConfig({ DATA_DIR: '/tmp/bench-scale' }),
-    jobs: false,
-    logToFile: false,
-    distDir: '/nonexistent',
-  };
-  return buildApp({ db, config, logger: pino({ level: 'error' }) });
-}
-
-async function adminToken(db: Db): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
-  return (await issueToken(db, { userId: rows[0]!.id, remember: false })).accessToken;
 }
 
 interface Pagination {
@@ -251,11 +206,6 @@ async function time(fn: () => Promise<void>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
-}
-
-function pct(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 }
 
 function ms(value: number): string {

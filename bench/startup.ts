@@ -9,13 +9,13 @@
  * A first start creates the database (and builds dist/ and dist-server/ when stale) and is not counted.
  * Prints figures only; the target (issue 14: <= 3 s) is shown beside them, never asserted.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../scripts/lib/frontend.ts';
 import { freePort } from '../scripts/lib/pgCluster.ts';
+import { startServerProcess } from './lib/serverProcess.ts';
+import { median } from './lib/stats.ts';
 
 const TARGET_MS = 3000;
 const runsArg = process.argv.indexOf('--runs');
@@ -77,8 +77,9 @@ try {
 async function startOnce(name: Variant): Promise<Sample> {
   const port = await freePort();
   const [command, script] = VARIANTS[name];
-  const started = performance.now();
-  const child = spawn(command, [script], {
+  const server = await startServerProcess({
+    command,
+    args: [script],
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -89,30 +90,14 @@ async function startOnce(name: Variant): Promise<Sample> {
       LOG_TO_FILE: '0',
       ADMIN_PASSWORD: 'bench-startup-password-1',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    port,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    for (;;) {
-      if (child.exitCode !== null)
-        throw new Error(`${name} exited (${child.exitCode}):\n${output.slice(-2000)}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (res) => res.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const wallMs = performance.now() - started;
-    const cpuMs = child.pid ? cpuTimeMs(child.pid) : null;
-    const logged = /"startup_ms":(\d+)/.exec(output);
-    return { startupMs: logged ? Number(logged[1]) : null, wallMs, cpuMs };
+    const cpuMs = server.child.pid ? cpuTimeMs(server.child.pid) : null;
+    const logged = /"startup_ms":(\d+)/.exec(server.output());
+    return { startupMs: logged ? Number(logged[1]) : null, wallMs: server.wallMs, cpuMs };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   }
 }
 
@@ -152,13 +137,6 @@ function cpuTimeMs(pid: number): number | null {
     queue.push(...children(p));
   }
   return all.reduce((sum, p) => sum + ticks(p), 0) * 10;
-}
-
-function median(values: number[]): number {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function fmt(ms: number): string {

@@ -31,12 +31,16 @@ export function unescapeFormula(text: string): string {
 const escapeSql = (expr: string) =>
   `CASE WHEN ascii((${expr})::text) IN (61, 43, 45, 64, 9, 13) THEN '''' || (${expr})::text ELSE (${expr})::text END`;
 
-/** Session settings the cell formats rely on (ISO dates, shortest exact floats); times are converted explicitly. */
+/**
+ * Session settings the cell formats rely on (ISO dates, shortest exact floats; times are converted
+ * explicitly), and no JIT: one pass over a big table costs more to compile than it saves.
+ */
 export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {
   DateStyle: 'ISO, YMD',
   TimeZone: 'UTC',
   extra_float_digits: '1',
   IntervalStyle: 'postgres',
+  jit: 'off',
 };
 
 /** One CSV line as PostgreSQL's COPY ... (FORMAT csv) writes it: NULL is empty, '' is `""`. */
@@ -109,7 +113,7 @@ function withLabels(col: string, map: string | null): string {
 
 /**
  * Builds the export SELECT for `plan` with labels in `lang`. Label maps, yes/no and the time zone are bound
- * once in a one-row subquery (OFFSET 0 keeps the planner from inlining it into every row); a belongs-to is a
+ * parameters read through scalar subqueries, each computed once per query; a belongs-to is a
  * LEFT JOIN on the target's id, and many-to-many representations come from one grouped join restricted to
  * the exported rows. A representation that is empty (or a dangling id) is written as the id, which an import
  * reads back too.
@@ -123,12 +127,11 @@ export async function exportQuery(
 ): Promise<ExportQuery> {
   const table = ident(resource.table);
   const params = [...plan.params];
-  const bound: string[] = [];
+  // An uncorrelated scalar subquery is computed once (an InitPlan) and read per row as a value: cheaper
+  // than a joined one-row table, and COPY's bound values (current_setting(), see postgres.ts) are read once.
   const bind = (value: unknown, type: string) => {
     params.push(value);
-    const name = `"__l${bound.length}"`;
-    bound.push(`$${params.length}::${type} AS ${name}`);
-    return `"__p".${name}`;
+    return `(SELECT $${params.length}::${type})`;
   };
   const dictionaries = new Map<string, Map<string, string>>();
   for (const name of plan.columns) {
@@ -183,17 +186,18 @@ export async function exportQuery(
         const from = target
           ? `${ident(j.table)} j LEFT JOIN ${ident(target.table)} t ON t."id" = ${id}`
           : `${ident(j.table)} j`;
+        // The links come sorted (the join table's primary key order) and are aggregated in that order: an
+        // ORDER BY inside string_agg would sort every owner's few links apart (a sort per exported row).
         joins.push(
-          `LEFT JOIN (SELECT j.${ident(j.ownerColumn)} AS "__k", string_agg(${value}, ', ' ORDER BY ${id}) AS "__v"
-             FROM ${from} ${rows} GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
+          `LEFT JOIN (SELECT "__k", string_agg("__v", ', ') AS "__v" FROM (SELECT j.${ident(j.ownerColumn)} AS "__k", ${value} AS "__v"
+             FROM ${from} ${rows} ORDER BY j.${ident(j.ownerColumn)}, ${id}) "__s" GROUP BY 1) ${alias} ON ${alias}."__k" = ${table}."id"`,
         );
         return `${alias}."__v"`;
       },
     });
     cells.push(`${f.meta.money ? MONEY_CELL(col) : cell} AS "__c${cells.length}"`);
   }
-  const labels = bound.length ? `CROSS JOIN (SELECT ${bound.join(', ')} OFFSET 0) "__p"` : '';
-  const sql = `SELECT ${cells.join(', ')} FROM ${table} ${labels} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
+  const sql = `SELECT ${cells.join(', ')} FROM ${table} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
   return { sql, params };
 }
 

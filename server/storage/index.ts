@@ -3,11 +3,11 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { localStorage } from './local.ts';
 import { postgresStorage } from './postgres.ts';
-import { s3Storage } from './s3.ts';
+import type { S3Settings } from './s3.ts';
 import type { FileStorage, StorageDriver } from './types.ts';
 
 export * from './types.ts';
-export { localStorage, postgresStorage, s3Storage };
+export { localStorage, postgresStorage };
 
 /**
  * The storage a configuration names (`STORAGE`, default `local`), or `driver` to override it (the
@@ -24,4 +24,36 @@ export function openStorage(
     return s3Storage({ ...config.storage.s3, bucket: config.storage.s3.bucket });
   }
   return localStorage(config.storage.localDir ?? path.join(config.dataDir, 'uploads'));
+}
+
+/**
+ * `STORAGE=s3` (s3.ts): the AWS SDK is large, so it is loaded on the first call, not when the server
+ * starts; every call then goes to the storage s3.ts builds. Example: `const storage = s3Storage(settings)`.
+ */
+export function s3Storage(settings: S3Settings): FileStorage {
+  let loading: Promise<FileStorage> | null = null;
+  const real = () => (loading ??= import('./s3.ts').then((m) => m.s3Storage(settings)));
+  return {
+    driver: 's3',
+    async stage(source, opts) {
+      // The upload may fail while the SDK loads: keep its error (s3.ts listens only from its own stage on).
+      let early: Error | null = null;
+      const keep = (error: Error) => void (early ??= error);
+      source.on('error', keep);
+      const storage = await real().finally(() => source.off('error', keep));
+      if (early) throw early;
+      return storage.stage(source, opts);
+    },
+    open: async (key, range) => (await real()).open(key, range),
+    stat: async (key) => (await real()).stat(key),
+    put: async (key, source) => (await real()).put(key, source),
+    remove: async (key) => (await real()).remove(key),
+    async *list(prefix) {
+      yield* (await real()).list(prefix);
+    },
+    cleanTemp: async (before) => (await real()).cleanTemp(before),
+    async close() {
+      if (loading) await (await loading).close();
+    },
+  };
 }

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAMP_FILE, fingerprintInputs, repoRoot } from '../../scripts/lib/frontend.ts';
 import { freePort } from '../../scripts/lib/pgCluster.ts';
+import { startServerProcess } from '../../bench/lib/serverProcess.ts';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
 
 /**
@@ -29,7 +29,9 @@ describe('npm start runs the compiled server', () => {
 
   async function startOnce(databaseUrl: string): Promise<string> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    const server = await startServerProcess({
+      command: process.execPath,
+      args: ['scripts/start.mjs'],
       cwd: repoRoot,
       env: {
         ...process.env,
@@ -43,28 +45,14 @@ describe('npm start runs the compiled server', () => {
         JOBS: '0',
         ADMIN_PASSWORD: 'compiled-start-password-1',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      port,
+      every: 100,
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
-        const status = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-          (res) => res.status,
-          () => 0,
-        );
-        if (status === 200) break;
-        // A barrier would need the server's cooperation; polling the real endpoint is what a deploy does.
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(output).toMatch(/"startup_ms":\d+/);
-      return output;
+      expect(server.output()).toMatch(/"startup_ms":\d+/);
+      return server.output();
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     }
   }
 
