@@ -1,19 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
-
-export interface DepartmentNode {
-  id: string;
-  parent_id: string;
-  title: string;
-  value: string;
-  sort: number;
-  state: boolean;
-  children: DepartmentNode[];
-}
 
 /**
  * `GET v1/user/department/tree`: every department, nested, siblings by sort then id (disabled ones too,
