@@ -21,7 +21,7 @@ import {
 /**
  * The WeChat account operations (Fastify-free; the routes in register.ts and identity.ts parse and reply):
  * register or link with a ticket, read and unlink the signed-in user's identity. Example:
- * `const token = await registerWithTicket(db, { body, client, t: request.t })`.
+ * `await registerWithTicket(db, { body, client: clientOf(request), t: (key) => request.t(key) })`.
  */
 
 /**
