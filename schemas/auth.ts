@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIdString } from './ids.ts';
 import { PHONE_PATTERN } from './common.ts';
+import { wireTime } from './wire.ts';
 
 /** Password bounds of the product: long passphrases are welcome, nothing is ever truncated. */
 export const PASSWORD_MIN = 8;
@@ -48,12 +49,12 @@ function requiredPassword(format?: { test: (value: string) => boolean; message: 
 export const newPassword = requiredPassword({
   test: (v) => passwordLength(v) >= PASSWORD_MIN && passwordLength(v) <= PASSWORD_MAX,
   message: 'validation.password_format',
-});
+}).meta({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }); // documents the bounds (the API reference)
 
 const code = required('validation.captcha_required', {
   test: (v) => CODE_PATTERN.test(v),
   message: 'auth.captcha_format',
-});
+}).meta({ pattern: CODE_PATTERN.source });
 
 function withConfirmation<T extends { password: string; password_confirmation: string }>(
   value: T,
@@ -78,6 +79,13 @@ export const loginSchema = z.object({
   password: requiredPassword({ test: (v) => v.length <= 1024, message: 'validation.password_format' }),
   remember: z.boolean().optional().default(false),
 });
+
+/**
+ * What every sign-in answers (password, registration, WeChat): the bearer token and when it ends; null for a
+ * session token, whose end moves with use (12 idle hours).
+ */
+export const tokenSchema = z.object({ access_token: z.string(), expires_at: wireTime.nullable() });
+export type TokenAnswer = z.infer<typeof tokenSchema>;
 
 /** `POST v1/user/captcha`: where to send a code and for what. `to` is checked against the channel. */
 export const captchaSchema = z

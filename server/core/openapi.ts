@@ -2,7 +2,11 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { profileUpdateSchema } from '../../schemas/auth.ts';
+import { departmentNodeSchema } from '../../schemas/departments.ts';
+import { logEntrySchema } from '../../schemas/logs.ts';
+import { paginationSchema } from '../../schemas/pagination.ts';
 import { settingsSchemas } from '../../schemas/settings.ts';
+import { taskRecordSchema, taskRunSchema } from '../../schemas/tasks.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from './http.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -202,16 +206,7 @@ export const envelope = (data: JsonSchema): JsonSchema =>
   obj({ code: { type: 'integer', example: 200 }, data });
 export const NULL_DATA: JsonSchema = { type: 'object', nullable: true, enum: [null] };
 export const paginated = (item: JsonSchema): JsonSchema =>
-  obj({
-    data: arr(item),
-    meta: obj({
-      pagination: obj(
-        Object.fromEntries(
-          ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, int]),
-        ),
-      ),
-    }),
-  });
+  obj({ data: arr(item), meta: obj({ pagination: wireJson(paginationSchema) }) });
 const pageQuery = {
   page: { type: 'integer', minimum: 1, default: 1 },
   size: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
@@ -223,23 +218,41 @@ const toJson = (schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema
   return json;
 };
 
-/** A scheduled task (server/modules/tasks/store.ts `toRecord`). */
-const task = obj(
-  {
-    id,
-    name: str,
-    handler: str,
-    params: { type: 'object', additionalProperties: true },
-    cron: str,
-    timezone: str,
-    state: bool,
-    last_run_at: nullable(time),
-    next_run_at: nullable(time),
-    created_at: time,
-    updated_at: time,
-  },
-  ['id', 'name', 'handler', 'cron', 'timezone', 'state'],
-);
+/**
+ * A route's documented body or query, from the zod schema that validates it (what a client may send).
+ * Example: `schema: { body: inputJson(loginSchema), response: { 200: answerJson(tokenSchema) } }`.
+ */
+export function inputJson(schema: z.ZodType): JsonSchema {
+  return toJson(schema, 'input');
+}
+
+/** A route's documented success answer: the envelope around a wire shape. */
+export function answerJson(schema: z.ZodType): JsonSchema {
+  return envelope(wireJson(schema));
+}
+
+/**
+ * The JSON Schema of a wire shape in schemas/ (an answer): open objects (an answer may carry more, as a
+ * task read alone adds `next_runs`) and integers without zod's safe-integer bounds.
+ */
+export function wireJson(schema: z.ZodType): JsonSchema {
+  return opened(toJson(schema, 'output')) as JsonSchema;
+}
+
+function opened(node: unknown): unknown {
+  if (!node || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map(opened);
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
+      continue;
+    out[key] = opened(value);
+  }
+  return out;
+}
+
+const task = wireJson(taskRecordSchema);
 /** The write body of a task (server/modules/tasks/validate.ts). */
 const taskBody = (required: string[]) =>
   obj(
@@ -300,22 +313,7 @@ const menuItem: MenuNode = obj(
   },
   ['title', 'title_key', 'disabled'],
 );
-const departmentNode = obj(
-  {
-    id,
-    parent_id: str,
-    title: str,
-    value: str,
-    sort: int,
-    state: bool,
-    children: arr({
-      type: 'object',
-      additionalProperties: true,
-      description: 'Department nodes, the same shape',
-    }),
-  },
-  ['id', 'parent_id', 'title', 'value', 'sort', 'state', 'children'],
-);
+const departmentNode = wireJson(departmentNodeSchema);
 const moduleInfo = obj(
   {
     name: str,
@@ -456,7 +454,7 @@ const MODULE_ROUTES: Record<string, JsonSchema> = {
       ['at', 'host', 'process', 'database'],
     ),
   ),
-  'GET /api/v1/system/logs': ok(paginated({ type: 'object', additionalProperties: true })),
+  'GET /api/v1/system/logs': ok(paginated(wireJson(logEntrySchema))),
   'GET /api/v1/system/tasks': { ...ok(paginated(task)), querystring: obj(pageQuery, []) },
   'POST /api/v1/system/tasks': {
     response: { 201: envelope(task) },
@@ -492,7 +490,7 @@ const MODULE_ROUTES: Record<string, JsonSchema> = {
   'PATCH /api/v1/system/tasks/:id': { ...ok(task), body: taskBody([]) },
   'DELETE /api/v1/system/tasks/:id': ok(NULL_DATA),
   'GET /api/v1/system/tasks/:id/runs': {
-    ...ok(paginated({ type: 'object', additionalProperties: true })),
+    ...ok(paginated(wireJson(taskRunSchema))),
     querystring: obj(pageQuery, []),
   },
   'POST /api/v1/system/tasks/:id/run': {

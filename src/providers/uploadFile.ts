@@ -71,15 +71,3 @@ function parse(text: string): Envelope | null {
     return null;
   }
 }
-
-/** 10485760 -> "10 MB". */
-export function formatSize(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 || Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}

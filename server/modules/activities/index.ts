@@ -5,6 +5,7 @@ import { isIdString } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/http.ts';
 import { AppError } from '../../core/errors.ts';
+import { paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
@@ -55,14 +56,7 @@ export const activitiesModule: AppModule = {
         );
         const total = Number(counted.rows[0]!.n);
         const data = await withNames(db, principal, await withOperators(db, rows));
-        const pagination = {
-          total,
-          count: data.length,
-          per_page: q.size,
-          current_page: q.page,
-          total_pages: Math.ceil(total / q.size),
-        };
-        return ok({ data, meta: { pagination } });
+        return ok(paged(data, { total, page: q.page, size: q.size }));
       },
     );
     app.get<{ Querystring: { q?: string; id?: string } }>(

@@ -1,5 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/index.ts';
+
+/**
+ * Who is calling, as the activity log and the token table record it. Operations take this instead of the
+ * HTTP request (routes build it with `clientOf(request)` from context.ts).
+ */
+export interface Client {
+  ip: string;
+  userAgent: string | undefined;
+}
 
 /**
  * Writes one account event to the activity log with the caller's address and user agent. `changes` must never
@@ -8,20 +16,19 @@ import type { Queryable } from '../../db/index.ts';
 export async function recordActivity(
   db: Queryable,
   {
-    request,
+    client,
     action,
     operatorId,
     subjectId,
     changes,
   }: {
-    request: FastifyRequest;
+    client: Client;
     action: string;
     operatorId: string | null;
     subjectId: string | null;
     changes?: Record<string, unknown>;
   },
 ): Promise<void> {
-  const userAgent = request.headers['user-agent'];
   await db.query(
     `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
      VALUES ($1, $2, 'users', $3, $4, $5, $6)`,
@@ -30,8 +37,8 @@ export async function recordActivity(
       action,
       subjectId,
       changes ? JSON.stringify(changes) : null,
-      request.ip,
-      typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
+      client.ip,
+      client.userAgent === undefined ? null : client.userAgent.slice(0, 500),
     ],
   );
 }

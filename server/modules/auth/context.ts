@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/app-module.ts';
+import type { Client } from './activity.ts';
 
 /** Where an account-keyed limiter reads its key from (set just before the limiter is called). */
 export const accountKeys = new WeakMap<FastifyRequest, string>();
@@ -33,4 +34,10 @@ export function accountKeyOf(request: FastifyRequest): string {
 /** Per-address route limiter config for `config.rateLimit`. */
 export function perAddress(name: string, limit: { max: number; timeWindow: number }) {
   return { ...limit, keyGenerator: (request: FastifyRequest) => `${name}:ip:${request.ip}` };
+}
+
+/** The caller's address and user agent, for the operations (which never see the request). */
+export function clientOf(request: FastifyRequest): Client {
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
 }

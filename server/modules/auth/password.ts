@@ -6,12 +6,12 @@ import { revokeTokens } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/http.ts';
+import { inputJson } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';
-import { perAddress, type AuthScope } from './context.ts';
-import { accountWindowKey } from './login.ts';
+import { clientOf, perAddress, type AuthScope } from './context.ts';
+import { accountWindowKey } from './session.ts';
 import { LIMITS } from './limits.ts';
-import { passwordPairProperties } from './openapi.ts';
 import { findUserByAddress, findUserById } from './users.ts';
 
 /** `POST reset` (forgotten password, by code) and `POST password` (change, signed in). */
@@ -24,16 +24,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         tags: ['account'],
         summary: 'Set a new password with a code sent to the account email or phone; revokes every token',
         security: [],
-        body: {
-          type: 'object',
-          required: ['channel', 'to', 'captcha', 'password', 'password_confirmation'],
-          properties: {
-            channel: { type: 'string', enum: ['email', 'sms'] },
-            to: { type: 'string' },
-            captcha: { type: 'string', pattern: '^\\d{6}$' },
-            ...passwordPairProperties,
-          },
-        },
+        body: inputJson(resetSchema),
       },
     },
     async (request) => {
@@ -59,7 +50,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
       // The owner proved the address: the account's sign-in ceiling (run up by someone else) ends now.
       await clearWindow(db, accountWindowKey(`user:${user.id}`));
       await recordActivity(db, {
-        request,
+        client: clientOf(request),
         action: 'auth.password_reset',
         operatorId: user.id,
         subjectId: user.id,
@@ -76,11 +67,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['account'],
         summary: "Change the signed-in user's password; revokes the user's other tokens",
-        body: {
-          type: 'object',
-          required: ['old_password', 'password', 'password_confirmation'],
-          properties: { old_password: { type: 'string' }, ...passwordPairProperties },
-        },
+        body: inputJson(passwordChangeSchema),
       },
     },
     async (request) => {
@@ -103,7 +90,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         await revokeTokens(tx, { userId: user.id, exceptTokenId: principal.tokenId });
       });
       await recordActivity(db, {
-        request,
+        client: clientOf(request),
         action: 'auth.password_changed',
         operatorId: user.id,
         subjectId: user.id,

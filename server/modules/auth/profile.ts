@@ -7,7 +7,7 @@ import { validate } from '../../core/http.ts';
 import { requireUser } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { recordActivity } from './activity.ts';
-import type { AuthScope } from './context.ts';
+import { clientOf, type AuthScope } from './context.ts';
 import { findUserById, takenFields, type UserRow } from './users.ts';
 
 const INCLUDES = new Set(['avatar', 'staff', 'staff.roles']);
@@ -100,7 +100,7 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
       );
       if (Object.keys(changes).length > 0) {
         await recordActivity(db, {
-          request,
+          client: clientOf(request),
           action: 'auth.profile_updated',
           operatorId: user.id,
           subjectId: user.id,

@@ -1,15 +1,14 @@
-import { registerSchema } from '../../../schemas/auth.ts';
+import { registerSchema, tokenSchema } from '../../../schemas/auth.ts';
 import { consumeCode } from '../../auth/codes.ts';
 import { hashPassword, isAcceptablePassword } from '../../auth/password.ts';
-import { issueToken } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/http.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { getSettings } from '../../core/settings.ts';
-import { recordActivity } from './activity.ts';
-import { perAddress, type AuthScope } from './context.ts';
+import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { LIMITS } from './limits.ts';
-import { passwordPairProperties, tokenResponseSchema } from './openapi.ts';
+import { openSession } from './session.ts';
 import { takenFields } from './users.ts';
 
 /** `POST register`: username, password twice, and an email or phone proven by a `register` code. */
@@ -22,18 +21,8 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         tags: ['account'],
         summary: 'Create an account (when the login settings allow registration)',
         security: [],
-        body: {
-          type: 'object',
-          required: ['username', 'password', 'password_confirmation', 'captcha'],
-          properties: {
-            username: { type: 'string' },
-            ...passwordPairProperties,
-            email: { type: 'string' },
-            phone: { type: 'string' },
-            captcha: { type: 'string', pattern: '^\\d{6}$' },
-          },
-        },
-        response: { 200: tokenResponseSchema },
+        body: inputJson(registerSchema),
+        response: { 200: answerJson(tokenSchema) },
       },
     },
     async (request) => {
@@ -74,22 +63,14 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         }
         throw error;
       }
-      const userAgent = request.headers['user-agent'];
-      const token = await issueToken(db, {
+      const token = await openSession(db, {
         userId,
         remember: false,
-        ip: request.ip,
-        userAgent: typeof userAgent === 'string' ? userAgent : undefined,
-      });
-      await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
-      await recordActivity(db, {
-        request,
+        client: clientOf(request),
         action: 'auth.register',
-        operatorId: userId,
-        subjectId: userId,
         changes: { username: body.username, channel: target.channel },
       });
-      return ok({ access_token: token.accessToken, expires_at: token.expiresAt?.toISOString() ?? null });
+      return ok(token);
     },
   );
 }

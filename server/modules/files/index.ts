@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { assets } from '../../../resources/assets.ts';
+import { formatBytes } from '../../../schemas/bytes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { requirePermission } from '../../core/principal.ts';
@@ -181,16 +182,4 @@ function tooLarge(max: number): AppError {
     params: { limit: formatBytes(max) },
     fields: { file: ['validation.file_too_large'] },
   });
-}
-
-/** 10485760 -> "10 MB" (binary units, as the limit is set in bytes). */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { pageOf, paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import { BOSS_SCHEMA, isInstalled, isInternalQueue, JOB_STATES, queueCounts } from '../../jobs/counts.ts';
 import { findJob, JOB_COLUMNS, toJob, type JobRecord } from '../../jobs/records.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
-import { listOf, paging } from '../tasks/routes.ts';
 
 const BASE = '/api/v1/system/jobs';
 const P = PERMISSION.systemJobs;
@@ -32,7 +32,7 @@ export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; 
     const state = (request.query as Record<string, unknown> | undefined)?.state;
     if (state !== undefined && !JOB_STATES.includes(state as never))
       throw AppError.validation({ state: ['validation.invalid'] });
-    const { page, size } = paging(request);
+    const { page, size } = pageOf(request.query);
     const filter = state ? `AND state = $2::${BOSS_SCHEMA}.job_state` : '';
     const params: unknown[] = state ? [queue, state] : [queue];
     const { rows } = await db.query<Record<string, unknown>>(
@@ -44,7 +44,7 @@ export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; 
       `SELECT count(*) AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 ${filter}`,
       params,
     );
-    return ok(listOf(rows.map(toJob), Number(count.rows[0]!.n), page, size));
+    return ok(paged(rows.map(toJob), { total: Number(count.rows[0]!.n), page, size }));
   });
 
   app.get(`${BASE}/:queue/:id`, doc('One job'), async (request) => {

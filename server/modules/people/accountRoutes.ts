@@ -4,6 +4,7 @@ import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/http.ts';
+import { pageOf, paged } from '../../core/paged.ts';
 import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
@@ -83,38 +84,7 @@ export function registerAccountRoutes(
     async (request) => {
       await requirePermission(request, PERMISSION.usersUsers);
       const { id } = request.params as { id: string };
-      const query = request.query as { page?: string; size?: string };
-      // Bounded like every list's page, so OFFSET stays within bigint (a huge page was a 500).
-      const page = Math.min(1_000_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
-      const size = Math.min(100, Math.max(1, Number.parseInt(query.size ?? '15', 10) || 15));
-      const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
-      const { rows } = await db.query(
-        `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
-          ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-        [id],
-      );
-      const { rows: count } = await db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
-        [id],
-      );
-      const total = Number(count[0]!.n);
-      const data = rows.map((r) => ({
-        ...r,
-        id: String(r.id),
-        created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
-      }));
-      return ok({
-        data,
-        meta: {
-          pagination: {
-            total,
-            count: data.length,
-            per_page: size,
-            current_page: page,
-            total_pages: Math.ceil(total / size),
-          },
-        },
-      });
+      return ok(await signInHistory(db, { userId: id, ...pageOf(request.query) }));
     },
   );
 }
@@ -130,4 +100,28 @@ async function audit(
      VALUES ($1, $2, 'staff', $3, $4, $5)`,
     [operatorId, action, subjectId, request.ip, typeof ua === 'string' ? ua.slice(0, 500) : null],
   );
+}
+
+/** One page of an account's sign-in history (sign-ins and refusals), newest first. */
+export async function signInHistory(
+  db: Queryable,
+  { userId, page, size }: { userId: string; page: number; size: number },
+) {
+  const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
+  const { rows } = await db.query(
+    `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
+    [userId],
+  );
+  const { rows: count } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
+    [userId],
+  );
+  const total = Number(count[0]!.n);
+  const data = rows.map((r) => ({
+    ...r,
+    id: String(r.id),
+    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
+  }));
+  return paged(data, { total, page, size });
 }

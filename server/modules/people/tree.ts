@@ -1,19 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
-import type { Db } from '../../db/index.ts';
-
-export interface DepartmentNode {
-  id: string;
-  parent_id: string;
-  title: string;
-  value: string;
-  sort: number;
-  state: boolean;
-  children: DepartmentNode[];
-}
+import type { Db, Queryable } from '../../db/index.ts';
 
 /**
  * `GET v1/user/department/tree`: every department, nested, siblings by sort then id (disabled ones too,
@@ -28,16 +19,21 @@ export function registerDepartmentTreeRoute(app: FastifyInstance, db: Db): void 
       const principal = await requireStaff(request);
       if (!can(principal, PERMISSION.usersDepartments) && !can(principal, PERMISSION.usersStaff))
         throw AppError.forbidden();
-      const { rows } = await db.query<{
-        id: string;
-        parent_id: string;
-        name: string;
-        sort: number;
-        state: boolean;
-      }>('SELECT id, parent_id, name, sort, state FROM departments ORDER BY sort, id');
-      return ok(nest(rows));
+      return ok(await readDepartmentTree(db));
     },
   );
+}
+
+/** Every department as a nested tree (the operation behind the route; no access check of its own). */
+export async function readDepartmentTree(db: Queryable): Promise<DepartmentNode[]> {
+  const { rows } = await db.query<{
+    id: string;
+    parent_id: string;
+    name: string;
+    sort: number;
+    state: boolean;
+  }>('SELECT id, parent_id, name, sort, state FROM departments ORDER BY sort, id');
+  return nest(rows);
 }
 
 /** Builds the nested tree; a node whose superior is missing (or in a cycle) is shown at the root. */

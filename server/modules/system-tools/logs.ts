@@ -1,17 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LogEntry } from '../../../schemas/logs.ts';
+import type { Paged } from '../../../schemas/pagination.ts';
+import { paged } from '../../core/paged.ts';
+
+export type { LogEntry };
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** One log line as the API returns it: time, level and message up front, the whole (scrubbed) record too. */
-export interface LogEntry {
-  time: string | null;
-  level: string;
-  msg: string;
-  file: string;
-  record: Record<string, unknown>;
-}
 
 export interface LogQuery {
   /** Lowest level shown (`warn` shows warn, error and fatal). */
@@ -24,20 +20,8 @@ export interface LogQuery {
   size: number;
 }
 
-export interface LogPage {
-  data: LogEntry[];
-  meta: {
-    pagination: {
-      total: number;
-      count: number;
-      per_page: number;
-      current_page: number;
-      total_pages: number;
-      total_is_estimate?: true;
-      total_is_capped?: true;
-    };
-  };
-}
+/** A page of log lines; `total_is_capped` past LOG_COUNT_CAP, `total_is_estimate` past MAX_SCAN_LINES. */
+export type LogPage = Paged<LogEntry>;
 
 /** Lines read for one request at most; past it the total is an estimate. */
 const MAX_SCAN_LINES = 200_000;
@@ -93,16 +77,7 @@ export async function pageOfLines(lines: AsyncIterable<[string, string]>, query:
     if (total >= skip && data.length < query.size) data.push(entry);
     total += 1;
   }
-  const pagination: LogPage['meta']['pagination'] = {
-    total,
-    count: data.length,
-    per_page: query.size,
-    current_page: query.page,
-    total_pages: Math.ceil(total / query.size),
-  };
-  if (isEstimate) pagination.total_is_estimate = true;
-  if (isCapped) pagination.total_is_capped = true;
-  return { data, meta: { pagination } };
+  return paged(data, { total, page: query.page, size: query.size, isEstimate, isCapped });
 }
 
 /** Log files newest first, limited to the days the time range touches. */

@@ -3,6 +3,7 @@ import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { safeError } from '../../core/http.ts';
+import { pageOf, paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
@@ -28,9 +29,9 @@ export function registerTaskRoutes(
   const log = app.log;
   app.get(BASE, doc('Scheduled tasks'), async (request) => {
     await requirePermission(request, P);
-    const { page, size } = paging(request);
+    const { page, size } = pageOf(request.query);
     const { rows, total } = await store.listTaskRows(db, { limit: size, offset: (page - 1) * size });
-    return ok(listOf(rows.map(store.toRecord), total, page, size));
+    return ok(paged(rows.map(store.toRecord), { total, page, size }));
   });
 
   app.get(`${BASE}/handlers`, doc('Task handlers a task may call'), async (request) => {
@@ -53,12 +54,12 @@ export function registerTaskRoutes(
   app.get(`${BASE}/:id/runs`, doc('Run history of a task, newest first'), async (request) => {
     await requirePermission(request, P);
     const row = await mustFind(db, idOf(request));
-    const { page, size } = paging(request);
+    const { page, size } = pageOf(request.query);
     const { rows, total } = await store.listRuns(db, String(row.id), {
       limit: size,
       offset: (page - 1) * size,
     });
-    return ok(listOf(rows, total, page, size));
+    return ok(paged(rows, { total, page, size }));
   });
 
   app.post(BASE, doc('Create a task'), async (request, reply) => {
@@ -128,28 +129,6 @@ async function mustFind(db: Db, id: string): Promise<store.TaskRow> {
   const row = await store.findTaskRow(db, id);
   if (!row) throw AppError.notFound();
   return row;
-}
-
-export function paging(request: FastifyRequest): { page: number; size: number } {
-  const q = (request.query ?? {}) as Record<string, unknown>;
-  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(String(q.page ?? '1'), 10) || 1));
-  const size = Math.max(1, Math.min(100, Number.parseInt(String(q.size ?? '15'), 10) || 15));
-  return { page, size };
-}
-
-export function listOf<T>(data: T[], total: number, page: number, size: number) {
-  return {
-    data,
-    meta: {
-      pagination: {
-        total,
-        count: data.length,
-        per_page: size,
-        current_page: page,
-        total_pages: Math.ceil(total / size),
-      },
-    },
-  };
 }
 
 const AUDITED = ['name', 'handler', 'params', 'cron', 'timezone', 'state'] as const;

@@ -1,20 +1,6 @@
+import type { TaskRecord, TaskRun as RunRecord } from '../../../schemas/tasks.ts';
 import type { Queryable } from '../../db/index.ts';
 import { nextRuns } from './cron.ts';
-
-/** A task on the wire (API contract, core records), with timestamps. */
-export interface TaskRecord {
-  id: string;
-  name: string;
-  handler: string;
-  params: Record<string, unknown>;
-  cron: string;
-  timezone: string;
-  state: boolean;
-  last_run_at: string | null;
-  next_run_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface TaskRow {
   id: string;
@@ -27,20 +13,6 @@ export interface TaskRow {
   last_run_at: Date | null;
   created_at: Date;
   updated_at: Date;
-}
-
-export interface RunRecord {
-  id: string;
-  task_id: string;
-  trigger: 'cron' | 'manual';
-  job_id: string | null;
-  status: 'running' | 'succeeded' | 'failed';
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  result: unknown;
-  error: string | null;
-  triggered_by: string | null;
 }
 
 export type TaskInput = Pick<TaskRow, 'name' | 'handler' | 'params' | 'cron' | 'timezone' | 'state'>;

@@ -1,15 +1,12 @@
 import { ok } from '../../core/envelope.ts';
-import { AppError } from '../../core/errors.ts';
+import { answerJson } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
-import { recordActivity } from '../auth/activity.ts';
-import type { AuthScope } from '../auth/context.ts';
-import { findUserById } from '../auth/users.ts';
+import { clientOf, type AuthScope } from '../auth/context.ts';
+import { unlinkWechat, wechatIdentityOf } from './accounts.ts';
 import { BASE } from './login.ts';
-import { identityResponseSchema } from './openapi.ts';
-import { isWechatOn } from './session.ts';
-import { findIdentityOfUser } from './store.ts';
+import { wechatIdentityAnswerSchema } from './schemas.ts';
 
-/** `GET identity` and `DELETE identity`: the signed-in user's linked WeChat identity. */
+/** `GET identity` and `DELETE identity`: the signed-in user's linked WeChat identity (accounts.ts). */
 export function registerWechatIdentityRoutes({ app, db }: AuthScope): void {
   app.get(
     `${BASE}/identity`,
@@ -17,27 +14,12 @@ export function registerWechatIdentityRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['wechat'],
         summary: "The signed-in user's linked WeChat identity (null when none)",
-        response: { 200: identityResponseSchema },
+        response: { 200: answerJson(wechatIdentityAnswerSchema) },
       },
     },
     async (request) => {
       const principal = await requireUser(request);
-      const [identity, user, enabled] = await Promise.all([
-        findIdentityOfUser(db, principal.userId),
-        findUserById(db, principal.userId),
-        isWechatOn(db),
-      ]);
-      return ok({
-        enabled,
-        has_password: Boolean(user?.password_hash),
-        identity: identity
-          ? {
-              nickname: identity.nickname,
-              avatar: identity.avatar_url,
-              linked_at: identity.created_at.toISOString(),
-            }
-          : null,
-      });
+      return ok(await wechatIdentityOf(db, principal.userId));
     },
   );
 
@@ -53,17 +35,7 @@ export function registerWechatIdentityRoutes({ app, db }: AuthScope): void {
     },
     async (request) => {
       const principal = await requireUser(request);
-      const identity = await findIdentityOfUser(db, principal.userId);
-      if (!identity) throw AppError.notFound();
-      const user = await findUserById(db, principal.userId);
-      if (!user?.password_hash) throw new AppError(422, 'auth.wechat.errors.unlink_needs_password');
-      await db.query('DELETE FROM wechat_identities WHERE id = $1', [identity.id]);
-      await recordActivity(db, {
-        request,
-        action: 'auth.wechat_unlink',
-        operatorId: principal.userId,
-        subjectId: principal.userId,
-      });
+      await unlinkWechat(db, { userId: principal.userId, client: clientOf(request) });
       return ok(null);
     },
   );

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
-import { issueToken } from '../../auth/tokens.ts';
+import type { TokenAnswer } from '../../../schemas/auth.ts';
 import { AppError } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Queryable } from '../../db/index.ts';
-import { recordActivity } from '../auth/activity.ts';
+import type { Client } from '../auth/activity.ts';
+import { openSession } from '../auth/session.ts';
 
 export interface WechatSettings {
   appId: string;
@@ -31,35 +31,26 @@ export async function isWechatOn(db: Queryable): Promise<boolean> {
 export async function signIn(
   db: Queryable,
   {
-    request,
+    client,
     userId,
     remember,
     action,
     changes,
   }: {
-    request: FastifyRequest;
+    client: Client;
     userId: string;
     remember: boolean;
     action: string;
     changes?: Record<string, unknown>;
   },
-): Promise<{ access_token: string; expires_at: string | null }> {
-  const userAgent = request.headers['user-agent'];
-  const token = await issueToken(db, {
+): Promise<TokenAnswer> {
+  return openSession(db, {
     userId,
     remember,
-    ip: request.ip,
-    userAgent: typeof userAgent === 'string' ? userAgent : undefined,
-  });
-  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
-  await recordActivity(db, {
-    request,
+    client,
     action,
-    operatorId: userId,
-    subjectId: userId,
     changes: { method: 'wechat', remember, ...changes },
   });
-  return { access_token: token.accessToken, expires_at: token.expiresAt?.toISOString() ?? null };
 }
 
 /** Whether `href` is a same-origin path that may ride along on the return URL. */

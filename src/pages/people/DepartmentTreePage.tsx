@@ -14,22 +14,13 @@ import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { LoadingState } from '../../components/LoadingState.tsx';
 import { httpClient } from '../../providers/httpClient.ts';
 import { useCan } from '../../providers/useCan.ts';
 import { DepartmentDialog, type DepartmentDraft } from './DepartmentDialog.tsx';
-
-export interface DepartmentNode {
-  id: string;
-  parent_id: string;
-  title: string;
-  value: string;
-  sort: number;
-  state: boolean;
-  children: DepartmentNode[];
-}
 
 const TREE_KEY = ['people', 'department-tree'] as const;
 const BASE = 'v1/user/departments';

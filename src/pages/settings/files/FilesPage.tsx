@@ -17,7 +17,8 @@ import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
 import { downloadFile } from '../../../engine/download.ts';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
-import { ASSETS_ENDPOINT, formatSize, type Asset } from '../../../providers/uploadFile.ts';
+import { formatBytes } from '../../../../schemas/bytes.ts';
+import { ASSETS_ENDPOINT, type Asset } from '../../../providers/uploadFile.ts';
 
 const filters = [<TextInput key="name" source="name" alwaysOn />];
 
@@ -42,7 +43,7 @@ export function FilesPage() {
       <Datagrid rowClick={false} bulkActionButtons={false}>
         <AssetThumbnail label="resources.assets.fields.preview" />
         <TextField source="name" />
-        <FunctionField source="size" render={(record: Asset) => formatSize(record.size)} />
+        <FunctionField source="size" render={(record: Asset) => formatBytes(record.size)} />
         <TextField source="mime" />
         <DateField source="created_at" showTime />
         <DownloadButton />

@@ -16,6 +16,8 @@ import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LogEntry } from '../../../../schemas/logs.ts';
+import type { Paged } from '../../../../schemas/pagination.ts';
 import { useLiveEvents } from '../../../events/useLiveEvents.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 
@@ -28,30 +30,21 @@ const LEVEL_COLORS: Record<string, string> = {
 /** Live lines kept above the first page. */
 const MAX_LIVE = 200;
 
-/** One line of `GET v1/system/logs` (or a `log` live event). */
-export interface LogEntry {
-  time: string | null;
-  level: string;
-  msg: string;
-  file: string;
-  record: Record<string, unknown>;
-}
 interface LogNode {
   id: string;
   host: string;
   pid: number;
   is_self: boolean;
 }
-interface LogPage {
-  data: LogEntry[];
-  meta: {
-    pagination: { total: number; total_is_estimate?: boolean; total_is_capped?: boolean };
+type LogPage = Paged<
+  LogEntry,
+  {
     /** Whose lines these are: this server's files, or what another server published to the database. */
     node?: LogNode & { source: 'files' | 'published' };
     /** The live servers to choose from. */
     nodes?: (LogNode & { status: string })[];
-  };
-}
+  }
+>;
 
 /** System logs: the server's pino files newest first, filtered by level, time and text; optional live tail. */
 export function LogsPage() {

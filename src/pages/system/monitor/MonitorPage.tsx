@@ -14,7 +14,8 @@ import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveEvents } from '../../../events/useLiveEvents.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
-import { HISTORY_SIZE, formatBytes, formatDuration, type MonitorSnapshot } from './monitorTypes.ts';
+import { formatBytes } from '../../../../schemas/bytes.ts';
+import { HISTORY_SIZE, formatDuration, type MonitorSnapshot } from './monitorTypes.ts';
 import { NodesCard } from './NodesCard.tsx';
 
 const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ default: m.MonitorCharts })));

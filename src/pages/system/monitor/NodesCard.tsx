@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { httpClient } from '../../../providers/httpClient.ts';
 import type { ClusterNode } from '../../../../schemas/monitor.ts';
-import { formatBytes } from './monitorTypes.ts';
+import { formatBytes } from '../../../../schemas/bytes.ts';
 
 /** Heartbeats arrive every 10 s by default; the list is read again every 5 s. */
 const REFRESH_MS = 5_000;

@@ -1,18 +1,9 @@
+import type { Paged } from '../../../../schemas/pagination.ts';
+import type { TaskDetail, TaskRecord, TaskRun } from '../../../../schemas/tasks.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 
-/** A task as `v1/system/tasks` returns it. */
-export interface WireTask {
-  id: string;
-  name: string;
-  handler: string;
-  params: Record<string, unknown>;
-  cron: string;
-  timezone: string;
-  state: boolean;
-  last_run_at: string | null;
-  next_run_at: string | null;
-  next_runs?: string[];
-}
+/** A task as `v1/system/tasks` returns it (with `next_runs` when read alone). */
+export type WireTask = TaskRecord & Partial<Pick<TaskDetail, 'next_runs'>>;
 
 export interface WireHandler {
   name: string;
@@ -21,20 +12,8 @@ export interface WireHandler {
   params_schema: { properties?: Record<string, { default?: unknown }> };
 }
 
-export interface WireRun {
-  id: string;
-  trigger: 'cron' | 'manual';
-  status: 'running' | 'succeeded' | 'failed';
-  started_at: string;
-  duration_ms: number | null;
-  result: unknown;
-  error: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  meta: { pagination: { total: number } };
-}
+export type WireRun = TaskRun;
+export type Page<T> = Paged<T>;
 
 export const TASKS_KEY = ['system', 'tasks'] as const;
 export const TASKS_PATH = 'v1/system/tasks';

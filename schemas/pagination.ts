@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * The `meta.pagination` of every paged answer (API contract "Lists"), shared by the server (server/core/paged.ts
+ * builds it) and the client pages that read it. The resource engine's lists add `next_cursor`.
+ */
+export const paginationSchema = z.object({
+  total: z.number().int(),
+  count: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  /** `total` is an estimate (the count stopped scanning). */
+  total_is_estimate: z.literal(true).optional(),
+  /** The count stopped at a cap: `total` is the cap ("1,000+"). */
+  total_is_capped: z.literal(true).optional(),
+});
+
+export type Pagination = z.infer<typeof paginationSchema>;
+
+/** A paged answer's `data`: one page of rows and the pagination meta (`M` adds to the meta, as logs do). */
+export interface Paged<T, M extends object = object> {
+  data: T[];
+  meta: { pagination: Pagination } & M;
+}
