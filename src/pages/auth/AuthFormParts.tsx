@@ -12,8 +12,9 @@ import type { useAuthForm } from './useAuthForm.ts';
 type AuthForm = ReturnType<typeof useAuthForm>;
 
 /**
- * The frame of the sign-in, register and reset forms: a titled form (the schemas load when focus enters it),
- * the form-level error, the fields, a submit button that shows progress, and the links under it.
+ * The frame of the sign-in, register, reset and WeChat registration forms: a titled form (the schemas load
+ * when focus enters it), what the form is about (`intro`), the form-level error, the fields, a submit button
+ * that shows progress, and the links under it.
  *
  * @example
  * <AuthFormFrame id="reset" title={t('auth.reset.title')} submitLabel={t('auth.reset.submit')} form={form}
@@ -26,6 +27,7 @@ export function AuthFormFrame({
   form,
   onSubmit,
   children,
+  intro,
   footer,
 }: {
   id: string;
@@ -34,6 +36,7 @@ export function AuthFormFrame({
   form: Pick<AuthForm, 'isSubmitting' | 'formError'>;
   onSubmit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
   children: ReactNode;
+  intro?: ReactNode;
   footer?: ReactNode;
 }) {
   return (
@@ -49,6 +52,7 @@ export function AuthFormFrame({
       <Typography id={`${id}-title`} variant="h5" component="h1" sx={{ mb: 1 }}>
         {title}
       </Typography>
+      {intro}
       {form.formError ? (
         <Alert severity="error" role="alert">
           {form.formError}
