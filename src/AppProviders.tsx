@@ -4,8 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ReactNode } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { i18n } from './i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
+import { LanguageProvider } from './i18n/LanguageProvider.tsx';
 import { useSiteTitle } from './providers/useSiteConfig.ts';
 import { useThemeMode } from './theme/preferences.ts';
 import { themeOptions } from './theme/theme.ts';
@@ -17,9 +17,9 @@ import { themeOptions } from './theme/theme.ts';
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>
+      <LanguageProvider>
         <ThemeRoot>{children}</ThemeRoot>
-      </I18nextProvider>
+      </LanguageProvider>
     </QueryClientProvider>
   );
 }

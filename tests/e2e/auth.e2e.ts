@@ -292,6 +292,9 @@ describe('reset', () => {
     await page.goto('/login?href=%2Faccount%2Fprofile');
     await fillSignIn(user.username, newPassword);
     await atPath('/account/profile');
+    // The sign-in form stays on screen while the account area loads, and its account field's name also
+    // contains "邮箱": wait for the profile page itself.
+    await page.getByRole('heading', { name: authZh.profile.title }).waitFor();
     await expect
       .poll(() => page.getByRole('textbox', { name: authZh.fields.email }).inputValue())
       .toBe(user.email);

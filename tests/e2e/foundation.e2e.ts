@@ -87,6 +87,52 @@ describe('language', () => {
     expect(await page.getByRole('button', { name: en.login.submit, exact: true }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
   });
+
+  test('a switch that completes while the sign-in page mounts still changes the page', async () => {
+    // The race that failed CI after the auth-frame refactor (78be3f4, reverted in 373ace7): react-i18next
+    // subscribes a component to language changes in an effect, after its first render, so English messages
+    // that arrived between the page's commit and that effect left the page in Chinese for good. Barriers
+    // put the change exactly there: the page's chunk is held until the English catalogue is waiting, and
+    // the catalogue (its module awaits a promise the page resolves) is held until the heading is in the
+    // DOM; a MutationObserver's microtask runs before React's passive effects.
+    await page.addInitScript(() => {
+      const w = window as unknown as { headingInserted: Promise<void> };
+      w.headingInserted = new Promise<void>((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('h1')) return;
+          observer.disconnect();
+          resolve();
+        });
+        observer.observe(document, { childList: true, subtree: true });
+      });
+    });
+    let releaseLoginPage = () => {};
+    const loginPageHeld = new Promise<void>((resolve) => (releaseLoginPage = resolve));
+    await page.route(/\/assets\/LoginPage-[^/]+\.js$/, async (route) => {
+      await loginPageHeld;
+      await route.continue();
+    });
+    await page.route(/\/assets\/messages-en-public-[^/]+\.js$/, async (route) => {
+      const body = await (await route.fetch()).text();
+      await route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.isCatalogueWaiting = true;\nawait window.headingInserted;\n${body}`,
+      });
+    });
+
+    await page.goto('/login', { waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: zh.language.switch }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.waitForFunction(
+      () => (window as { isCatalogueWaiting?: boolean }).isCatalogueWaiting === true,
+    );
+    expect(await page.getByRole('heading').count()).toBe(0);
+    releaseLoginPage();
+
+    await page.getByRole('heading', { name: en.login.title }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('textbox', { name: en.login.username }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
 });
 
 describe('theme', () => {

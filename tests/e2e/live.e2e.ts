@@ -31,6 +31,11 @@ async function signInApi(username: string, password: string): Promise<string> {
   return ((await login.json()) as { data: { access_token: string } }).data.access_token;
 }
 
+/** Resolves when the app's live event stream (GET v1/events) has answered, i.e. is subscribed. */
+function eventStreamOpened(): Promise<unknown> {
+  return page.waitForResponse((res) => new URL(res.url()).pathname === '/api/v1/events' && res.ok());
+}
+
 const dataOf = async <T>(res: Promise<Response>, status: number): Promise<T> => {
   const r = await res;
   expect(r.status, await r.clone().text()).toBe(status);
@@ -79,10 +84,11 @@ describe('live updates', () => {
   });
 
   test('the staff list shows a member created through the API without a reload', async () => {
+    const streamOpen = eventStreamOpened();
     await page.goto('/settings/staff');
     await page.getByRole('table').waitFor();
-    // The stream is open once the list is mounted; give it a moment to subscribe.
-    await page.waitForTimeout(500);
+    // The server subscribes the stream before its headers leave, so from here on no change is missed.
+    await streamOpen;
     const name = `Live ${Date.now()}`;
     const created = await api('POST', 'v1/user/staff', { name });
     expect(created.status).toBe(201);
@@ -101,15 +107,14 @@ describe('live updates', () => {
       api('POST', 'v1/user/users', { username, password: 'Target-pass-2026', name: 'Target' }),
       201,
     );
+    const streamOpen = eventStreamOpened();
     await page.goto(`/settings/users/${target.id}`);
     await expect.poll(() => page.getByLabel(/^用户名/).inputValue()).toBe(username);
-    await page.waitForTimeout(500);
+    await streamOpen;
     const changed = page.getByText('在你编辑期间，其他人修改了这条记录。');
+    const deleted = page.getByText('其他人删除了这条记录。');
 
-    // My own change is not reported; someone else's is, and Reload brings their version in.
-    await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Mine' }), 200);
-    await page.waitForTimeout(1000);
-    expect(await changed.count()).toBe(0);
+    // Someone else's change is reported, and Reload brings their version in.
     await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Theirs' }, other), 200);
     await changed.waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: '重新加载' }).click();
@@ -126,8 +131,25 @@ describe('live updates', () => {
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
     await changed.waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: '重新加载' }).click();
+    await changed.waitFor({ state: 'hidden' });
 
+    // My own change is not reported. Silence is proved by a control event behind it on the same stream
+    // (events arrive in order): the other admin's delete. Every banner text the page shows from here on is
+    // recorded, so a "changed" banner between the two would be seen even though "deleted" replaces it.
+    await page.evaluate(() => {
+      const w = window as unknown as { bannerTexts: string[] };
+      w.bannerTexts = [];
+      new MutationObserver(() => {
+        for (const alert of document.querySelectorAll('[role="alert"]'))
+          w.bannerTexts.push(alert.textContent ?? '');
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await dataOf(api('PATCH', `v1/user/users/${target.id}`, { name: 'Mine' }), 200);
     await dataOf(api('DELETE', `v1/user/users/${target.id}`, undefined, other), 200);
-    await page.getByText('其他人删除了这条记录。').waitFor({ timeout: 10_000 });
+    await deleted.waitFor({ timeout: 10_000 });
+    const texts = await page.evaluate(() => (window as unknown as { bannerTexts: string[] }).bannerTexts);
+    expect(texts.some((text) => text.includes('其他人删除了这条记录。'))).toBe(true);
+    expect(texts.filter((text) => text.includes('在你编辑期间'))).toEqual([]);
   });
 });

@@ -1,11 +1,7 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { Suspense, lazy, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +13,8 @@ import { authProvider } from '../../providers/authProvider.ts';
 import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
-import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
+import { loadAuthSchemas } from './loadAuthSchemas.ts';
+import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { WechatButton } from './wechat/WechatButton.tsx';
@@ -61,23 +58,26 @@ export function LoginPage() {
   }
 
   return (
-    <Stack
-      component="form"
-      noValidate
-      onFocus={preloadAuthSchemas}
-      spacing={1}
-      onSubmit={(event) => void onSubmit(event)}
-      aria-labelledby="login-title"
-      aria-busy={form.isSubmitting}
+    <AuthFormFrame
+      id="login"
+      title={t('auth.login.title')}
+      submitLabel={t('auth.login.submit')}
+      form={form}
+      onSubmit={onSubmit}
+      footer={
+        <>
+          <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
+          <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
+            <Link component={RouterLink} to={withHref('/register', params.get('href'), invitation)}>
+              {t('auth.login.to_register')}
+            </Link>
+            <Link component={RouterLink} to={withHref('/reset', params.get('href'))}>
+              {t('auth.login.to_reset')}
+            </Link>
+          </Stack>
+        </>
+      }
     >
-      <Typography id="login-title" variant="h5" component="h1" sx={{ mb: 1 }}>
-        {t('auth.login.title')}
-      </Typography>
-      {form.formError ? (
-        <Alert severity="error" role="alert">
-          {form.formError}
-        </Alert>
-      ) : null}
       <OutlinedTextField
         {...form.fieldProps('username')}
         label={t('auth.fields.account')}
@@ -107,24 +107,6 @@ export function LoginPage() {
         }
         label={t('auth.fields.remember')}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={form.isSubmitting}
-        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
-      >
-        {t('auth.login.submit')}
-      </Button>
-      <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
-      <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
-        <Link component={RouterLink} to={withHref('/register', params.get('href'), invitation)}>
-          {t('auth.login.to_register')}
-        </Link>
-        <Link component={RouterLink} to={withHref('/reset', params.get('href'))}>
-          {t('auth.login.to_reset')}
-        </Link>
-      </Stack>
-    </Stack>
+    </AuthFormFrame>
   );
 }

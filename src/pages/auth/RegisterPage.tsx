@@ -1,9 +1,4 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +11,8 @@ import { clearProfile } from '../../providers/profile.ts';
 import { queryClient } from '../../providers/queryClient.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
-import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
+import { loadAuthSchemas } from './loadAuthSchemas.ts';
+import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
@@ -54,23 +50,24 @@ export function RegisterPage() {
   };
 
   return (
-    <Stack
-      component="form"
-      noValidate
-      onFocus={preloadAuthSchemas}
-      spacing={1}
-      onSubmit={(event) => void onSubmit(event)}
-      aria-labelledby="register-title"
-      aria-busy={form.isSubmitting}
+    <AuthFormFrame
+      id="register"
+      title={t('auth.register.title')}
+      submitLabel={t('auth.register.submit')}
+      form={form}
+      onSubmit={onSubmit}
+      footer={
+        <>
+          <Link
+            component={RouterLink}
+            to={withHref('/login', params.get('href'), params.get('invitation'))}
+            sx={{ pt: 1 }}
+          >
+            {t('auth.register.to_login')}
+          </Link>
+        </>
+      }
     >
-      <Typography id="register-title" variant="h5" component="h1" sx={{ mb: 1 }}>
-        {t('auth.register.title')}
-      </Typography>
-      {form.formError ? (
-        <Alert severity="error" role="alert">
-          {form.formError}
-        </Alert>
-      ) : null}
       <OutlinedTextField
         {...form.fieldProps('username')}
         label={t('auth.fields.username')}
@@ -90,42 +87,13 @@ export function RegisterPage() {
         onNotice={setNotice}
         onChange={(next) => setValues({ ...values, ...next })}
       />
-      <OutlinedTextField
-        {...form.fieldProps('password')}
-        type="password"
+      <PasswordPairFields
+        form={form}
         label={t('auth.fields.password')}
-        autoComplete="new-password"
-        value={values.password}
-        onChange={(e) => setValues({ ...values, password: e.target.value })}
-        required
-        fullWidth
+        password={values.password}
+        confirmation={values.password_confirmation}
+        onChange={(next) => setValues({ ...values, ...next })}
       />
-      <OutlinedTextField
-        {...form.fieldProps('password_confirmation')}
-        type="password"
-        label={t('auth.fields.password_confirmation')}
-        autoComplete="new-password"
-        value={values.password_confirmation}
-        onChange={(e) => setValues({ ...values, password_confirmation: e.target.value })}
-        required
-        fullWidth
-      />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={form.isSubmitting}
-        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
-      >
-        {t('auth.register.submit')}
-      </Button>
-      <Link
-        component={RouterLink}
-        to={withHref('/login', params.get('href'), params.get('invitation'))}
-        sx={{ pt: 1 }}
-      >
-        {t('auth.register.to_login')}
-      </Link>
-    </Stack>
+    </AuthFormFrame>
   );
 }

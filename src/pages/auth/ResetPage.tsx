@@ -1,6 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -8,11 +6,11 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import type { Channel } from '../../../schemas/auth.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { ChannelFields } from './ChannelFields.tsx';
-import { loadAuthSchemas, preloadAuthSchemas } from './loadAuthSchemas.ts';
+import { loadAuthSchemas } from './loadAuthSchemas.ts';
+import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 
@@ -61,23 +59,20 @@ export function ResetPage() {
   }
 
   return (
-    <Stack
-      component="form"
-      noValidate
-      onFocus={preloadAuthSchemas}
-      spacing={1}
-      onSubmit={(event) => void onSubmit(event)}
-      aria-labelledby="reset-title"
-      aria-busy={form.isSubmitting}
+    <AuthFormFrame
+      id="reset"
+      title={t('auth.reset.title')}
+      submitLabel={t('auth.reset.submit')}
+      form={form}
+      onSubmit={onSubmit}
+      footer={
+        <>
+          <Link component={RouterLink} to={toLogin} sx={{ pt: 1 }}>
+            {t('auth.reset.to_login')}
+          </Link>
+        </>
+      }
     >
-      <Typography id="reset-title" variant="h5" component="h1" sx={{ mb: 1 }}>
-        {t('auth.reset.title')}
-      </Typography>
-      {form.formError ? (
-        <Alert severity="error" role="alert">
-          {form.formError}
-        </Alert>
-      ) : null}
       <ChannelFields
         form={form}
         scene="reset"
@@ -88,38 +83,13 @@ export function ResetPage() {
         onNotice={setNotice}
         onChange={(next) => setValues({ ...values, ...next })}
       />
-      <OutlinedTextField
-        {...form.fieldProps('password')}
-        type="password"
+      <PasswordPairFields
+        form={form}
         label={t('auth.fields.new_password')}
-        autoComplete="new-password"
-        value={values.password}
-        onChange={(e) => setValues({ ...values, password: e.target.value })}
-        required
-        fullWidth
+        password={values.password}
+        confirmation={values.password_confirmation}
+        onChange={(next) => setValues({ ...values, ...next })}
       />
-      <OutlinedTextField
-        {...form.fieldProps('password_confirmation')}
-        type="password"
-        label={t('auth.fields.password_confirmation')}
-        autoComplete="new-password"
-        value={values.password_confirmation}
-        onChange={(e) => setValues({ ...values, password_confirmation: e.target.value })}
-        required
-        fullWidth
-      />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={form.isSubmitting}
-        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
-      >
-        {t('auth.reset.submit')}
-      </Button>
-      <Link component={RouterLink} to={toLogin} sx={{ pt: 1 }}>
-        {t('auth.reset.to_login')}
-      </Link>
-    </Stack>
+    </AuthFormFrame>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { SelectInput, useTranslate } from 'react-admin';
 import { httpClient } from '../../providers/httpClient.ts';
-import type { DepartmentNode } from '../../../schemas/departments.ts';
+import type { DepartmentNode } from './useDepartmentTree.ts';
 
 /**
  * A department picked from the tree (`GET v1/user/department/tree`), indented by depth. As a staff list

@@ -1,7 +1,6 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -15,65 +14,21 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PERMISSION, actionPermission } from '../../../../schemas/permissions.ts';
-import { httpClient } from '../../../providers/httpClient.ts';
-import { useCan } from '../../../providers/useCan.ts';
-import { JobsTable, type WireJob } from './JobsTable.tsx';
+import { DataState } from '../../../components/DataState.tsx';
+import { JobsTable } from './JobsTable.tsx';
+import { JOB_STATES, useJobsPage } from './useJobsPage.ts';
 
-const STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
-const JOBS_KEY = ['system', 'jobs'] as const;
-
-interface WireQueue {
-  name: string;
-  /** The scheduled task's name for a task's queue, else null. */
-  task_name: string | null;
-  counts: Record<(typeof STATES)[number] | 'total', number>;
-}
+const COUNT_COLUMNS = [...JOB_STATES, 'total'] as const;
 
 /**
  * `/settings/jobs`: every queue with its counts by state (refreshed every 3 s); pick one to see its jobs
- * (state filter, data, retries, progress, error), retry a failed job or cancel a queued one after confirming.
+ * (state filter, data, retries, progress, error), retry a failed job or cancel a queued one after
+ * confirming. The view of useJobsPage.
  */
 export function JobsPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const canUpdate = useCan(actionPermission(PERMISSION.systemJobs, 'update'));
-  const [queue, setQueue] = useState<string | null>(null);
-  const [state, setState] = useState('');
-  const [confirm, setConfirm] = useState<{ job: WireJob; action: 'retry' | 'cancel' } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const queues = useQuery({
-    queryKey: JOBS_KEY,
-    queryFn: () => httpClient<WireQueue[]>('v1/system/jobs'),
-    refetchInterval: 3000,
-  });
-  const jobs = useQuery({
-    queryKey: [...JOBS_KEY, queue, state],
-    queryFn: () =>
-      httpClient<{ data: WireJob[] }>(`v1/system/jobs/${encodeURIComponent(queue!)}`, {
-        query: { state: state || undefined, size: 50 },
-      }),
-    enabled: queue !== null,
-    refetchInterval: 3000,
-  });
-  const act = useMutation({
-    mutationFn: ({ job, action }: { job: WireJob; action: 'retry' | 'cancel' }) =>
-      httpClient<WireJob>(`v1/system/jobs/${encodeURIComponent(job.queue)}/${job.id}/${action}`, {
-        method: 'POST',
-      }),
-    onSuccess: async (_job, { action }) => {
-      setNotice(t(action === 'retry' ? 'system.jobs.retried' : 'system.jobs.cancelled'));
-      await queryClient.invalidateQueries({ queryKey: JOBS_KEY });
-    },
-  });
-  const list = queues.data ?? [];
-  const selected = list.find((q) => q.name === queue);
-  // A task's queue carries the task's name; the engine's own queues have catalogue labels.
-  const queueLabel = (q: WireQueue) =>
-    q.task_name ?? t(`system.jobs.queue_names.${q.name}`, { defaultValue: q.name });
+  const page = useJobsPage();
 
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
@@ -83,33 +38,29 @@ export function JobsPage() {
             {t('system.jobs.subtitle')}
           </Typography>
         </div>
-        <Button
-          startIcon={<RefreshIcon />}
-          onClick={() => void queryClient.invalidateQueries({ queryKey: JOBS_KEY })}
-        >
+        <Button startIcon={<RefreshIcon />} onClick={page.refresh}>
           {t('system.jobs.actions.refresh')}
         </Button>
       </Stack>
-      {notice && (
-        <Alert severity="success" onClose={() => setNotice(null)}>
-          {notice}
+      {page.notice && (
+        <Alert severity="success" onClose={page.dismissNotice}>
+          {page.notice}
         </Alert>
       )}
-      {(queues.error || act.error) && <Alert severity="error">{(queues.error ?? act.error)!.message}</Alert>}
+      {page.actionError && <Alert severity="error">{page.actionError}</Alert>}
       <Paper variant="outlined">
-        {queues.isPending ? (
-          <Stack direction="row" spacing={1} sx={{ p: 3, alignItems: 'center' }} role="status">
-            <CircularProgress size={20} />
-            <span>{t('system.jobs.loading')}</span>
-          </Stack>
-        ) : list.length === 0 ? (
-          <Typography sx={{ p: 3 }}>{t('system.jobs.empty_queues')}</Typography>
-        ) : (
+        <DataState
+          isPending={page.isPending}
+          error={page.queuesError}
+          isEmpty={page.queues.length === 0}
+          loadingLabel={t('system.jobs.loading')}
+          emptyLabel={t('system.jobs.empty_queues')}
+        >
           <Table size="small" aria-label={t('system.jobs.queues')}>
             <TableHead>
               <TableRow>
                 <TableCell>{t('system.jobs.queue')}</TableCell>
-                {[...STATES, 'total' as const].map((s) => (
+                {COUNT_COLUMNS.map((s) => (
                   <TableCell key={s} align="right">
                     {t(`system.jobs.states.${s}`)}
                   </TableCell>
@@ -117,20 +68,20 @@ export function JobsPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {list.map((q) => (
+              {page.queues.map((q) => (
                 <TableRow
                   key={q.name}
                   hover
-                  selected={q.name === queue}
-                  onClick={() => setQueue(q.name)}
+                  selected={q.name === page.queue}
+                  onClick={() => page.chooseQueue(q.name)}
                   sx={{ cursor: 'pointer' }}
                 >
                   <TableCell>
-                    <Button size="small" onClick={() => setQueue(q.name)} title={q.name}>
-                      {queueLabel(q)}
+                    <Button size="small" onClick={() => page.chooseQueue(q.name)} title={q.name}>
+                      {page.queueLabel(q)}
                     </Button>
                   </TableCell>
-                  {[...STATES, 'total' as const].map((s) => (
+                  {COUNT_COLUMNS.map((s) => (
                     <TableCell key={s} align="right">
                       {q.counts[s]}
                     </TableCell>
@@ -139,26 +90,28 @@ export function JobsPage() {
               ))}
             </TableBody>
           </Table>
-        )}
+        </DataState>
       </Paper>
-      {queue === null ? (
-        list.length > 0 && <Typography color="text.secondary">{t('system.jobs.select_queue')}</Typography>
+      {page.queue === null ? (
+        page.queues.length > 0 && (
+          <Typography color="text.secondary">{t('system.jobs.select_queue')}</Typography>
+        )
       ) : (
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
             <Typography variant="h6" component="h2">
-              {selected ? queueLabel(selected) : queue}
+              {page.queueTitle}
             </Typography>
             <TextField
               select
               size="small"
               label={t('system.jobs.fields.state')}
-              value={state}
-              onChange={(e) => setState(e.target.value)}
+              value={page.state}
+              onChange={(e) => page.chooseState(e.target.value)}
               sx={{ minWidth: 180 }}
             >
               <MenuItem value="">{t('system.jobs.all_states')}</MenuItem>
-              {STATES.map((s) => (
+              {JOB_STATES.map((s) => (
                 <MenuItem key={s} value={s}>
                   {t(`system.jobs.states.${s}`)}
                 </MenuItem>
@@ -166,27 +119,24 @@ export function JobsPage() {
             </TextField>
           </Stack>
           <JobsTable
-            jobs={jobs.data?.data}
-            isPending={jobs.isPending}
-            canUpdate={canUpdate}
-            onAction={(job, action) => setConfirm({ job, action })}
+            jobs={page.jobs}
+            isPending={page.isJobsPending}
+            error={page.jobsError}
+            canUpdate={page.canUpdate}
+            onAction={page.ask}
           />
         </Paper>
       )}
-      <Dialog open={confirm !== null} onClose={() => setConfirm(null)}>
+      <Dialog open={page.confirm !== null} onClose={page.cancelConfirm}>
         <DialogTitle>
-          {t(confirm?.action === 'cancel' ? 'system.jobs.confirm_cancel' : 'system.jobs.confirm_retry')}
+          {t(page.confirm?.action === 'cancel' ? 'system.jobs.confirm_cancel' : 'system.jobs.confirm_retry')}
         </DialogTitle>
         <DialogActions>
-          <Button onClick={() => setConfirm(null)}>{t('system.tasks.actions.cancel')}</Button>
-          <Button
-            variant="contained"
-            onClick={() => {
-              if (confirm) act.mutate(confirm);
-              setConfirm(null);
-            }}
-          >
-            {t(confirm?.action === 'cancel' ? 'system.jobs.actions.cancel' : 'system.jobs.actions.retry')}
+          <Button onClick={page.cancelConfirm}>{t('system.tasks.actions.cancel')}</Button>
+          <Button variant="contained" onClick={page.confirmAction}>
+            {t(
+              page.confirm?.action === 'cancel' ? 'system.jobs.actions.cancel' : 'system.jobs.actions.retry',
+            )}
           </Button>
         </DialogActions>
       </Dialog>

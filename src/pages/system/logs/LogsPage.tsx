@@ -13,85 +13,22 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LogEntry } from '../../../../schemas/logs.ts';
-import type { Paged } from '../../../../schemas/pagination.ts';
-import { useLiveEvents } from '../../../events/useLiveEvents.ts';
-import { httpClient } from '../../../providers/httpClient.ts';
+import { LOG_LEVELS, useLogsPage } from './useLogsPage.ts';
 
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const LEVEL_COLORS: Record<string, string> = {
   warn: 'warning.main',
   error: 'error.main',
   fatal: 'error.main',
 };
-/** Live lines kept above the first page. */
-const MAX_LIVE = 200;
 
-interface LogNode {
-  id: string;
-  host: string;
-  pid: number;
-  is_self: boolean;
-}
-type LogPage = Paged<
-  LogEntry,
-  {
-    /** Whose lines these are: this server's files, or what another server published to the database. */
-    node?: LogNode & { source: 'files' | 'published' };
-    /** The live servers to choose from. */
-    nodes?: (LogNode & { status: string })[];
-  }
->;
-
-/** System logs: the server's pino files newest first, filtered by level, time and text; optional live tail. */
+/**
+ * System logs: the server's pino files newest first, filtered by level, time and text; optional live tail.
+ * The view of useLogsPage.
+ */
 export function LogsPage() {
   const { t, i18n } = useTranslation();
-  const [level, setLevel] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [text, setText] = useState('');
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(50);
-  const [isLive, setIsLive] = useState(false);
-  const [live, setLive] = useState<LogEntry[]>([]);
-  const [node, setNode] = useState('');
-  const query = {
-    node: node || undefined,
-    level: level || undefined,
-    from: from ? new Date(from).toISOString() : undefined,
-    to: to ? new Date(to).toISOString() : undefined,
-    text: text.trim() || undefined,
-    page: page + 1,
-    size,
-  };
-  const logs = useQuery({
-    queryKey: ['system', 'logs', query],
-    queryFn: () => httpClient<LogPage>('v1/system/logs', { query }),
-    placeholderData: keepPreviousData,
-  });
-  useLiveEvents((event) => {
-    if (event.type !== 'log') return;
-    const entry = event.data as LogEntry;
-    if (level && LEVELS.indexOf(entry.level as (typeof LEVELS)[number]) < LEVELS.indexOf(level as 'info'))
-      return;
-    if (query.text && !JSON.stringify(entry.record).toLowerCase().includes(query.text.toLowerCase())) return;
-    setLive((lines) => [entry, ...lines].slice(0, MAX_LIVE));
-  }, isLive && !node);
-  const rows = [...(isLive && !node && page === 0 ? live : []), ...(logs.data?.data ?? [])];
-  const shown = logs.data?.meta.node;
-  const nodeLabel = (n: LogNode) =>
-    t(n.is_self ? 'system.logs.node_self' : 'system.logs.node_option', {
-      host: n.host,
-      pid: n.pid,
-      id: n.id,
-    });
-  const resetPage = () => {
-    setPage(0);
-    setLive([]);
-  };
+  const logs = useLogsPage();
   return (
     <Stack spacing={2}>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
@@ -99,17 +36,13 @@ export function LogsPage() {
           select
           size="small"
           label={t('system.logs.node')}
-          value={node || shown?.id || ''}
-          onChange={(e) => {
-            const chosen = logs.data?.meta.nodes?.find((n) => n.id === e.target.value);
-            setNode(chosen && !chosen.is_self ? chosen.id : '');
-            resetPage();
-          }}
+          value={logs.node || logs.shownNode?.id || ''}
+          onChange={(e) => logs.chooseNode(e.target.value)}
           sx={{ minWidth: 220 }}
         >
-          {(logs.data?.meta.nodes ?? []).map((n) => (
+          {logs.nodes.map((n) => (
             <MenuItem key={n.id} value={n.id}>
-              {nodeLabel(n)}
+              {logs.nodeLabel(n)}
             </MenuItem>
           ))}
         </TextField>
@@ -117,36 +50,25 @@ export function LogsPage() {
           select
           size="small"
           label={t('system.logs.level')}
-          value={level}
-          onChange={(e) => {
-            setLevel(e.target.value);
-            resetPage();
-          }}
+          value={logs.filters.level}
+          onChange={(e) => logs.setFilter('level', e.target.value)}
           sx={{ minWidth: 140 }}
         >
           <MenuItem value="">{t('system.logs.all_levels')}</MenuItem>
-          {LEVELS.map((l) => (
+          {LOG_LEVELS.map((l) => (
             <MenuItem key={l} value={l}>
               {l}
             </MenuItem>
           ))}
         </TextField>
-        {(
-          [
-            ['from', from, setFrom],
-            ['to', to, setTo],
-          ] as const
-        ).map(([name, value, set]) => (
+        {(['from', 'to'] as const).map((name) => (
           <TextField
             key={name}
             size="small"
             type="datetime-local"
             label={t(`system.logs.${name}`)}
-            value={value}
-            onChange={(e) => {
-              set(e.target.value);
-              resetPage();
-            }}
+            value={logs.filters[name]}
+            onChange={(e) => logs.setFilter(name, e.target.value)}
             slotProps={{ inputLabel: { shrink: true } }}
           />
         ))}
@@ -154,28 +76,28 @@ export function LogsPage() {
           size="small"
           type="search"
           label={t('system.logs.text')}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            resetPage();
-          }}
+          value={logs.filters.text}
+          onChange={(e) => logs.setFilter('text', e.target.value)}
         />
         <FormControlLabel
           control={
             <Switch
-              checked={isLive && !node}
-              disabled={!!node}
-              onChange={(e) => setIsLive(e.target.checked)}
+              checked={logs.isLive}
+              disabled={!!logs.node}
+              onChange={(e) => logs.setIsLive(e.target.checked)}
             />
           }
           label={t('system.logs.live')}
         />
       </Stack>
-      {shown ? (
+      {logs.shownNode ? (
         <Typography variant="body2" color="text.secondary">
-          {t(shown.source === 'files' ? 'system.logs.showing_files' : 'system.logs.showing_published', {
-            node: nodeLabel(shown),
-          })}
+          {t(
+            logs.shownNode.source === 'files' ? 'system.logs.showing_files' : 'system.logs.showing_published',
+            {
+              node: logs.nodeLabel(logs.shownNode),
+            },
+          )}
         </Typography>
       ) : null}
       {logs.isError ? <Alert severity="error">{t('system.logs.load_error')}</Alert> : null}
@@ -191,7 +113,7 @@ export function LogsPage() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map((entry, index) => (
+            {logs.rows.map((entry, index) => (
               <TableRow key={`${entry.time ?? ''}-${index}`}>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {entry.time ? new Date(entry.time).toLocaleString(i18n.language) : '—'}
@@ -205,7 +127,7 @@ export function LogsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {logs.data && rows.length === 0 ? (
+            {logs.hasLoaded && logs.rows.length === 0 ? (
               <TableRow>
                 <TableCell colSpan={3}>{t('system.logs.empty')}</TableCell>
               </TableRow>
@@ -214,27 +136,22 @@ export function LogsPage() {
         </Table>
         <TablePagination
           component="div"
-          // Unknown (-1) until the first page arrives: no "0-0 of 0" while it loads.
-          count={logs.data ? logs.data.meta.pagination.total : -1}
+          count={logs.total}
           labelDisplayedRows={({ from: first, to: last, count }) =>
             count < 0
               ? ''
-              : t(
-                  logs.data?.meta.pagination.total_is_capped || logs.data?.meta.pagination.total_is_estimate
-                    ? 'system.logs.displayed_capped'
-                    : 'system.logs.displayed',
-                  { from: first, to: last, count },
-                )
+              : t(logs.isTotalApproximate ? 'system.logs.displayed_capped' : 'system.logs.displayed', {
+                  from: first,
+                  to: last,
+                  count,
+                })
           }
-          page={page}
-          rowsPerPage={size}
+          page={logs.page}
+          rowsPerPage={logs.size}
           rowsPerPageOptions={[20, 50, 100, 200]}
           labelRowsPerPage={t('system.logs.rows_per_page')}
-          onPageChange={(_, next) => setPage(next)}
-          onRowsPerPageChange={(e) => {
-            setSize(Number(e.target.value));
-            resetPage();
-          }}
+          onPageChange={(_, next) => logs.setPage(next)}
+          onRowsPerPageChange={(e) => logs.setSize(Number(e.target.value))}
         />
       </Paper>
     </Stack>

@@ -55,6 +55,12 @@ export function ModulesPage() {
       await queryClient.invalidateQueries({ queryKey: MENUS_KEY });
     },
   });
+  // Named from the catalogue in the language shown now (the server's title is in the language of the
+  // request that filled the cache, and a developer's own module has no catalogue entry: its title then).
+  const titleOf = (module: WireModule) =>
+    t(`system.modules.items.${module.name}.title`, { defaultValue: module.title });
+  const descriptionOf = (module: WireModule) =>
+    t(`system.modules.items.${module.name}.description`, { defaultValue: module.description });
   const toggle = (module: WireModule) => {
     if (module.enabled) setConfirming(module);
     else change.mutate({ name: module.name, enable: true });
@@ -77,9 +83,10 @@ export function ModulesPage() {
             {(list.data ?? []).map((module) => (
               <TableRow key={module.name}>
                 <TableCell>
-                  {module.title} {module.core ? <Chip size="small" label={t('system.modules.core')} /> : null}
+                  {titleOf(module)}{' '}
+                  {module.core ? <Chip size="small" label={t('system.modules.core')} /> : null}
                 </TableCell>
-                <TableCell>{module.description}</TableCell>
+                <TableCell>{descriptionOf(module)}</TableCell>
                 <TableCell>
                   <Switch
                     checked={module.enabled}
@@ -87,7 +94,7 @@ export function ModulesPage() {
                     onChange={() => toggle(module)}
                     slotProps={{
                       input: {
-                        'aria-label': `${module.title}: ${t(module.enabled ? 'system.modules.enabled' : 'system.modules.disabled')}`,
+                        'aria-label': `${titleOf(module)}: ${t(module.enabled ? 'system.modules.enabled' : 'system.modules.disabled')}`,
                       },
                     }}
                   />
@@ -98,7 +105,9 @@ export function ModulesPage() {
         </Table>
       </Paper>
       <Dialog open={confirming !== null} onClose={() => setConfirming(null)}>
-        <DialogTitle>{t('system.modules.confirm_title', { name: confirming?.title ?? '' })}</DialogTitle>
+        <DialogTitle>
+          {t('system.modules.confirm_title', { name: confirming ? titleOf(confirming) : '' })}
+        </DialogTitle>
         <DialogContent>{t('system.modules.confirm_body')}</DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirming(null)}>{t('system.modules.cancel')}</Button>

@@ -5,73 +5,33 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLiveEvents } from '../../../events/useLiveEvents.ts';
-import { httpClient } from '../../../providers/httpClient.ts';
-import { formatBytes } from '../../../../schemas/bytes.ts';
-import { HISTORY_SIZE, formatDuration, type MonitorSnapshot } from './monitorTypes.ts';
+import { formatBytes, formatDuration } from './monitorTypes.ts';
+import { FigureTable, MonitorSection } from './MonitorSection.tsx';
 import { NodesCard } from './NodesCard.tsx';
+import { useMonitor } from './useMonitor.ts';
 
 const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ default: m.MonitorCharts })));
 
-/** System monitor: a first reading from `GET v1/system/monitor`, then live figures every 2 s over events. */
+/**
+ * System monitor: host, process, database and queue figures and charts of the last minutes. The view of
+ * useMonitor (a first reading, then live figures every 2 s over events).
+ */
 export function MonitorPage() {
   const { t } = useTranslation();
-  const [history, setHistory] = useState<MonitorSnapshot[]>([]);
-  const [isError, setIsError] = useState(false);
-  const add = (s: MonitorSnapshot) => setHistory((h) => [...h, s].slice(-HISTORY_SIZE));
-  useEffect(() => {
-    let isActive = true;
-    httpClient<MonitorSnapshot>('v1/system/monitor')
-      .then((s) => isActive && add(s))
-      .catch(() => isActive && setIsError(true));
-    return () => {
-      isActive = false;
-    };
-  }, []);
-  useLiveEvents((event) => {
-    if (event.type === 'monitor') add(event.data as MonitorSnapshot);
-  });
-  const now = history.at(-1);
-  const rows = (pairs: [string, string][]) => (
-    <Table size="small">
-      <TableBody>
-        {pairs.map(([label, value]) => (
-          <TableRow key={label}>
-            <TableCell component="th" scope="row">
-              {label}
-            </TableCell>
-            <TableCell>{value}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
-  );
-  const section = (title: string, body: React.ReactNode) => (
-    <Grid size={{ xs: 12, md: 6 }}>
-      <Card>
-        <CardContent>
-          <Typography variant="h6" component="h2">
-            {title}
-          </Typography>
-          {body}
-        </CardContent>
-      </Card>
-    </Grid>
-  );
+  const { history, latest: now, isLive, isError } = useMonitor();
+  const rows = (pairs: [string, string][]) => <FigureTable pairs={pairs} />;
+  const section = (title: string, body: ReactNode) => <MonitorSection title={title}>{body}</MonitorSection>;
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Chip
           size="small"
-          color={history.length > 1 ? 'success' : 'default'}
-          label={t(history.length > 1 ? 'system.monitor.live' : 'system.monitor.waiting')}
+          color={isLive ? 'success' : 'default'}
+          label={t(isLive ? 'system.monitor.live' : 'system.monitor.waiting')}
         />
       </Stack>
       {isError ? <Alert severity="error">{t('system.monitor.load_error')}</Alert> : null}

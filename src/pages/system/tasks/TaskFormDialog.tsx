@@ -14,7 +14,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isHttpError } from '../../../providers/httpError.ts';
-import { TASKS_KEY, defaultParams, taskApi, type WireTask } from './taskApi.ts';
+import { TASKS_KEY, defaultParams, handlersKey, taskApi, type WireTask } from './taskApi.ts';
 
 /**
  * Create or edit a task: name, a registered handler (select), parameters as JSON (pre-filled with the
@@ -31,7 +31,7 @@ export function TaskFormDialog({
   onSaved: () => void | Promise<void>;
 }) {
   const { t, i18n } = useTranslation();
-  const handlers = useQuery({ queryKey: [...TASKS_KEY, 'handlers'], queryFn: taskApi.handlers });
+  const handlers = useQuery({ queryKey: handlersKey(i18n.language), queryFn: taskApi.handlers });
   const [name, setName] = useState(task?.name ?? '');
   const [handler, setHandler] = useState(task?.handler ?? '');
   const [params, setParams] = useState(JSON.stringify(task?.params ?? {}, null, 2));

@@ -1,5 +1,4 @@
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -9,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { DataState } from '../../../components/DataState.tsx';
 import { TASKS_KEY, formatTime, taskApi, type WireRun, type WireTask } from './taskApi.ts';
 
 const STATUS_COLOR = { running: 'info', succeeded: 'success', failed: 'error' } as const;
@@ -27,11 +27,13 @@ export function TaskRuns({ task }: { task: WireTask }) {
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         {t('system.tasks.runs.title')}: {task.name}
       </Typography>
-      {runs.isPending ? (
-        <CircularProgress size={20} aria-label={t('system.tasks.loading')} />
-      ) : rows.length === 0 ? (
-        <Typography color="text.secondary">{t('system.tasks.runs.empty')}</Typography>
-      ) : (
+      <DataState
+        isPending={runs.isPending}
+        error={runs.error?.message}
+        isEmpty={rows.length === 0}
+        loadingLabel={t('system.tasks.loading')}
+        emptyLabel={t('system.tasks.runs.empty')}
+      >
         <Table size="small" aria-label={t('system.tasks.runs.title')}>
           <TableHead>
             <TableRow>
@@ -70,7 +72,7 @@ export function TaskRuns({ task }: { task: WireTask }) {
             ))}
           </TableBody>
         </Table>
-      )}
+      </DataState>
     </Paper>
   );
 }

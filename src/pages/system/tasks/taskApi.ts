@@ -17,6 +17,8 @@ export type Page<T> = Paged<T>;
 
 export const TASKS_KEY = ['system', 'tasks'] as const;
 export const TASKS_PATH = 'v1/system/tasks';
+/** The handlers list is translated by the server: one cache entry per language. */
+export const handlersKey = (language: string) => [...TASKS_KEY, 'handlers', language] as const;
 
 export type TaskBody = Pick<WireTask, 'name' | 'handler' | 'params' | 'cron' | 'timezone' | 'state'>;
 
