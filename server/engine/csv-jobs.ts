@@ -14,11 +14,12 @@ import type { JobContext, JobsRuntime, QueueDefinition } from '../jobs/runtime.t
 import type { Actor } from './audit.ts';
 import { csvFilePath, removeOldCsvFiles, writeAtomically } from './csv-files.ts';
 import { countExport, exportFileName, openExport, planExport } from './export.ts';
-import { runImport, type ImportOptions, type ImportReport, type JobTicket } from './import.ts';
+import { runImport, type ImportReport } from './import.ts';
+import type { CsvQueue, JobTicket } from './csv-queue.ts';
 import { fieldLabel, langOf } from './labels.ts';
-import type { Action, OperationContext } from './operations.ts';
+import type { OperationContext } from './operations.ts';
 import type { RawQuery } from './query.ts';
-import { permissionFor } from './routes.ts';
+import { permissionFor, type Action } from './access.ts';
 
 export const CSV_EXPORT_QUEUE = 'csv-export';
 export const CSV_IMPORT_QUEUE = 'csv-import';
@@ -55,27 +56,15 @@ export interface ExportOutput {
 }
 
 /** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
-export interface CsvJobs {
-  /** More rows than this run as a job. */
-  readonly threshold: number;
+export interface CsvJobs extends CsvQueue {
   readonly dataDir: string;
-  /** Whether this server can queue jobs now (pg-boss running here); otherwise CSV work stays in the request. */
-  isRunning(): boolean;
-  queueExport(resource: Resource, raw: RawQuery, actor: Actor, locale: Locale): Promise<JobTicket>;
-  queueImport(
-    resource: Resource,
-    rows: string[][],
-    options: ImportOptions,
-    actor: Actor,
-    locale: Locale,
-  ): Promise<JobTicket>;
   /** The queues to work (`jobs.work(...)` each once the app is ready). */
   readonly queues: QueueDefinition<never>[];
 }
 
 /**
  * Example: `const csvJobs = createCsvJobs({ db, config, registry, jobs: () => app.jobs })`; routes pass it to
- * exportCsv/importCsv, and the module works `csvJobs.queues`.
+ * exportRecords/importRecords, and the module works `csvJobs.queues`.
  */
 export function createCsvJobs({
   db,

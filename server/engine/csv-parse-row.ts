@@ -3,7 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { isFlag } from '../../resources/flag.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
-import { unescapeFormula } from './csv-format.ts';
+import { unescapeFormula } from './csv-formula.ts';
 import { ReferenceCell } from './csv-references.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';

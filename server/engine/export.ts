@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
-import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import type { Principal } from '../core/principal.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './csv-format.ts';
-import type { CsvJobs } from './csv-jobs.ts';
+import type { CsvQueue, JobTicket } from './csv-queue.ts';
 import { fieldsOf, ident } from './fields.ts';
 import { readableExportColumns } from './include-access.ts';
 import { fieldLabel, type Lang } from './labels.ts';
@@ -61,19 +59,19 @@ export async function countExport(
   return Number(rows[0]!.n);
 }
 
+/** What an export gives: the CSV to stream with its file name, or the ticket of the job that writes it. */
+export type ExportResult = { csv: CsvExport; name: string } | { job: JobTicket };
+
 /**
- * `GET <endpoint>/export`: streams the list (current filters and sort, no row cap) as CSV: UTF-8 BOM, labelled
- * headers in the request's language, labels for enum/dictionary/boolean values, formula escaping. When more
- * rows match than `config.csvJobRows` and this server runs jobs, it answers 202 with a job instead (csv-jobs.ts
- * writes the same CSV to a file the requester downloads when the job is done).
+ * The export operation (`GET <endpoint>/export`, csv-routes.ts): the list (current filters and sort, no row
+ * cap) as CSV: UTF-8 BOM, labelled headers in the caller's language, labels for enum/dictionary/boolean values,
+ * formula escaping. When more rows match than `jobs.threshold` and this server runs jobs, a job is queued
+ * instead (csv-jobs.ts writes the same CSV to a file the requester downloads when the job is done).
  */
-export async function exportCsv(
+export async function exportRecords(
   ctx: OperationContext,
-  raw: RawQuery,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  jobs?: CsvJobs,
-) {
+  { query: raw, lang, jobs }: { query: RawQuery; lang: Lang; jobs?: CsvQueue },
+): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
   const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal });
   if (
@@ -82,16 +80,10 @@ export async function exportCsv(
   ) {
     // The job exports exactly the columns allowed now (and checks them again with the principal it loads).
     const query = { ...raw, fields: plan.columns.join(',') };
-    const ticket = await jobs.queueExport(ctx.resource, query, actor, request.locale);
-    return reply.code(202).send(ok(ticket));
+    return { job: await jobs.queueExport(ctx.resource, query, actor, lang.locale) };
   }
-  const csv = await openExport(ctx, request, plan);
-  csv.stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', attachment(exportFileName(ctx.resource)))
-    .header('cache-control', 'no-store')
-    .send(csv.stream);
+  const csv = await openExport(ctx, lang, plan);
+  return { csv, name: exportFileName(ctx.resource) };
 }
 
 /** An export in progress: the CSV bytes, and the number of rows once the stream has ended. */

@@ -15,7 +15,8 @@ import { hooksOf } from './hooks.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { parseListQuery, type RawQuery } from './query.ts';
 import { readPage } from './paging.ts';
-import { loadRecords, selectColumns, type WireRecord } from './records.ts';
+import { loadRecords, selectColumns } from './records.ts';
+import type { WireRecord } from './wire.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
 
 /** Kept here for callers that read it from operations (paging.ts owns it). */

@@ -2,8 +2,7 @@ import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from './fields.ts';
 import { hooksOf } from './hooks.ts';
-
-export type WireRecord = Record<string, unknown> & { id: string };
+import { toWire, type WireRecord } from './wire.ts';
 
 /** SELECT list of a resource's readable columns (write-only columns are never read). */
 export function selectColumns(resource: Resource): string {
@@ -15,17 +14,6 @@ export function selectColumns(resource: Resource): string {
   }
   if (resource.timestamps) cols.push('"created_at"', '"updated_at"');
   return cols.join(', ');
-}
-
-/** A database row as the contract sends it: ids as strings, timestamps as ISO 8601 UTC. */
-export function toWire(row: Record<string, unknown>): WireRecord {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] =
-      value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? String(value) : value;
-  }
-  out.id = String(row.id);
-  return out as WireRecord;
 }
 
 /** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */

@@ -3,10 +3,9 @@ import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { requirePermission } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
-import { registerCsvJobRoutes } from './csv-job-routes.ts';
+import { permissionFor } from './access.ts';
 import type { CsvJobs } from './csv-jobs.ts';
-import { exportCsv } from './export.ts';
-import { importCsv } from './import.ts';
+import { registerCsvRoutes } from './csv-routes.ts';
 import { fieldLabel } from './labels.ts';
 import { routeSchemas } from './openapi.ts';
 import {
@@ -17,19 +16,13 @@ import {
   readRecord,
   updateRecord,
   updateRecords,
-  type Action,
   type OperationContext,
 } from './operations.ts';
 import type { RawQuery } from './query.ts';
 
-/** The permission name an action needs: `<permission>` to read, `<permission>.<action>` otherwise. */
-export function permissionFor(resource: Resource, action: Action): string {
-  return action === 'read' ? resource.permission : `${resource.permission}.${action}`;
-}
-
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
- * With `csvJobs`, large exports and imports become background jobs (202) and their job routes are mounted.
+ * CSV export and import are csv-routes.ts; with `csvJobs`, large ones become background jobs (202).
  */
 export function registerResourceRoutes(
   app: FastifyInstance,
@@ -82,26 +75,7 @@ export function registerResourceRoutes(
       const record = await createRecord(ctxOf(request), request.body, queryOf(request));
       return reply.code(201).send(ok(record));
     });
-  if (has('export'))
-    app.get(`${base}/export`, { schema: schemas.export }, (request, reply) =>
-      exportCsv(ctxOf(request), queryOf(request), request, reply, csvJobs),
-    );
-  if (has('import'))
-    app.post(`${base}/import`, { schema: schemas.import }, async (request, reply) => {
-      const result = await importCsv(ctxOf(request), queryOf(request), request, csvJobs);
-      return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
-    });
-  if (csvJobs && (has('export') || has('import')))
-    registerCsvJobRoutes(app, {
-      db,
-      base,
-      resource,
-      csvJobs,
-      ctxOf,
-      schemas,
-      exports: has('export'),
-      imports: has('import'),
-    });
+  registerCsvRoutes(app, { db, base, resource, csvJobs, ctxOf, schemas });
   if (has('read'))
     app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
       ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),

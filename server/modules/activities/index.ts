@@ -9,7 +9,8 @@ import { requirePermission } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
-import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
+import { selectColumns } from '../../engine/records.ts';
+import { toWire, type WireRecord } from '../../engine/wire.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { withNames } from './names.ts';
 

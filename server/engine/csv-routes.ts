@@ -1,25 +1,30 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Resource } from '../../resources/define.ts';
+import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import type { Db } from '../db/index.ts';
 import { findJob, type JobRecord } from '../jobs/records.ts';
 import { csvFilePath } from './csv-files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './csv-jobs.ts';
-import { attachment } from './export.ts';
+import { attachment, exportRecords } from './export.ts';
+import { importRecords } from './import.ts';
 import type { OperationContext } from './operations.ts';
+import type { RawQuery } from './query.ts';
 
 /** A CSV job as its requester sees it (the job's data stays on the jobs page). */
 export type CsvJobStatus = Omit<JobRecord, 'data'>;
 
 /**
- * The requester's view of their large export/import jobs (they need not hold the jobs page):
- * `GET <endpoint>/export/<job>` and `GET <endpoint>/import/<job>` (state, progress, output or error), and
- * `GET <endpoint>/export/<job>/download` (the CSV once completed). Each needs the resource's `.export` or
- * `.import` permission now (403), and answers 404 for a job of someone else or another resource.
+ * The HTTP side of CSV export and import (the operations are export.ts and import.ts):
+ * `GET <endpoint>/export` (the CSV, or 202 with a job when large) and `POST <endpoint>/import` (multipart
+ * `file`; the report, or 202 with a job). With `csvJobs`, the requester's view of their large jobs (they need
+ * not hold the jobs page): `GET <endpoint>/export/<job>` and `GET <endpoint>/import/<job>` (state, progress,
+ * output or error), and `GET <endpoint>/export/<job>/download` (the CSV once completed). Each job route needs
+ * the resource's `.export` or `.import` permission now (403), and answers 404 for a job of someone else or
+ * another resource.
  */
-export function registerCsvJobRoutes(
+export function registerCsvRoutes(
   app: FastifyInstance,
   {
     db,
@@ -28,20 +33,56 @@ export function registerCsvJobRoutes(
     csvJobs,
     ctxOf,
     schemas,
-    exports,
-    imports,
   }: {
     db: Db;
     base: string;
     resource: Resource;
-    csvJobs: CsvJobs;
+    csvJobs?: CsvJobs;
     ctxOf: (request: FastifyRequest) => OperationContext;
-    /** OpenAPI documentation of the three routes (openapi.ts). */
-    schemas: Record<'exportJob' | 'exportDownload' | 'importJob', Record<string, unknown>>;
-    exports: boolean;
-    imports: boolean;
+    /** OpenAPI documentation of the routes (openapi.ts). */
+    schemas: Record<
+      'export' | 'import' | 'exportJob' | 'exportDownload' | 'importJob',
+      Record<string, unknown>
+    >;
   },
 ): void {
+  const exports = hasOperation(resource, 'export');
+  const imports = hasOperation(resource, 'import');
+  const queryOf = (request: FastifyRequest) => (request.query ?? {}) as RawQuery;
+
+  if (exports)
+    app.get(`${base}/export`, { schema: schemas.export }, async (request, reply) => {
+      const result = await exportRecords(ctxOf(request), {
+        query: queryOf(request),
+        lang: request,
+        jobs: csvJobs,
+      });
+      if ('job' in result) return reply.code(202).send(ok(result.job));
+      const { stream } = result.csv;
+      stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachment(result.name))
+        .header('cache-control', 'no-store')
+        .send(stream);
+    });
+  if (imports)
+    app.post(`${base}/import`, { schema: schemas.import }, async (request, reply) => {
+      const upload = () =>
+        request.file().then(
+          (file) => file?.file,
+          () => undefined,
+        );
+      const result = await importRecords(ctxOf(request), {
+        query: queryOf(request),
+        upload,
+        lang: request,
+        jobs: csvJobs,
+      });
+      return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
+    });
+  if (!csvJobs) return;
+
   const ownJob = async (request: FastifyRequest, queue: string, action: 'export' | 'import') => {
     const actor = await ctxOf(request).authorize(action);
     const { jobId } = request.params as { jobId: string };
