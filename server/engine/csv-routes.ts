@@ -9,7 +9,7 @@ import { csvFilePath } from './csv-files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './csv-jobs.ts';
 import { attachment, exportRecords } from './export.ts';
 import { importRecords } from './import.ts';
-import type { OperationContext } from './operations.ts';
+import type { OperationContext } from './context.ts';
 import type { RawQuery } from './query.ts';
 
 /** A CSV job as its requester sees it (the job's data stays on the jobs page). */

@@ -8,10 +8,11 @@ import type { Db, Queryable } from '../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './csv-format.ts';
 import type { CsvQueue, JobTicket } from './csv-queue.ts';
 import { fieldsOf, ident } from './fields.ts';
+import { hooksOf } from './hooks.ts';
 import { readableExportColumns } from './include-access.ts';
 import { fieldLabel, type Lang } from './labels.ts';
-import type { OperationContext } from './operations.ts';
-import { parseListQuery, type RawQuery } from './query.ts';
+import type { OperationContext } from './context.ts';
+import { parseListQuery, type RawQuery, type SearchFilters } from './query.ts';
 
 /** Rows fetched from the cursor per round trip (PGlite). */
 const BATCH = 5000;
@@ -33,9 +34,9 @@ export interface ExportPlan {
 export function planExport(
   resource: Resource,
   raw: RawQuery,
-  access: { registry: readonly Resource[]; principal: Principal | undefined },
+  access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
 ): ExportPlan {
-  const q = parseListQuery(resource, raw, { paged: false });
+  const q = parseListQuery(resource, raw, { paged: false, filters: access.filters });
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
   const columns = exportColumns(resource, raw.fields);
   return {
@@ -73,7 +74,8 @@ export async function exportRecords(
   { query: raw, lang, jobs }: { query: RawQuery; lang: Lang; jobs?: CsvQueue },
 ): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
-  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal });
+  const filters = hooksOf(ctx.hooks, ctx.resource).filters;
+  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal, filters });
   if (
     jobs?.isRunning() &&
     (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold

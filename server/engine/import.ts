@@ -3,7 +3,6 @@ import { parse } from 'csv-parse';
 import type { Resource } from '../../resources/define.ts';
 import { fieldErrors, issueKey } from '../../schemas/messages.ts';
 import { AppError } from '../core/errors.ts';
-import { publishEvent } from '../events/hub.ts';
 import type { Actor } from './audit.ts';
 import type { CsvQueue, ImportOptions, JobTicket } from './csv-queue.ts';
 import { holdsUnsafeText } from '../../resources/fields.ts';
@@ -11,11 +10,13 @@ import { columnReaders, idColumn, rowInput } from './csv-parse-row.ts';
 import { resolveReferences } from './csv-references.ts';
 import { fieldByName, fieldsOf, ident } from './fields.ts';
 import type { Lang } from './labels.ts';
-import { insertRecord, patchRecord, type OperationContext } from './operations.ts';
+import type { OperationContext } from './context.ts';
+import { publishManyChanged } from './record-events.ts';
+import { insertRecord, patchRecord } from './record-writes.ts';
 import type { RawQuery } from './query.ts';
 import { withoutSystemKeys, writeSchemas } from '../../resources/write.ts';
 
-export const DEFAULT_MAX_IMPORT_ROWS = 100_000;
+const DEFAULT_MAX_IMPORT_ROWS = 100_000;
 
 export interface ImportReport {
   total: number;
@@ -78,7 +79,7 @@ export async function importRecords(
 }
 
 /** `dry_run` and `upsert` from the query (422 when `upsert` names a field that is not unique). */
-export function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
+function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
   const dryRun = raw.dry_run === '1' || raw.dry_run === 'true';
   const upsert = typeof raw.upsert === 'string' && raw.upsert ? raw.upsert : null;
   if (upsert && upsert !== 'id' && !fieldByName(resource, upsert)?.meta.unique)
@@ -177,36 +178,20 @@ export async function runImport(
   await db.transaction(async (tx) => {
     for (const [i, p] of planned.entries()) {
       if (p.existingId) {
-        await patchRecord(ctx, tx, p.existingId, p.data, actor);
+        await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
         updatedIds.push(p.existingId);
         report.updated++;
       } else {
-        await insertRecord(ctx, tx, p.data, actor);
+        await insertRecord(ctx, { tx, data: p.data, actor });
         report.created++;
       }
       if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
     }
   });
-  if (planned.length > 0) await emitImport(ctx, actor, updatedIds);
+  // One live event per committed import, not one per row; edit pages of updated records warn.
+  if (planned.length > 0)
+    await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
   return report;
-}
-
-/** Most updated ids an import event lists (NOTIFY payloads stay under PostgreSQL's 8000 bytes). */
-const MAX_EVENT_IDS = 200;
-
-/**
- * One live event per committed import, not one per row: lists of the resource refresh once, and edit pages
- * of updated records warn (`ids`; null when more than MAX_EVENT_IDS changed, meaning "any of them").
- */
-function emitImport(ctx: Pick<OperationContext, 'db' | 'resource'>, actor: Actor, updatedIds: string[]) {
-  const data = {
-    resource: ctx.resource.name,
-    id: null,
-    action: 'import',
-    ids: updatedIds.length <= MAX_EVENT_IDS ? updatedIds : null,
-    actor_id: actor.userId,
-  };
-  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
 }
 
 async function readCsv(

@@ -6,18 +6,12 @@ import type { Db } from '../db/index.ts';
 import { permissionFor } from './access.ts';
 import type { CsvJobs } from './csv-jobs.ts';
 import { registerCsvRoutes } from './csv-routes.ts';
+import type { ResourceHooksTable } from './hooks.ts';
 import { fieldLabel } from './labels.ts';
 import { routeSchemas } from './openapi.ts';
-import {
-  createRecord,
-  deleteRecord,
-  deleteRecords,
-  listRecords,
-  readRecord,
-  updateRecord,
-  updateRecords,
-  type OperationContext,
-} from './operations.ts';
+import { deleteRecords, updateRecords } from './bulk.ts';
+import type { OperationContext } from './context.ts';
+import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
 import type { RawQuery } from './query.ts';
 
 /**
@@ -30,12 +24,14 @@ export function registerResourceRoutes(
     db,
     resource,
     registry,
+    hooks,
     csvJobs,
     publicOrigin = null,
   }: {
     db: Db;
     resource: Resource;
     registry: readonly Resource[];
+    hooks: ResourceHooksTable;
     csvJobs?: CsvJobs;
     /** PUBLIC_ORIGIN: links the server writes (invitations) use it rather than the request's Host header. */
     publicOrigin?: string | null;
@@ -47,6 +43,7 @@ export function registerResourceRoutes(
     db,
     resource,
     registry,
+    hooks,
     async authorize(action) {
       const principal = await requirePermission(request, permissionFor(resource, action));
       const ua = request.headers['user-agent'];
@@ -68,32 +65,38 @@ export function registerResourceRoutes(
 
   if (has('list'))
     app.get(base, { schema: schemas.list }, async (request) =>
-      ok(await listRecords(ctxOf(request), queryOf(request))),
+      ok(await listRecords(ctxOf(request), { query: queryOf(request) })),
     );
   if (has('create'))
     app.post(base, { schema: schemas.create }, async (request, reply) => {
-      const record = await createRecord(ctxOf(request), request.body, queryOf(request));
+      const record = await createRecord(ctxOf(request), { body: request.body, query: queryOf(request) });
       return reply.code(201).send(ok(record));
     });
   registerCsvRoutes(app, { db, base, resource, csvJobs, ctxOf, schemas });
   if (has('read'))
     app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
-      ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),
+      ok(await readRecord(ctxOf(request), { id: idOf(request), query: queryOf(request) })),
     );
   if (has('update')) {
     app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
-      ok(await updateRecord(ctxOf(request), idOf(request), request.body, queryOf(request))),
+      ok(
+        await updateRecord(ctxOf(request), {
+          id: idOf(request),
+          body: request.body,
+          query: queryOf(request),
+        }),
+      ),
     );
     app.patch(base, { schema: schemas.updateMany }, async (request) =>
-      ok(await updateRecords(ctxOf(request), queryOf(request).ids, request.body)),
+      ok(await updateRecords(ctxOf(request), { ids: queryOf(request).ids, body: request.body })),
     );
   }
   if (has('delete')) {
     app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
-      ok(await deleteRecord(ctxOf(request), idOf(request))),
+      ok(await deleteRecord(ctxOf(request), { id: idOf(request) })),
     );
     app.delete(base, { schema: schemas.deleteMany }, async (request) =>
-      ok(await deleteRecords(ctxOf(request), queryOf(request).ids)),
+      ok(await deleteRecords(ctxOf(request), { ids: queryOf(request).ids })),
     );
   }
 }

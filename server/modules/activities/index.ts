@@ -3,7 +3,7 @@ import { activities } from '../../../resources/activities.ts';
 import { z } from 'zod';
 import { isIdString } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { AppError } from '../../core/errors.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';

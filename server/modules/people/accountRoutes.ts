@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
