@@ -3,6 +3,7 @@ import { isFlag } from '../../resources/flag.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
 import { representationOf } from './csv-references.ts';
+import { escapeFormula } from './csv-formula.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 import { enumLabel, type Lang } from './labels.ts';
@@ -17,17 +18,7 @@ import { enumLabel, type Lang } from './labels.ts';
  * Labels and the time zone are bound parameters, like every value. csv-parse-row.ts reads all of it back.
  */
 
-/** A cell that a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
-export function escapeFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-/** Reads back what `escapeFormula` wrote, so an exported file imports as the values it came from. */
-export function unescapeFormula(text: string): string {
-  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
-}
-
-/** The same test in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
+/** `escapeFormula` in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
 const escapeSql = (expr: string) =>
   `CASE WHEN ascii((${expr})::text) IN (61, 43, 45, 64, 9, 13) THEN '''' || (${expr})::text ELSE (${expr})::text END`;
 

@@ -14,11 +14,13 @@ import type { JobContext, JobsRuntime, QueueDefinition } from '../jobs/runtime.t
 import type { Actor } from './audit.ts';
 import { csvFilePath, removeOldCsvFiles, writeAtomically } from './csv-files.ts';
 import { countExport, exportFileName, openExport, planExport } from './export.ts';
-import { runImport, type ImportOptions, type ImportReport, type JobTicket } from './import.ts';
+import { runImport, type ImportReport } from './import.ts';
+import type { CsvQueue, JobTicket } from './csv-queue.ts';
+import { hooksOf, type ResourceHooksTable } from './hooks.ts';
 import { fieldLabel, langOf } from './labels.ts';
-import type { Action, OperationContext } from './operations.ts';
+import type { OperationContext } from './context.ts';
 import type { RawQuery } from './query.ts';
-import { permissionFor } from './routes.ts';
+import { permissionFor, type Action } from './access.ts';
 
 export const CSV_EXPORT_QUEUE = 'csv-export';
 export const CSV_IMPORT_QUEUE = 'csv-import';
@@ -55,37 +57,27 @@ export interface ExportOutput {
 }
 
 /** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
-export interface CsvJobs {
-  /** More rows than this run as a job. */
-  readonly threshold: number;
+export interface CsvJobs extends CsvQueue {
   readonly dataDir: string;
-  /** Whether this server can queue jobs now (pg-boss running here); otherwise CSV work stays in the request. */
-  isRunning(): boolean;
-  queueExport(resource: Resource, raw: RawQuery, actor: Actor, locale: Locale): Promise<JobTicket>;
-  queueImport(
-    resource: Resource,
-    rows: string[][],
-    options: ImportOptions,
-    actor: Actor,
-    locale: Locale,
-  ): Promise<JobTicket>;
   /** The queues to work (`jobs.work(...)` each once the app is ready). */
   readonly queues: QueueDefinition<never>[];
 }
 
 /**
- * Example: `const csvJobs = createCsvJobs({ db, config, registry, jobs: () => app.jobs })`; routes pass it to
- * exportCsv/importCsv, and the module works `csvJobs.queues`.
+ * Example: `const csvJobs = createCsvJobs({ db, config, registry, hooks, jobs: () => app.jobs })`; routes pass it to
+ * exportRecords/importRecords, and the module works `csvJobs.queues`.
  */
 export function createCsvJobs({
   db,
   config,
   registry,
+  hooks,
   jobs,
 }: {
   db: Db;
   config: Config;
   registry: readonly Resource[];
+  hooks: ResourceHooksTable;
   jobs: () => JobsRuntime | null;
 }): CsvJobs {
   const dataDir = config.dataDir;
@@ -106,7 +98,7 @@ export function createCsvJobs({
   const contextOf = (data: CsvJobData) => {
     const resource = registry.find((r) => r.name === data.resource);
     if (!resource) throw new Error(`unknown resource ${data.resource}`);
-    return jobOperationContext(db, registry, resource, data);
+    return jobOperationContext({ db, registry, hooks, resource }, data);
   };
   const audience = (action: Action) => (data: CsvJobData) => {
     const resource = registry.find((r) => r.name === data.resource);
@@ -122,7 +114,8 @@ export function createCsvJobs({
         const ctx = contextOf(data);
         const actor = await ctx.authorize('export');
         await removeOldCsvFiles(dataDir, KEEP_HOURS);
-        const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal });
+        const filters = hooksOf(hooks, ctx.resource).filters;
+        const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal, filters });
         const total = await countExport(db, ctx.resource, plan);
         const report = reporter(progress);
         const csv = await openExport(ctx, langOf(data.locale), plan, {
@@ -199,9 +192,7 @@ export function createCsvJobs({
  * lost `.export`/`.import` meanwhile gets a failed job), and audit rows name them as in a request.
  */
 function jobOperationContext(
-  db: Db,
-  registry: readonly Resource[],
-  resource: Resource,
+  { db, registry, hooks, resource }: Pick<OperationContext, 'db' | 'registry' | 'hooks' | 'resource'>,
   data: CsvJobData,
 ): OperationContext {
   const lang = langOf(data.locale);
@@ -209,6 +200,7 @@ function jobOperationContext(
     db,
     resource,
     registry,
+    hooks,
     async authorize(action) {
       const principal = await loadPrincipal(db, { userId: data.user_id, tokenId: '' });
       if (!can(principal, permissionFor(resource, action))) throw AppError.forbidden();

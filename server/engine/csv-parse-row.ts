@@ -3,7 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { isFlag } from '../../resources/flag.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
-import { unescapeFormula } from './csv-format.ts';
+import { unescapeFormula } from './csv-formula.ts';
 import { ReferenceCell } from './csv-references.ts';
 import { loadDictionary } from './dictionaries.ts';
 import { fieldsOf, type FieldInfo, type FieldKind } from './fields.ts';
@@ -171,7 +171,7 @@ async function labelReader(db: Queryable, lang: Pick<Lang, 'locale'>, resource: 
  * A `money()` cell in major units (`24.99`, `1,234.5`, `¥25`) -> minor units (`2499`), exactly (no float
  * rounding); anything else is left as text, so validation answers 422 naming the field.
  */
-export function readMoney(v: string): unknown {
+function readMoney(v: string): unknown {
   const text = v
     .trim()
     .replace(/[\s,]/g, '')
@@ -189,7 +189,7 @@ const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(
  * A local time in `zone` -> ISO 8601 UTC (`...Z`, the fraction kept digit for digit); anything else (an ISO
  * time with an offset, or text the schema will refuse) is returned as it is.
  */
-export function zonedToIso(text: string, zone: string): string {
+function zonedToIso(text: string, zone: string): string {
   const m = LOCAL_TIME.exec(text);
   if (!m) return text;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];

@@ -1,6 +1,6 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
-import { escapeFormula, unescapeFormula } from './csv-format.ts';
+import { escapeFormula, unescapeFormula } from './csv-formula.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo } from './fields.ts';
 import type { Lang } from './labels.ts';
 

@@ -113,7 +113,7 @@ function planRenames(
   return { renamed, before };
 }
 
-export const CREATE_PG_TRGM = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;';
+const CREATE_PG_TRGM = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;';
 
 /** Puts the extension line first (after the header comment) when a statement needs pg_trgm. */
 function withExtensions(out: string[]): string {
@@ -191,7 +191,7 @@ export function alterTableSql(prev: TableSnapshot, next: TableSnapshot, options:
  * or edited at runtime wins); entries added to a declaration later are appended unless their value is
  * already there. Nothing else is touched: edited labels, disabled or removed entries stay as users left them.
  */
-export function seedDictionaries(
+function seedDictionaries(
   prev: readonly DictionarySeed[],
   next: readonly DictionarySeed[],
   table = 'dictionary_types',

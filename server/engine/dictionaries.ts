@@ -2,13 +2,6 @@ import { entryLabel } from '../../resources/default-dictionaries.ts';
 import type { Locale } from '../../locales/index.ts';
 import type { Queryable } from '../db/index.ts';
 
-/** value -> label of one dictionary's enabled entries, or null when the dictionary is unknown. */
-export type DictionaryLoader = (
-  db: Queryable,
-  slug: string,
-  locale: Locale,
-) => Promise<Map<string, string> | null>;
-
 interface StoredEntry {
   label?: unknown;
   value?: unknown;
@@ -17,13 +10,17 @@ interface StoredEntry {
 }
 
 /**
+ * value -> label of one dictionary's enabled entries, or null when the dictionary is unknown.
  * Dictionary-backed fields (`dictionary('gender')`) in CSV export (values written as labels) and import
  * (labels read back as values). Reads the dictionaries resource's table (`dictionary_types`, entries in the
  * `data` jsonb list); only enabled entries count. An entry's label is its `labels[locale]` translation when
- * it has one, else its `label` (resources/default-dictionaries.ts). Tests may swap the loader with
- * `setDictionaryLoader`.
+ * it has one, else its `label` (resources/default-dictionaries.ts).
  */
-export const readDictionary: DictionaryLoader = async (db, slug, locale) => {
+export async function loadDictionary(
+  db: Queryable,
+  slug: string,
+  locale: Locale,
+): Promise<Map<string, string> | null> {
   const rows = await db
     .query<{ data: StoredEntry[] | string | null }>('SELECT data FROM dictionary_types WHERE slug = $1', [
       slug,
@@ -46,18 +43,4 @@ export const readDictionary: DictionaryLoader = async (db, slug, locale) => {
       out.set(entry.value, entryLabel({ label: entry.label, labels: entry.labels }, locale));
   }
   return out;
-};
-
-let loader: DictionaryLoader = readDictionary;
-
-export function setDictionaryLoader(next: DictionaryLoader): void {
-  loader = next;
-}
-
-export function loadDictionary(
-  db: Queryable,
-  slug: string,
-  locale: Locale,
-): Promise<Map<string, string> | null> {
-  return loader(db, slug, locale);
 }

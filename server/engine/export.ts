@@ -1,19 +1,18 @@
 import crypto from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
-import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
 import type { Principal } from '../core/principal.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './csv-format.ts';
-import type { CsvJobs } from './csv-jobs.ts';
+import type { CsvQueue, JobTicket } from './csv-queue.ts';
 import { fieldsOf, ident } from './fields.ts';
+import { hooksOf } from './hooks.ts';
 import { readableExportColumns } from './include-access.ts';
 import { fieldLabel, type Lang } from './labels.ts';
-import type { OperationContext } from './operations.ts';
-import { parseListQuery, type RawQuery } from './query.ts';
+import type { OperationContext } from './context.ts';
+import { parseListQuery, type RawQuery, type SearchFilters } from './query.ts';
 
 /** Rows fetched from the cursor per round trip (PGlite). */
 const BATCH = 5000;
@@ -35,9 +34,9 @@ export interface ExportPlan {
 export function planExport(
   resource: Resource,
   raw: RawQuery,
-  access: { registry: readonly Resource[]; principal: Principal | undefined },
+  access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
 ): ExportPlan {
-  const q = parseListQuery(resource, raw, { paged: false });
+  const q = parseListQuery(resource, raw, { paged: false, filters: access.filters });
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
   const columns = exportColumns(resource, raw.fields);
   return {
@@ -61,37 +60,32 @@ export async function countExport(
   return Number(rows[0]!.n);
 }
 
+/** What an export gives: the CSV to stream with its file name, or the ticket of the job that writes it. */
+export type ExportResult = { csv: CsvExport; name: string } | { job: JobTicket };
+
 /**
- * `GET <endpoint>/export`: streams the list (current filters and sort, no row cap) as CSV: UTF-8 BOM, labelled
- * headers in the request's language, labels for enum/dictionary/boolean values, formula escaping. When more
- * rows match than `config.csvJobRows` and this server runs jobs, it answers 202 with a job instead (csv-jobs.ts
- * writes the same CSV to a file the requester downloads when the job is done).
+ * The export operation (`GET <endpoint>/export`, csv-routes.ts): the list (current filters and sort, no row
+ * cap) as CSV: UTF-8 BOM, labelled headers in the caller's language, labels for enum/dictionary/boolean values,
+ * formula escaping. When more rows match than `jobs.threshold` and this server runs jobs, a job is queued
+ * instead (csv-jobs.ts writes the same CSV to a file the requester downloads when the job is done).
  */
-export async function exportCsv(
+export async function exportRecords(
   ctx: OperationContext,
-  raw: RawQuery,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  jobs?: CsvJobs,
-) {
+  { query: raw, lang, jobs }: { query: RawQuery; lang: Lang; jobs?: CsvQueue },
+): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
-  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal });
+  const filters = hooksOf(ctx.hooks, ctx.resource).filters;
+  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal, filters });
   if (
     jobs?.isRunning() &&
     (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold
   ) {
     // The job exports exactly the columns allowed now (and checks them again with the principal it loads).
     const query = { ...raw, fields: plan.columns.join(',') };
-    const ticket = await jobs.queueExport(ctx.resource, query, actor, request.locale);
-    return reply.code(202).send(ok(ticket));
+    return { job: await jobs.queueExport(ctx.resource, query, actor, lang.locale) };
   }
-  const csv = await openExport(ctx, request, plan);
-  csv.stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', attachment(exportFileName(ctx.resource)))
-    .header('cache-control', 'no-store')
-    .send(csv.stream);
+  const csv = await openExport(ctx, lang, plan);
+  return { csv, name: exportFileName(ctx.resource) };
 }
 
 /** An export in progress: the CSV bytes, and the number of rows once the stream has ended. */

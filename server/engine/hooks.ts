@@ -1,14 +1,14 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Actor } from './audit.ts';
-import type { WireRecord } from './records.ts';
+import type { WireRecord } from './wire.ts';
 
 /**
  * Server-side behaviour a resource needs beyond its schema (resources/ stays free of server code, so the
- * hooks are registered here by the domain module that owns the resource). Every write path of the engine
- * (create, update, delete, CSV import) runs them inside the write's transaction, so a rule enforced in a
- * hook cannot be bypassed through another route. Example:
- * `registerResourceHooks('departments', { beforeWrite: async (e) => { if (cycle) throw AppError... } })`
+ * domain module that owns the resource declares its hooks, in a `ResourceHooksTable`). Every write path of
+ * the engine (create, update, delete, CSV import) runs them inside the write's transaction, so a rule
+ * enforced in a hook cannot be bypassed through another route. Example:
+ * `export const peopleResourceHooks = { departments: { beforeWrite: async (e) => { if (cycle) throw ... } } }`
  */
 export interface WriteEvent {
   action: 'create' | 'update' | 'delete';
@@ -39,14 +39,14 @@ export interface ResourceHooks {
   >;
 }
 
-const registry = new Map<string, ResourceHooks>();
+/**
+ * Resource name -> its hooks. The module that owns a resource declares its table (e.g. `peopleResourceHooks`)
+ * and the app passes the tables to the engine where it is composed (server/modules/index.ts), like Payload's
+ * config: nothing is registered as a side effect of importing a module.
+ */
+export type ResourceHooksTable = Readonly<Record<string, ResourceHooks>>;
 
-/** Registers the hooks of a resource (by name); a second call replaces the first. */
-export function registerResourceHooks(resourceName: string, hooks: ResourceHooks): void {
-  registry.set(resourceName, hooks);
-}
-
-/** The hooks of a resource (empty when none are registered). */
-export function hooksOf(resource: Resource): ResourceHooks {
-  return registry.get(resource.name) ?? {};
+/** The hooks of a resource in a table (none when it has none). */
+export function hooksOf(table: ResourceHooksTable, resource: Resource): ResourceHooks {
+  return Object.hasOwn(table, resource.name) ? table[resource.name]! : {};
 }

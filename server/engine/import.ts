@@ -1,21 +1,22 @@
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import type { FastifyRequest } from 'fastify';
 import type { Resource } from '../../resources/define.ts';
 import { fieldErrors, issueKey } from '../../schemas/messages.ts';
 import { AppError } from '../core/errors.ts';
-import { publishEvent } from '../events/hub.ts';
 import type { Actor } from './audit.ts';
-import type { CsvJobs } from './csv-jobs.ts';
+import type { CsvQueue, ImportOptions, JobTicket } from './csv-queue.ts';
 import { holdsUnsafeText } from '../../resources/fields.ts';
 import { columnReaders, idColumn, rowInput } from './csv-parse-row.ts';
 import { resolveReferences } from './csv-references.ts';
 import { fieldByName, fieldsOf, ident } from './fields.ts';
 import type { Lang } from './labels.ts';
-import { insertRecord, patchRecord, type OperationContext } from './operations.ts';
+import type { OperationContext } from './context.ts';
+import { publishManyChanged } from './record-events.ts';
+import { insertRecord, patchRecord } from './record-writes.ts';
 import type { RawQuery } from './query.ts';
 import { withoutSystemKeys, writeSchemas } from '../../resources/write.ts';
 
-export const DEFAULT_MAX_IMPORT_ROWS = 100_000;
+const DEFAULT_MAX_IMPORT_ROWS = 100_000;
 
 export interface ImportReport {
   total: number;
@@ -33,48 +34,40 @@ interface PlannedRow {
   existingId: string | null;
 }
 
-/** What an import run was asked to do: check only, or write; match existing records by a unique field. */
-export interface ImportOptions {
-  dryRun: boolean;
-  upsert: string | null;
-}
-
 /** Progress callbacks of a run: after every row is checked, and while rows are written (inside the transaction). */
 export interface ImportHooks {
   checked?(total: number): Promise<void>;
   written?(done: number, total: number): Promise<void>;
 }
 
-/** A large import handed to a background job (202). */
-export interface JobTicket {
-  job_id: string;
-  queue: string;
-  state: 'queued';
-}
+/**
+ * The uploaded file as the HTTP side hands it over (csv-routes.ts): its bytes, `truncated` once they went over
+ * the upload limit; undefined when the request carries no file.
+ */
+export type CsvUpload = () => Promise<(Readable & { truncated?: boolean }) | undefined>;
 
 /**
- * `POST <endpoint>/import`: every row is validated with the resource's own zod schema (create, or partial
- * update when `upsert=<unique field>` matches an existing record), unique values are checked against the
- * table and the file. `dry_run=1` reports and writes nothing; a real run writes everything in one transaction
- * (with an audit row per record) or nothing at all. Rows are numbered as lines of the file (the header is 1).
- * A file of more rows than `config.csvJobRows` goes to a background job (csv-jobs.ts) when this server runs
- * jobs: the answer is then a `JobTicket` and the report becomes the job's output.
+ * The import operation (`POST <endpoint>/import`, csv-routes.ts): every row is validated with the resource's
+ * own zod schema (create, or partial update when `upsert=<unique field>` matches an existing record), unique
+ * values are checked against the table and the file. `dry_run=1` reports and writes nothing; a real run writes
+ * everything in one transaction (with an audit row per record) or nothing at all. Rows are numbered as lines
+ * of the file (the header is 1). A file of more rows than `jobs.threshold` goes to a background job
+ * (csv-jobs.ts) when this server runs jobs: the answer is then a `JobTicket` and the report becomes the job's
+ * output.
  */
-export async function importCsv(
+export async function importRecords(
   ctx: OperationContext,
-  raw: RawQuery,
-  request: FastifyRequest,
-  jobs?: CsvJobs,
+  { query: raw, upload, lang, jobs }: { query: RawQuery; upload: CsvUpload; lang: Lang; jobs?: CsvQueue },
 ): Promise<ImportReport | JobTicket> {
   const actor = await ctx.authorize('import');
   const options = importOptions(ctx.resource, raw);
   const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
-  const rows = await readCsv(request, max);
+  const rows = await readCsv(await upload(), max);
   if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
-    await checkHeader(ctx, request, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
-    return jobs.queueImport(ctx.resource, rows, options, actor, request.locale);
+    await checkHeader(ctx, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
+    return jobs.queueImport(ctx.resource, rows, options, actor, lang.locale);
   }
-  const report = await runImport(ctx, actor, request, rows, options);
+  const report = await runImport(ctx, actor, lang, rows, options);
   if (!report.dry_run && report.errors.length) {
     const fields: Record<string, string[]> = {};
     for (const e of report.errors)
@@ -86,7 +79,7 @@ export async function importCsv(
 }
 
 /** `dry_run` and `upsert` from the query (422 when `upsert` names a field that is not unique). */
-export function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
+function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
   const dryRun = raw.dry_run === '1' || raw.dry_run === 'true';
   const upsert = typeof raw.upsert === 'string' && raw.upsert ? raw.upsert : null;
   if (upsert && upsert !== 'id' && !fieldByName(resource, upsert)?.meta.unique)
@@ -185,55 +178,36 @@ export async function runImport(
   await db.transaction(async (tx) => {
     for (const [i, p] of planned.entries()) {
       if (p.existingId) {
-        await patchRecord(ctx, tx, p.existingId, p.data, actor);
+        await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
         updatedIds.push(p.existingId);
         report.updated++;
       } else {
-        await insertRecord(ctx, tx, p.data, actor);
+        await insertRecord(ctx, { tx, data: p.data, actor });
         report.created++;
       }
       if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
     }
   });
-  if (planned.length > 0) await emitImport(ctx, actor, updatedIds);
+  // One live event per committed import, not one per row; edit pages of updated records warn.
+  if (planned.length > 0)
+    await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
   return report;
 }
 
-/** Most updated ids an import event lists (NOTIFY payloads stay under PostgreSQL's 8000 bytes). */
-const MAX_EVENT_IDS = 200;
-
-/**
- * One live event per committed import, not one per row: lists of the resource refresh once, and edit pages
- * of updated records warn (`ids`; null when more than MAX_EVENT_IDS changed, meaning "any of them").
- */
-function emitImport(ctx: Pick<OperationContext, 'db' | 'resource'>, actor: Actor, updatedIds: string[]) {
-  const data = {
-    resource: ctx.resource.name,
-    id: null,
-    action: 'import',
-    ids: updatedIds.length <= MAX_EVENT_IDS ? updatedIds : null,
-    actor_id: actor.userId,
-  };
-  return publishEvent(ctx.db, { type: 'record', data, permission: ctx.resource.permission });
-}
-
-async function readCsv(request: FastifyRequest, max: number): Promise<string[][]> {
-  let file;
-  try {
-    file = await request.file();
-  } catch {
-    file = undefined;
-  }
+async function readCsv(
+  file: (Readable & { truncated?: boolean }) | undefined,
+  max: number,
+): Promise<string[][]> {
   if (!file) throw AppError.validation({ file: ['engine.csv.file_required'] });
   const rows: string[][] = [];
-  const parser = file.file.pipe(
+  const parser = file.pipe(
     parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: 1 << 20 }),
   );
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       rows.push(record);
       if (rows.length > max + 1) {
-        file.file.resume();
+        file.resume();
         throw new AppError(422, 'engine.csv.too_many_rows', {
           params: { max },
           fields: { file: ['engine.csv.too_many_rows'] },
@@ -245,7 +219,7 @@ async function readCsv(request: FastifyRequest, max: number): Promise<string[][]
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw error;
     throw AppError.validation({ file: ['engine.csv.not_csv'] });
   }
-  if (file.file.truncated) throw new AppError(413, 'errors.payload_too_large');
+  if (file.truncated) throw new AppError(413, 'errors.payload_too_large');
   return rows;
 }
 

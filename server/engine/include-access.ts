@@ -10,7 +10,7 @@ import { fieldsOf, includeNameOf } from './fields.ts';
  */
 
 /** The resource an include name embeds: a belongs-to's or many-to-many's target, or a has-many's child. */
-export function includeTarget(
+function includeTarget(
   resource: Resource,
   registry: readonly Resource[],
   name: string,
@@ -23,7 +23,7 @@ export function includeTarget(
 }
 
 /** The resource an exported column refers to (a reference or references field), if any. */
-export function columnTarget(
+function columnTarget(
   resource: Resource,
   registry: readonly Resource[],
   column: string,

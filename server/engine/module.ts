@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { Resource } from '../../resources/define.ts';
-import { resources as registeredResources } from '../../resources/index.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv-jobs.ts';
+import type { ResourceHooksTable } from './hooks.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './snapshot.ts';
@@ -16,9 +16,12 @@ import { migrationProblems } from './snapshot.ts';
  */
 export function createResourcesModule({
   resources,
+  hooks = {},
   migrationsDir = MIGRATIONS_DIR,
 }: {
   resources: readonly Resource[];
+  /** The hooks the domain modules declare for their resources, by resource name (hooks.ts). */
+  hooks?: ResourceHooksTable;
   migrationsDir?: string;
 }): AppModule {
   return {
@@ -31,7 +34,7 @@ export function createResourcesModule({
       addServedResources(resources);
       // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
       const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
-      const csvJobs = createCsvJobs({ db: ctx.db, config: ctx.config, registry: resources, jobs });
+      const csvJobs = createCsvJobs({ db: ctx.db, config: ctx.config, registry: resources, hooks, jobs });
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
@@ -45,6 +48,7 @@ export function createResourcesModule({
             db: ctx.db,
             resource,
             registry: resources,
+            hooks,
             csvJobs,
             publicOrigin: ctx.config.publicOrigin,
           });
@@ -52,6 +56,3 @@ export function createResourcesModule({
     },
   };
 }
-
-/** The default module: every resource of resources/index.ts, migrations in server/migrations. */
-export const resourcesModule: AppModule = createResourcesModule({ resources: registeredResources });

@@ -3,7 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { NULL_DATA, job } from '../core/openapi.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
-import { MAX_BULK_IDS } from './operations.ts';
+import { MAX_BULK_IDS } from './bulk.ts';
 import { COUNT_CAP } from './paging.ts';
 import { includeNames, qFields } from './query.ts';
 import { recordSchema, writeSchemas } from '../../resources/write.ts';

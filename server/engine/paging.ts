@@ -115,7 +115,7 @@ function finish(
  * The total of a list: the planner's estimate for an unfiltered list of a big table, a count stopped at
  * COUNT_CAP otherwise (exact below it), an exact count for `estimatedTotal: false` resources.
  */
-export async function countRows(db: Queryable, resource: Resource, q: ListQuery): Promise<Total> {
+async function countRows(db: Queryable, resource: Resource, q: ListQuery): Promise<Total> {
   const table = ident(resource.table);
   const exact = resource.options.estimatedTotal === false;
   if (!q.hasFilter && !exact) {
@@ -162,7 +162,7 @@ function keysColumn(order: readonly SortKey[]): string {
  * descending). One direction and no NULL possible: a row comparison an index on the sort columns serves;
  * otherwise the lexicographic chain `a > x OR (a = x AND id > y)` with NULLs placed as ORDER BY places them.
  */
-export function keysetPredicate(
+function keysetPredicate(
   resource: Resource,
   order: readonly SortKey[],
   keys: readonly (string | null)[],

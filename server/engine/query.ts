@@ -10,7 +10,7 @@ import {
   sortableFields,
 } from '../../resources/fields.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
-import { hooksOf } from './hooks.ts';
+import type { ResourceHooks } from './hooks.ts';
 
 /**
  * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`, `q`,
@@ -57,8 +57,18 @@ export interface SortKey {
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
-/** Parses the list parameters; `paged: false` (export) ignores page/size. Throws AppError 422. */
-export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true } = {}): ListQuery {
+/** A resource's custom search SQL per field (its `filters` hook, hooks.ts). */
+export type SearchFilters = NonNullable<ResourceHooks['filters']>;
+
+/**
+ * Parses the list parameters; `paged: false` (export) ignores page/size; `filters` are the resource's custom
+ * search SQL (its hooks). Throws AppError 422.
+ */
+export function parseListQuery(
+  resource: Resource,
+  raw: RawQuery,
+  { paged = true, filters = {} }: { paged?: boolean; filters?: SearchFilters } = {},
+): ListQuery {
   const params: unknown[] = [];
   let shortLike = false;
   const bind = (value: unknown) => {
@@ -68,12 +78,12 @@ export function parseListQuery(resource: Resource, raw: RawQuery, { paged = true
       shortLike = true;
     return `$${params.length}`;
   };
-  const conditions = parseConditions(resource, raw);
+  const conditions = parseConditions(resource, raw, filters);
   const join = one(raw, 'searchJoin')?.toLowerCase() || 'and';
   if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
   const clauses = conditions.map((c) => c.toSql(bind));
   const text = one(raw, 'q')?.trim();
-  const everywhere = text ? likeEverywhere(resource, 'q', text).toSql(bind) : null;
+  const everywhere = text ? likeEverywhere(resource, text, filters).toSql(bind) : null;
   const joined = clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `);
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
@@ -145,7 +155,7 @@ const CONDITION_SQL: Record<
   between: (col, [a, b], bind) => `${col} BETWEEN ${bind(a)} AND ${bind(b)}`,
 };
 
-function parseConditions(resource: Resource, raw: RawQuery): ParsedCondition[] {
+function parseConditions(resource: Resource, raw: RawQuery, filters: SearchFilters): ParsedCondition[] {
   const search = pairs(one(raw, 'search'));
   const chosen = new Map(pairs(one(raw, 'searchFields')).map(([f, c]) => [f, c]));
   for (const name of chosen.keys()) searchable(resource, name);
@@ -160,7 +170,7 @@ function parseConditions(resource: Resource, raw: RawQuery): ParsedCondition[] {
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
     const values = parseValues(name, target.kind, condition, value, target.info);
-    out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind) });
+    out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind, filters) });
   }
   return out;
 }
@@ -171,6 +181,7 @@ function conditionSql(
   condition: Condition,
   values: unknown[],
   bind: (v: unknown) => string,
+  filters: SearchFilters,
 ): string {
   if (target.kind === 'references' && target.info) {
     // many-to-many: records linked to the given ids.
@@ -178,7 +189,7 @@ function conditionSql(
     const inner = CONDITION_SQL[condition === '=' ? '=' : 'in'](`j.${ident(j.targetColumn)}`, values, bind);
     return `EXISTS (SELECT 1 FROM ${ident(j.table)} j WHERE j.${ident(j.ownerColumn)} = ${ident(resource.table)}."id" AND ${inner})`;
   }
-  const custom = hooksOf(resource).filters?.[target.name];
+  const custom = Object.hasOwn(filters, target.name) ? filters[target.name] : undefined;
   if (custom) return custom({ column: ident(target.name), condition, values, bind });
   return CONDITION_SQL[condition](ident(target.name), values, bind);
 }
@@ -206,10 +217,9 @@ export function qFields(resource: Resource): FieldInfo[] {
  * `q=<text>`: the text (taken literally, no escapes) in any `like`-searchable field, OR among them; a field
  * with a custom filter hook is searched through it, like a `search` pair would be. 422 when there is none.
  */
-function likeEverywhere(resource: Resource, param: string, value: string): ParsedCondition {
+function likeEverywhere(resource: Resource, value: string, custom: SearchFilters): ParsedCondition {
   const fields = qFields(resource);
-  if (fields.length === 0) throw queryError(param, 'engine.query.unknown_search_field', param);
-  const custom = hooksOf(resource).filters ?? {};
+  if (fields.length === 0) throw queryError('q', 'engine.query.unknown_search_field', 'q');
   return {
     toSql: (bind) => {
       let shared: string | null = null;
@@ -315,7 +325,7 @@ function pairs(text: string | undefined): [string, string][] {
 }
 
 /** Splits on `sep` where it is not escaped by a backslash; the parts keep their escapes. */
-export function splitEscaped(text: string, sep: string): string[] {
+function splitEscaped(text: string, sep: string): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let i = 0; i < text.length; i++) {
@@ -338,7 +348,7 @@ function unescapedIndex(text: string, char: string): number {
 }
 
 /** `\;` `\:` `\,` `\\` -> the character; any other backslash is kept as it is (lenient for older clients). */
-export function unescapeValue(text: string): string {
+function unescapeValue(text: string): string {
   return text.replace(/\\([\\;:,])/g, '$1');
 }
 

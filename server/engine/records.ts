@@ -1,9 +1,8 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from './fields.ts';
-import { hooksOf } from './hooks.ts';
-
-export type WireRecord = Record<string, unknown> & { id: string };
+import { hooksOf, type ResourceHooksTable } from './hooks.ts';
+import { toWire, type WireRecord } from './wire.ts';
 
 /** SELECT list of a resource's readable columns (write-only columns are never read). */
 export function selectColumns(resource: Resource): string {
@@ -17,25 +16,21 @@ export function selectColumns(resource: Resource): string {
   return cols.join(', ');
 }
 
-/** A database row as the contract sends it: ids as strings, timestamps as ISO 8601 UTC. */
-export function toWire(row: Record<string, unknown>): WireRecord {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] =
-      value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? String(value) : value;
-  }
-  out.id = String(row.id);
-  return out as WireRecord;
+/** What loading records needs besides the rows: the resource, the others (includes) and their hooks (afterRead). */
+export interface RecordScope {
+  resource: Resource;
+  registry: readonly Resource[];
+  hooks: ResourceHooksTable;
 }
 
 /** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */
 export async function loadRecords(
   db: Queryable,
-  resource: Resource,
-  registry: readonly Resource[],
+  scope: RecordScope,
   rows: Record<string, unknown>[],
   includes: readonly string[] = [],
 ): Promise<WireRecord[]> {
+  const { resource } = scope;
   const records = rows.map(toWire);
   if (records.length === 0) return records;
   const ids = records.map((r) => r.id);
@@ -44,15 +39,14 @@ export async function loadRecords(
     for (const r of records) r[f.name] = linked.get(r.id) ?? [];
   }
   for (const name of includes)
-    await INCLUDERS.find((i) => i.matches(resource, name))?.load({ db, resource, registry, records, name });
-  await hooksOf(resource).afterRead?.({ db, records });
+    await INCLUDERS.find((i) => i.matches(resource, name))?.load({ db, scope, records, name });
+  await hooksOf(scope.hooks, resource).afterRead?.({ db, records });
   return records;
 }
 
 interface IncludeArgs {
   db: Queryable;
-  resource: Resource;
-  registry: readonly Resource[];
+  scope: RecordScope;
   records: WireRecord[];
   name: string;
 }
@@ -64,32 +58,33 @@ const INCLUDERS: {
 }[] = [
   {
     matches: (resource, name) => relationField(resource, name)?.kind === 'reference',
-    async load({ db, resource, registry, records, name }) {
-      const f = relationField(resource, name)!;
-      const target = targetOf(registry, f);
+    async load({ db, scope, records, name }) {
+      const f = relationField(scope.resource, name)!;
+      const target = targetOf(scope.registry, f);
       const ids = [
         ...new Set(records.map((r) => r[f.name]).filter((v): v is string => typeof v === 'string')),
       ];
-      const byId = await fetchByIds(db, target, registry, ids);
+      const byId = await fetchByIds(db, { ...scope, resource: target }, ids);
       for (const r of records)
         r[name] = typeof r[f.name] === 'string' ? (byId.get(r[f.name] as string) ?? null) : null;
     },
   },
   {
     matches: (resource, name) => relationField(resource, name)?.kind === 'references',
-    async load({ db, resource, registry, records, name }) {
-      const f = relationField(resource, name)!;
-      const target = targetOf(registry, f);
+    async load({ db, scope, records, name }) {
+      const f = relationField(scope.resource, name)!;
+      const target = targetOf(scope.registry, f);
       const ids = [...new Set(records.flatMap((r) => r[f.name] as string[]))];
-      const byId = await fetchByIds(db, target, registry, ids);
+      const byId = await fetchByIds(db, { ...scope, resource: target }, ids);
       for (const r of records) r[name] = (r[f.name] as string[]).flatMap((id) => byId.get(id) ?? []);
     },
   },
   {
     matches: (resource, name) => Boolean(resource.options.hasMany?.[name]),
-    async load({ db, resource, registry, records, name }) {
+    async load({ db, scope, records, name }) {
+      const { resource } = scope;
       const spec = resource.options.hasMany![name]!;
-      const child = registry.find((r) => r.name === spec.resource);
+      const child = scope.registry.find((r) => r.name === spec.resource);
       if (!child)
         throw new Error(`hasMany ${resource.name}.${name}: resource ${spec.resource} is not registered`);
       const ids = records.map((r) => r.id);
@@ -97,7 +92,7 @@ const INCLUDERS: {
         `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id"`,
         ids,
       );
-      const children = await loadRecords(db, child, registry, rows);
+      const children = await loadRecords(db, { ...scope, resource: child }, rows);
       for (const r of records) r[name] = children.filter((c) => c[spec.foreignKey] === r.id);
     },
   },
@@ -118,16 +113,16 @@ function targetOf(registry: readonly Resource[], f: FieldInfo): Resource {
 
 async function fetchByIds(
   db: Queryable,
-  target: Resource,
-  registry: readonly Resource[],
+  scope: RecordScope,
   ids: string[],
 ): Promise<Map<string, WireRecord>> {
   if (ids.length === 0) return new Map();
+  const target = scope.resource;
   const { rows } = await db.query(
     `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
     ids,
   );
-  const records = await loadRecords(db, target, registry, rows);
+  const records = await loadRecords(db, scope, rows);
   return new Map(records.map((r) => [r.id, r]));
 }
 

@@ -3,33 +3,20 @@ import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { requirePermission } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
-import { registerCsvJobRoutes } from './csv-job-routes.ts';
+import { permissionFor } from './access.ts';
 import type { CsvJobs } from './csv-jobs.ts';
-import { exportCsv } from './export.ts';
-import { importCsv } from './import.ts';
+import { registerCsvRoutes } from './csv-routes.ts';
+import type { ResourceHooksTable } from './hooks.ts';
 import { fieldLabel } from './labels.ts';
 import { routeSchemas } from './openapi.ts';
-import {
-  createRecord,
-  deleteRecord,
-  deleteRecords,
-  listRecords,
-  readRecord,
-  updateRecord,
-  updateRecords,
-  type Action,
-  type OperationContext,
-} from './operations.ts';
+import { deleteRecords, updateRecords } from './bulk.ts';
+import type { OperationContext } from './context.ts';
+import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
 import type { RawQuery } from './query.ts';
-
-/** The permission name an action needs: `<permission>` to read, `<permission>.<action>` otherwise. */
-export function permissionFor(resource: Resource, action: Action): string {
-  return action === 'read' ? resource.permission : `${resource.permission}.${action}`;
-}
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
- * With `csvJobs`, large exports and imports become background jobs (202) and their job routes are mounted.
+ * CSV export and import are csv-routes.ts; with `csvJobs`, large ones become background jobs (202).
  */
 export function registerResourceRoutes(
   app: FastifyInstance,
@@ -37,12 +24,14 @@ export function registerResourceRoutes(
     db,
     resource,
     registry,
+    hooks,
     csvJobs,
     publicOrigin = null,
   }: {
     db: Db;
     resource: Resource;
     registry: readonly Resource[];
+    hooks: ResourceHooksTable;
     csvJobs?: CsvJobs;
     /** PUBLIC_ORIGIN: links the server writes (invitations) use it rather than the request's Host header. */
     publicOrigin?: string | null;
@@ -54,6 +43,7 @@ export function registerResourceRoutes(
     db,
     resource,
     registry,
+    hooks,
     async authorize(action) {
       const principal = await requirePermission(request, permissionFor(resource, action));
       const ua = request.headers['user-agent'];
@@ -75,51 +65,38 @@ export function registerResourceRoutes(
 
   if (has('list'))
     app.get(base, { schema: schemas.list }, async (request) =>
-      ok(await listRecords(ctxOf(request), queryOf(request))),
+      ok(await listRecords(ctxOf(request), { query: queryOf(request) })),
     );
   if (has('create'))
     app.post(base, { schema: schemas.create }, async (request, reply) => {
-      const record = await createRecord(ctxOf(request), request.body, queryOf(request));
+      const record = await createRecord(ctxOf(request), { body: request.body, query: queryOf(request) });
       return reply.code(201).send(ok(record));
     });
-  if (has('export'))
-    app.get(`${base}/export`, { schema: schemas.export }, (request, reply) =>
-      exportCsv(ctxOf(request), queryOf(request), request, reply, csvJobs),
-    );
-  if (has('import'))
-    app.post(`${base}/import`, { schema: schemas.import }, async (request, reply) => {
-      const result = await importCsv(ctxOf(request), queryOf(request), request, csvJobs);
-      return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
-    });
-  if (csvJobs && (has('export') || has('import')))
-    registerCsvJobRoutes(app, {
-      db,
-      base,
-      resource,
-      csvJobs,
-      ctxOf,
-      schemas,
-      exports: has('export'),
-      imports: has('import'),
-    });
+  registerCsvRoutes(app, { db, base, resource, csvJobs, ctxOf, schemas });
   if (has('read'))
     app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
-      ok(await readRecord(ctxOf(request), idOf(request), queryOf(request))),
+      ok(await readRecord(ctxOf(request), { id: idOf(request), query: queryOf(request) })),
     );
   if (has('update')) {
     app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
-      ok(await updateRecord(ctxOf(request), idOf(request), request.body, queryOf(request))),
+      ok(
+        await updateRecord(ctxOf(request), {
+          id: idOf(request),
+          body: request.body,
+          query: queryOf(request),
+        }),
+      ),
     );
     app.patch(base, { schema: schemas.updateMany }, async (request) =>
-      ok(await updateRecords(ctxOf(request), queryOf(request).ids, request.body)),
+      ok(await updateRecords(ctxOf(request), { ids: queryOf(request).ids, body: request.body })),
     );
   }
   if (has('delete')) {
     app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
-      ok(await deleteRecord(ctxOf(request), idOf(request))),
+      ok(await deleteRecord(ctxOf(request), { id: idOf(request) })),
     );
     app.delete(base, { schema: schemas.deleteMany }, async (request) =>
-      ok(await deleteRecords(ctxOf(request), queryOf(request).ids)),
+      ok(await deleteRecords(ctxOf(request), { ids: queryOf(request).ids })),
     );
   }
 }

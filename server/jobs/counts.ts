@@ -51,14 +51,6 @@ export async function queueCountsByName(
   return Object.fromEntries((await queueCounts(db)).map((q) => [q.name, q.counts]));
 }
 
-/** The sum over every queue, e.g. `failed` for the dashboard's failed-jobs figure. */
-export async function totalCounts(db: Queryable): Promise<Record<JobState, number> & { total: number }> {
-  const sum = emptyCounts();
-  for (const q of await queueCounts(db))
-    for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += q.counts[key];
-  return sum;
-}
-
 /** Whether pg-boss's schema exists in this database. */
 export async function isInstalled(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ t: string | null }>(`SELECT to_regclass($1)::text AS t`, [

@@ -3,7 +3,7 @@ import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
-import { validate } from '../core/http.ts';
+import { validate } from '../core/validate.ts';
 import { requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';

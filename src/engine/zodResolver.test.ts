@@ -6,7 +6,7 @@ import { hasOperation, type Resource } from '../../resources/define.ts';
 import { bodySchemas } from '../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
 import { fieldErrors } from '../../schemas/messages.ts';
-import { validate } from '../../server/core/http.ts';
+import { validate } from '../../server/core/validate.ts';
 import { resources as fixtureRegistry } from '../../tests/fixtures/registry.ts';
 import { arbitraryOf, type JsonSchema } from '../../tests/helpers/arbitrary.ts';
 import { formPayload } from './formPayload.ts';
@@ -23,7 +23,8 @@ async function clientRejects(resource: Resource, values: Record<string, unknown>
 
 /**
  * What the server answers for the body the form sends: operations.ts's own call (`validate` of
- * server/core/http.ts over the body schema, system keys dropped), its 422 `errors` map's fields (top level).
+ * server/core/validate.ts over the body schema, system keys dropped), its 422 `errors` map's fields
+ * (top level).
  */
 function serverRejects(resource: Resource, values: Record<string, unknown>, isEdit: boolean): string[] {
   const body = formPayload({ resource, values, isEdit, registry: fixtureRegistry });

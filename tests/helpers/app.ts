@@ -2,7 +2,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { buildApp } from '../../server/app.ts';
-import { modules as defaultModules } from '../../server/modules/index.ts';
+import { modules as defaultModules, resourceHooks, taskHandlers } from '../../server/modules/index.ts';
+import { createJobsModule } from '../../server/modules/jobs/index.ts';
+import type { TaskHandler } from '../../server/modules/tasks/handlers.ts';
 import type { AppModule } from '../../server/core/app-module.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
@@ -39,11 +41,14 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   {
     extraModules = [],
+    extraTaskHandlers = [],
     resources,
     migrationsDir,
     logger: customLogger,
   }: {
     extraModules?: AppModule[];
+    /** Task handlers this test offers besides the product's (declared with `defineTaskHandler`). */
+    extraTaskHandlers?: TaskHandler[];
     /** The server's pino logger, e.g. one writing to a stream the test reads; silent by default. */
     logger?: Logger;
     /** Registers these resources instead of resources/index.ts, after applying `migrationsDir`'s SQL. */
@@ -56,8 +61,12 @@ export async function createTestApp(
   let modules = defaultModules;
   if (resources) {
     for (const m of migrationsDir ? readMigrations(migrationsDir) : []) await db.exec(m.sql);
-    const engine = createResourcesModule({ resources, migrationsDir });
+    const engine = createResourcesModule({ resources, migrationsDir, hooks: resourceHooks });
     modules = defaultModules.map((m) => (m.name === engine.name ? engine : m));
+  }
+  if (extraTaskHandlers.length) {
+    const jobsModule = createJobsModule({ taskHandlers: [...taskHandlers, ...extraTaskHandlers] });
+    modules = modules.map((m) => (m.name === jobsModule.name ? jobsModule : m));
   }
   const config: Config = {
     ...loadConfig({ DATA_DIR: `/tmp/admin-test-${process.pid}` }),

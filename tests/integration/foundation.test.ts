@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ok } from '../../server/core/envelope.ts';
-import { validate } from '../../server/core/http.ts';
+import { validate } from '../../server/core/validate.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import type { AppModule } from '../../server/core/app-module.ts';

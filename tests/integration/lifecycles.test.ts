@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { registerTaskHandler } from '../../server/modules/tasks/handlers.ts';
+import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
 
-// A handler only this file registers: quick, always succeeds.
-registerTaskHandler({
+// A handler only this file's server offers: quick, always succeeds.
+const lifecycleHandler = defineTaskHandler({
   name: 'test.lifecycle',
   description: 'system.tasks.handlers.auth_purge',
   params: z.object({}).strict(),
@@ -23,7 +23,10 @@ describe('scheduled task lifecycle with runs and queued jobs', () => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestApp({ jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1 });
+    t = await createTestApp(
+      { jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1 },
+      { extraTaskHandlers: [lifecycleHandler] },
+    );
     admin = await t.adminToken();
   });
   afterAll(() => t?.close());

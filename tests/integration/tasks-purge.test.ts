@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taskHandler } from '../../server/modules/tasks/handlers.ts';
+import { taskHandlers } from '../../server/modules/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 /** The built-in "purge expired tokens and codes" task also purges expired WeChat sign-in states and tickets. */
@@ -20,7 +20,7 @@ describe('auth.purge task', () => {
       `INSERT INTO wechat_tickets (ticket_hash, provider, app_id, openid, expires_at) VALUES
          ('old-ticket', 'official', 'app', 'o1', now() - interval '2 days')`,
     );
-    const handler = taskHandler('auth.purge')!;
+    const handler = taskHandlers.find((h) => h.name === 'auth.purge')!;
     const result = await handler.run(
       { db: t.db, config: t.config, log: pino({ level: 'silent' }), storage: t.storage },
       {},

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSION } from '../../schemas/permissions.ts';
-import { registerTaskHandler } from '../../server/modules/tasks/handlers.ts';
+import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
 
-// A handler only this file registers: records each call's params in a table the test reads.
-registerTaskHandler({
+// A handler only this file's server offers: records each call's params in a table the test reads.
+const recordHandler = defineTaskHandler({
   name: 'test.record',
   description: 'system.tasks.handlers.auth_purge',
   params: z.object({ label: z.string().max(20).default('x') }).strict(),
@@ -39,7 +39,10 @@ describe('scheduled tasks', () => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestApp({ jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1 });
+    t = await createTestApp(
+      { jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1 },
+      { extraTaskHandlers: [recordHandler] },
+    );
     admin = await t.adminToken();
   });
   afterAll(() => t?.close());

@@ -3,14 +3,15 @@ import { activities } from '../../../resources/activities.ts';
 import { z } from 'zod';
 import { isIdString } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { AppError } from '../../core/errors.ts';
 import { paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
-import { selectColumns, toWire, type WireRecord } from '../../engine/records.ts';
+import { selectColumns } from '../../engine/records.ts';
+import { toWire, type WireRecord } from '../../engine/wire.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { withNames } from './names.ts';
 

@@ -1,7 +1,7 @@
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { requireStaff } from '../../core/principal.ts';
-import { readDictionary } from '../../engine/dictionaries.ts';
+import { loadDictionary } from '../../engine/dictionaries.ts';
 import type { AppModule } from '../../core/app-module.ts';
 
 /**
@@ -24,7 +24,7 @@ export const dictionariesModule: AppModule = {
       async (request) => {
         await requireStaff(request);
         const { slug } = request.params;
-        const entries = await readDictionary(db, slug, request.locale);
+        const entries = await loadDictionary(db, slug, request.locale);
         if (!entries) throw AppError.notFound();
         return ok({ slug, data: [...entries].map(([value, label]) => ({ label, value })) });
       },

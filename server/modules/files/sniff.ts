@@ -48,9 +48,6 @@ const K = {
   txt: { mime: 'text/plain', ext: 'txt', exts: ['txt', 'text', 'log', 'md'] },
 } satisfies Record<string, Kind>;
 
-/** Every type an upload may have (the allow-list). */
-export const ALLOWED_MIME_TYPES: readonly string[] = Object.values(K).map((k) => k.mime);
-
 /** Types a browser could run (scripts in SVG): served with a sandbox policy, as attachments only. */
 export const ACTIVE_MIME_TYPES: readonly string[] = [K.svg.mime];
 

@@ -1,4 +1,5 @@
 import { createJobsRuntime, type JobsRuntime } from '../../jobs/runtime.ts';
+import { taskHandlerTable, type TaskHandler } from '../tasks/handlers.ts';
 import { createTaskScheduler, type TaskScheduler } from '../tasks/scheduler.ts';
 import { registerTaskRoutes } from '../tasks/routes.ts';
 import type { AppModule } from '../../core/app-module.ts';
@@ -15,42 +16,47 @@ declare module 'fastify' {
 /**
  * Jobs and scheduled tasks (issue 6): pg-boss starts when the app is ready (after every module has declared
  * its queues) and stops when it closes, before the database does. `v1/system/jobs` and `v1/system/tasks`
- * answer on every server, whether or not it runs jobs itself (`JOBS=0`).
+ * answer on every server, whether or not it runs jobs itself (`JOBS=0`). A task may call one of
+ * `taskHandlers`, the handlers the modules declare (passed in where the app is composed, modules/index.ts).
+ * Example: `createJobsModule({ taskHandlers: [...maintenanceTaskHandlers, ...reportTasks] })`
  */
-export const jobsModule: AppModule = {
-  name: 'jobs',
-  register(app, ctx) {
-    const jobs = createJobsRuntime(ctx);
-    const scheduler = createTaskScheduler(ctx, jobs);
-    app.decorate('jobs', jobs);
-    app.decorate('tasks', scheduler);
-    registerTaskRoutes(app, { db: ctx.db, jobs, scheduler });
-    registerJobRoutes(app, { db: ctx.db, jobs });
-    // A failure of the job runtime (the database busy or away, a lost race with another server) never
-    // stops the server: it keeps serving and tries again, every 2, 4, ... up to 60 seconds.
-    let retry: NodeJS.Timeout | null = null;
-    let isClosing = false;
-    const startJobs = async (attempt: number): Promise<void> => {
-      retry = null;
-      try {
-        await jobs.start();
-        await scheduler.start();
-      } catch (err) {
+export function createJobsModule({ taskHandlers }: { taskHandlers: readonly TaskHandler[] }): AppModule {
+  const handlers = taskHandlerTable(taskHandlers);
+  return {
+    name: 'jobs',
+    register(app, ctx) {
+      const jobs = createJobsRuntime(ctx);
+      const scheduler = createTaskScheduler(ctx, jobs, handlers);
+      app.decorate('jobs', jobs);
+      app.decorate('tasks', scheduler);
+      registerTaskRoutes(app, { db: ctx.db, jobs, scheduler, handlers });
+      registerJobRoutes(app, { db: ctx.db, jobs });
+      // A failure of the job runtime (the database busy or away, a lost race with another server) never
+      // stops the server: it keeps serving and tries again, every 2, 4, ... up to 60 seconds.
+      let retry: NodeJS.Timeout | null = null;
+      let isClosing = false;
+      const startJobs = async (attempt: number): Promise<void> => {
+        retry = null;
+        try {
+          await jobs.start();
+          await scheduler.start();
+        } catch (err) {
+          scheduler.stop();
+          await jobs.stop().catch(() => undefined);
+          if (isClosing) return;
+          const delay = Math.min(60_000, 1000 * 2 ** attempt);
+          ctx.log.error({ err, retry_in_ms: delay }, 'job runtime failed to start; retrying');
+          retry = setTimeout(() => void startJobs(attempt + 1), delay);
+          retry.unref();
+        }
+      };
+      app.addHook('onReady', () => startJobs(1));
+      app.addHook('onClose', async () => {
+        isClosing = true;
+        if (retry) clearTimeout(retry);
         scheduler.stop();
-        await jobs.stop().catch(() => undefined);
-        if (isClosing) return;
-        const delay = Math.min(60_000, 1000 * 2 ** attempt);
-        ctx.log.error({ err, retry_in_ms: delay }, 'job runtime failed to start; retrying');
-        retry = setTimeout(() => void startJobs(attempt + 1), delay);
-        retry.unref();
-      }
-    };
-    app.addHook('onReady', () => startJobs(1));
-    app.addHook('onClose', async () => {
-      isClosing = true;
-      if (retry) clearTimeout(retry);
-      scheduler.stop();
-      await jobs.stop();
-    });
-  },
-};
+        await jobs.stop();
+      });
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { registerResourceHooks } from '../../engine/hooks.ts';
+import type { ResourceHooksTable } from '../../engine/hooks.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerAccountRoutes } from './accountRoutes.ts';
 import { departmentHooks } from './departmentHooks.ts';
@@ -8,16 +8,21 @@ import { staffHooks } from './staffHooks.ts';
 import { registerDepartmentTreeRoute } from './tree.ts';
 import { userHooks } from './userHooks.ts';
 
-// The rules of the people resources run inside the engine's write paths (create, update, delete, import).
-registerResourceHooks('departments', departmentHooks);
-registerResourceHooks('roles', roleHooks);
-registerResourceHooks('staff', staffHooks);
-registerResourceHooks('users', userHooks);
+/**
+ * The rules of the people resources, run inside the engine's write paths (create, update, delete, import)
+ * and reads. Passed to the engine where the app is composed (server/modules/index.ts).
+ */
+export const peopleResourceHooks: ResourceHooksTable = {
+  departments: departmentHooks,
+  roles: roleHooks,
+  staff: staffHooks,
+  users: userHooks,
+};
 
 /**
  * People and access (issue 5): the settings menu call, the department tree, joining through an
  * invitation, re-issuing invitations and sign-in history. The collections themselves (users, staff,
- * roles, departments) are engine resources (resources/*.ts) with the hooks above.
+ * roles, departments) are engine resources (resources/*.ts) with `peopleResourceHooks`.
  */
 export const peopleModule: AppModule = {
   name: 'people',

@@ -5,7 +5,7 @@ import { PERMISSION } from '../../../schemas/permissions.ts';
 import { createHeartbeat, listNodes, nodeFor, publishedLines } from '../../cluster/nodes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { requirePermission } from '../../core/principal.ts';
 import { hubFor } from '../../events/hub.ts';
 import { producersFor } from '../../events/producers.ts';

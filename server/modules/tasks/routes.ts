@@ -7,7 +7,7 @@ import { pageOf, paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
-import { describeHandler, taskHandlers } from './handlers.ts';
+import { describeHandler, type TaskHandlers } from './handlers.ts';
 import { taskQueue, type TaskScheduler } from './scheduler.ts';
 import * as store from './store.ts';
 import { validatePreview, validateTask } from './validate.ts';
@@ -24,7 +24,12 @@ const doc = (summary: string) => ({ schema: { tags: ['tasks'], summary } });
  */
 export function registerTaskRoutes(
   app: FastifyInstance,
-  { db, jobs, scheduler }: { db: Db; jobs: JobsRuntime; scheduler: TaskScheduler },
+  {
+    db,
+    jobs,
+    scheduler,
+    handlers,
+  }: { db: Db; jobs: JobsRuntime; scheduler: TaskScheduler; handlers: TaskHandlers },
 ): void {
   const log = app.log;
   app.get(BASE, doc('Scheduled tasks'), async (request) => {
@@ -36,7 +41,7 @@ export function registerTaskRoutes(
 
   app.get(`${BASE}/handlers`, doc('Task handlers a task may call'), async (request) => {
     await requirePermission(request, P);
-    return ok(taskHandlers().map((h) => ({ ...describeHandler(h), label: request.t(h.description) })));
+    return ok(handlers.all().map((h) => ({ ...describeHandler(h), label: request.t(h.description) })));
   });
 
   app.post(`${BASE}/preview`, doc('Next five run times of a cron expression'), async (request) => {
@@ -64,7 +69,7 @@ export function registerTaskRoutes(
 
   app.post(BASE, doc('Create a task'), async (request, reply) => {
     const principal = await requirePermission(request, `${P}.create`);
-    const input = validateTask(request.body, null);
+    const input = validateTask(request.body, null, handlers);
     const id = await db.transaction(async (tx) => {
       const newId = await store.insertTask(tx, input);
       await audit(tx, request, principal.userId, 'create', newId, diff(null, input));
@@ -80,7 +85,7 @@ export function registerTaskRoutes(
     await db.transaction(async (tx) => {
       const before = await store.findTaskRow(tx, id, true);
       if (!before) throw AppError.notFound();
-      const input = validateTask(request.body, before);
+      const input = validateTask(request.body, before, handlers);
       await store.updateTask(tx, id, input);
       const changes = diff(before, input);
       if (Object.keys(changes).length) await audit(tx, request, principal.userId, 'update', id, changes);

@@ -2,7 +2,7 @@ import { safeError } from '../../core/http.ts';
 import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../../core/app-module.ts';
-import { taskHandler } from './handlers.ts';
+import type { TaskHandlers } from './handlers.ts';
 import { allTaskRows, closeRun, findTaskRow, openRun, type TaskRow } from './store.ts';
 
 /** pg-boss 10 keys a schedule by its queue, so each task has its own queue. */
@@ -34,7 +34,11 @@ export interface TaskScheduler {
  * servers run each scheduled run once. Every server works every task queue, so a run survives the loss of
  * any one server.
  */
-export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskScheduler {
+export function createTaskScheduler(
+  ctx: AppContext,
+  jobs: JobsRuntime,
+  handlers: TaskHandlers,
+): TaskScheduler {
   const applied = new Map<string, string>();
   let timer: NodeJS.Timeout | null = null;
   let syncing: Promise<void> | null = null;
@@ -52,7 +56,7 @@ export function createTaskScheduler(ctx: AppContext, jobs: JobsRuntime): TaskSch
     if (!runId) return null;
     try {
       const task = await findTaskRow(ctx.db, taskId);
-      const handler = task ? taskHandler(task.handler) : undefined;
+      const handler = task ? handlers.get(task.handler) : undefined;
       if (!task || !handler) throw new Error(`no handler for task ${taskId}`);
       const params = handler.params.parse(task.params ?? {});
       const result = await handler.run(ctx, params);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { cronErrors } from './cron.ts';
-import { taskHandler } from './handlers.ts';
+import type { TaskHandlers } from './handlers.ts';
 import type { TaskInput, TaskRow } from './store.ts';
 
 const BOOLEANS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
@@ -22,11 +22,11 @@ const taskSchema = z.object({
 
 /**
  * Validates a task body (a whole one on create; on update the stored task with the given keys applied):
- * the fields, then the handler (only a registered one: 422 otherwise, never a free-text call target), the cron
+ * the fields, then the handler (only one of `handlers`: 422 otherwise, never a free-text call target), the cron
  * expression and time zone, then the parameters against the handler's own zod schema (errors under
  * `params.<key>`). Returns the normalized task (parameters with the handler's defaults applied).
  */
-export function validateTask(body: unknown, existing: TaskRow | null): TaskInput {
+export function validateTask(body: unknown, existing: TaskRow | null, handlers: TaskHandlers): TaskInput {
   const given = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const base = existing
     ? {
@@ -43,7 +43,7 @@ export function validateTask(body: unknown, existing: TaskRow | null): TaskInput
   if (existing && 'handler' in given && given.handler !== existing.handler && !('params' in given))
     merged.params = {};
   const data = validate(taskSchema, merged);
-  const handler = taskHandler(data.handler);
+  const handler = handlers.get(data.handler);
   if (!handler) throw AppError.validation({ handler: ['system.tasks.errors.unknown_handler'] });
   const errors = cronErrors(data.cron, data.timezone);
   if (Object.keys(errors).length) throw AppError.validation(errors);
