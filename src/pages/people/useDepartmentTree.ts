@@ -1,20 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { useCan } from '../../providers/useCan.ts';
 import type { DepartmentDraft } from './DepartmentDialog.tsx';
 
-export interface DepartmentNode {
-  id: string;
-  parent_id: string;
-  title: string;
-  value: string;
-  sort: number;
-  state: boolean;
-  children: DepartmentNode[];
-}
+export type { DepartmentNode };
 
 const TREE_KEY = ['people', 'department-tree'] as const;
 const BASE = 'v1/user/departments';

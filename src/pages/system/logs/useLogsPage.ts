@@ -1,6 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LogEntry } from '../../../../schemas/logs.ts';
+import type { Paged } from '../../../../schemas/pagination.ts';
 import { useLiveEvents } from '../../../events/useLiveEvents.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 
@@ -8,30 +10,22 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 /** Live lines kept above the first page. */
 const MAX_LIVE = 200;
 
-/** One line of `GET v1/system/logs` (or a `log` live event). */
-export interface LogEntry {
-  time: string | null;
-  level: string;
-  msg: string;
-  file: string;
-  record: Record<string, unknown>;
-}
+export type { LogEntry };
 export interface LogNode {
   id: string;
   host: string;
   pid: number;
   is_self: boolean;
 }
-interface LogPage {
-  data: LogEntry[];
-  meta: {
-    pagination: { total: number; total_is_estimate?: boolean; total_is_capped?: boolean };
+type LogPage = Paged<
+  LogEntry,
+  {
     /** Whose lines these are: this server's files, or what another server published to the database. */
     node?: LogNode & { source: 'files' | 'published' };
     /** The live servers to choose from. */
     nodes?: (LogNode & { status: string })[];
-  };
-}
+  }
+>;
 export type LogFilter = 'level' | 'from' | 'to' | 'text';
 
 /**
