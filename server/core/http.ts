@@ -18,9 +18,6 @@ declare module 'fastify' {
   }
 }
 
-/** Kept for the route files that import it from here; new code imports core/validate.ts. */
-export { validate } from './validate.ts';
-
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -2,7 +2,7 @@ import { captchaSchema } from '../../../schemas/auth.ts';
 import { CODE_TTL_MS, issueCode } from '../../auth/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
 import { accountKeyOf, hitAccountLimiter, perAddress, type AuthScope } from './context.ts';
 import { deliverCodeInBackground, isChannelConfigured } from './delivery.ts';

@@ -1,6 +1,6 @@
 import { loginSchema, tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';

@@ -5,7 +5,7 @@ import { clearWindow } from '../../auth/rateLimitStore.ts';
 import { revokeTokens } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { inputJson } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';

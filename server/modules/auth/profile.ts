@@ -3,7 +3,7 @@ import { profileUpdateSchema } from '../../../schemas/auth.ts';
 import { consumeCode } from '../../auth/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { recordActivity } from './activity.ts';

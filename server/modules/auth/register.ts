@@ -3,7 +3,7 @@ import { consumeCode } from '../../auth/codes.ts';
 import { hashPassword, isAcceptablePassword } from '../../auth/password.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { getSettings } from '../../core/settings.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { randomToken } from '../../auth/tokens.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
 import {

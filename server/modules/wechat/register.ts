@@ -1,6 +1,6 @@
 import { tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/http.ts';
+import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
 import { LIMITS } from '../auth/limits.ts';
