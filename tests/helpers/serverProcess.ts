@@ -22,9 +22,13 @@ export interface ServerProcess {
 /**
  * `server/main.ts` in a process of its own (`node --import tsx`, so the pid is the server's) on a free
  * loopback port with a temp DATA_DIR, the given environment on top; resolves once /api/health/ready answers.
- * Example: `const a = await startServerProcess({ DATABASE_URL: url, STORAGE: 'postgres' })`.
+ * Example: `const a = await startServerProcess({ DATABASE_URL: url, STORAGE: 'postgres' })`. `cwd` runs
+ * another copy of the project (its server/main.ts, resources and migrations).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  { cwd }: { cwd?: string } = {},
+): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-node-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -41,6 +45,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
   });
   const collect = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-8000);
