@@ -118,6 +118,12 @@ describe('uploads bound to a resource field', () => {
       const res = await t.request({ url: `${ASSETS}/${id}/download?field=${field}`, token: reader });
       expect(res.statusCode, `${id} ${field}`).toBe(404);
     }
+    // The Files permission still reaches it through the field (the admin's preview of that record).
+    const byAdmin = await t.request({
+      url: `${ASSETS}/${filesPage}/download?field=gadgets.photo_id`,
+      token: admin,
+    });
+    expect(byAdmin.statusCode).toBe(200);
     const anonymous = await t.request({ url: `${ASSETS}/${forPhoto}/download?field=gadgets.photo_id` });
     expect(anonymous.statusCode).toBe(401);
   });
