@@ -1,5 +1,6 @@
 /**
- * `npm run dev`: the API server under `tsx watch` (restarts when a server file changes) on API_PORT
+ * `npm run dev`: the API server under `tsx watch` (restarts when a server file, a resource or a migration
+ * changes) on API_PORT
  * (default 3001), and Vite's dev server with HMR on PORT (default 5173), which proxies /api to the API
  * (see vite.config.ts). Ctrl-C stops both; if either one stops, the other is stopped too.
  */
@@ -18,7 +19,10 @@ process.env.API_PORT = apiPort;
 say(`API: tsx watch server/main.ts on http://127.0.0.1:${apiPort}`);
 const api = spawn(
   path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
-  ['watch', '--clear-screen=false', 'server/main.ts'],
+  // tsx watch restarts on every file the server imports (server/, resources/, schemas/, locales/); the
+  // migrations and snapshots are read from disk, so they are included: after `npm run make:migration` (or a
+  // make:resource) the server restarts and applies the new migration, with no restart by hand.
+  ['watch', '--clear-screen=false', '--include', 'server/migrations/**', 'server/main.ts'],
   {
     stdio: 'inherit',
     // Its own process group: a Ctrl-C reaches only this script, which then sends the API exactly one

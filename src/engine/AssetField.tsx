@@ -14,8 +14,12 @@ import { downloadFile } from './download.ts';
 
 const downloadPath = (id: string) => `${ASSETS_ENDPOINT}/${id}/download`;
 
-/** An object URL of an image asset, fetched with the Bearer token (an `<img src>` could not send it). */
-function useImageUrl(id: string | null | undefined): string | null {
+/**
+ * An object URL of an image asset, fetched with the Bearer token (an `<img src>` could not send it), through
+ * the resource field it was uploaded for (`field`, `<resource>.<field>`: the resource's read permission is
+ * enough, the Files page's is not needed).
+ */
+function useImageUrl(id: string | null | undefined, field: string): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     setUrl(null);
@@ -23,7 +27,7 @@ function useImageUrl(id: string | null | undefined): string | null {
     const controller = new AbortController();
     let objectUrl: string | null = null;
     const token = getToken();
-    fetch(buildUrl(downloadPath(id)), {
+    fetch(buildUrl(downloadPath(id), { field }), {
       headers: { 'Accept-Language': currentLocale(), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       signal: controller.signal,
       credentials: 'same-origin',
@@ -39,14 +43,24 @@ function useImageUrl(id: string | null | undefined): string | null {
       controller.abort();
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [id]);
+  }, [id, field]);
   return url;
 }
 
 /** The asset itself: a thumbnail (`image`, `size` px) and a download button. */
-function AssetView({ id, kind, size }: { id: string; kind: 'file' | 'image'; size: number }) {
+function AssetView({
+  id,
+  kind,
+  size,
+  field,
+}: {
+  id: string;
+  kind: 'file' | 'image';
+  size: number;
+  field: string;
+}) {
   const translate = useTranslate();
-  const url = useImageUrl(kind === 'image' ? id : null);
+  const url = useImageUrl(kind === 'image' ? id : null, field);
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       {url ? (
@@ -62,7 +76,7 @@ function AssetView({ id, kind, size }: { id: string; kind: 'file' | 'image'; siz
         size="small"
         onClick={(event) => {
           event.stopPropagation();
-          void downloadFile(downloadPath(id)).catch(() => undefined);
+          void downloadFile(downloadPath(id), { field }).catch(() => undefined);
         }}
       >
         {translate('engine.upload.download')}
@@ -75,10 +89,13 @@ function AssetView({ id, kind, size }: { id: string; kind: 'file' | 'image'; siz
 export function AssetField({
   source,
   kind,
+  field,
   isListCell,
 }: {
   source: string;
   kind: 'file' | 'image';
+  /** `<resource>.<field>`: the field the file was uploaded for. */
+  field: string;
   isListCell?: boolean;
   label?: string;
   sortable?: boolean;
@@ -86,23 +103,26 @@ export function AssetField({
   const record = useRecordContext<Record<string, unknown>>();
   const id = record?.[source];
   if (id === null || id === undefined || id === '') return null;
-  return <AssetView id={String(id)} kind={kind} size={isListCell ? 40 : 160} />;
+  return <AssetView id={String(id)} kind={kind} field={field} size={isListCell ? 40 : 160} />;
 }
 
 /**
- * A `file()` / `image()` input: picks a file, uploads it at once (`POST v1/resources/assets`, with a
- * progress bar; the server's size and type rules answer with their message), previews images, and holds the
- * asset's id. Remove clears it.
+ * A `file()` / `image()` input: picks a file, uploads it at once (`POST v1/resources/assets?field=<field>`,
+ * with a progress bar; the server's size and type rules answer with their message), previews images, and
+ * holds the asset's id. Remove clears it.
  */
 export function AssetInput({
   source,
   label,
   kind,
+  field: bound,
   isRequired,
 }: {
   source: string;
   label: string;
   kind: 'file' | 'image';
+  /** `<resource>.<field>`: uploads for it need the resource's write permission, not the Files page's. */
+  field: string;
   isRequired?: boolean;
 }) {
   const translate = useTranslate();
@@ -117,7 +137,7 @@ export function AssetInput({
     setError(null);
     setProgress(0);
     try {
-      const asset = await uploadFile(file, { onProgress: setProgress });
+      const asset = await uploadFile(file, { onProgress: setProgress, field: bound });
       field.onChange(asset.id);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -132,7 +152,7 @@ export function AssetInput({
         {translate(label, { _: source })}
       </FormLabel>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
-        {value ? <AssetView id={value} kind={kind} size={96} /> : null}
+        {value ? <AssetView id={value} kind={kind} field={bound} size={96} /> : null}
         <Button component="label" size="small" variant="outlined">
           {translate(value ? 'engine.upload.replace' : 'engine.upload.choose')}
           <input

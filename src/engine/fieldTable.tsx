@@ -71,8 +71,22 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
     />
   ),
   money: (f, ctx) => <MoneyField {...common(f, ctx)} />,
-  file: (f, ctx) => <AssetField {...common(f, ctx)} kind="file" isListCell={ctx.isListCell} />,
-  image: (f, ctx) => <AssetField {...common(f, ctx)} kind="image" isListCell={ctx.isListCell} />,
+  file: (f, ctx) => (
+    <AssetField
+      {...common(f, ctx)}
+      kind="file"
+      field={`${ctx.resource}.${f.name}`}
+      isListCell={ctx.isListCell}
+    />
+  ),
+  image: (f, ctx) => (
+    <AssetField
+      {...common(f, ctx)}
+      kind="image"
+      field={`${ctx.resource}.${f.name}`}
+      isListCell={ctx.isListCell}
+    />
+  ),
   // Lists show the text; show pages render the Markdown.
   markdown: (f, ctx) =>
     ctx.isListCell ? (

@@ -112,7 +112,12 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
 
 function assetProps(f: EngineField, ctx: InputContext) {
   const { source, isRequired } = common(f, ctx);
-  return { source, isRequired, label: `${f.label ?? `resources.${ctx.resource}.fields.${f.name}`}` };
+  return {
+    source,
+    isRequired,
+    label: `${f.label ?? `resources.${ctx.resource}.fields.${f.name}`}`,
+    field: `${ctx.resource}.${f.name}`,
+  };
 }
 
 /** A read-only field on a form: shown, never editable, never sent. */

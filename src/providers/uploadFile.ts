@@ -18,16 +18,23 @@ export const ASSETS_ENDPOINT = 'v1/resources/assets';
  * progress (0..1). XMLHttpRequest because fetch cannot report upload progress. Rejects with the server's
  * message (413 "Files should be less than 10 MB", 422 "This file type is not allowed", ...).
  *
+ * `field` (`<resource>.<field>`) uploads for a resource's file()/image() field: the resource's write
+ * permission is enough, the Files page's is not needed.
+ *
  * @example
- * const asset = await uploadFile(file, { onProgress: (p) => setProgress(p) });
+ * const asset = await uploadFile(file, { onProgress: (p) => setProgress(p), field: 'products.photo_id' });
  */
 export function uploadFile(
   file: File,
-  { onProgress, signal }: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+  {
+    onProgress,
+    signal,
+    field,
+  }: { onProgress?: (fraction: number) => void; signal?: AbortSignal; field?: string } = {},
 ): Promise<Asset> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(ASSETS_ENDPOINT));
+    xhr.open('POST', buildUrl(ASSETS_ENDPOINT, field ? { field } : {}));
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'Accept-Language': currentLocale(),

@@ -22,9 +22,14 @@ export interface ServerProcess {
 /**
  * `server/main.ts` in a process of its own (`node --import tsx`, so the pid is the server's) on a free
  * loopback port with a temp DATA_DIR, the given environment on top; resolves once /api/health/ready answers.
- * Example: `const a = await startServerProcess({ DATABASE_URL: url, STORAGE: 'postgres' })`.
+ * Example: `const a = await startServerProcess({ DATABASE_URL: url, STORAGE: 'postgres' })`. `cwd` runs
+ * another copy of the project (its server/main.ts, resources and migrations); `readyMs` is how long a start
+ * may take (90 s by default).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  { cwd, readyMs = 90_000 }: { cwd?: string; readyMs?: number } = {},
+): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-node-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -41,6 +46,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
   });
   const collect = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-8000);
@@ -61,7 +67,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {

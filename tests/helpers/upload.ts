@@ -23,10 +23,12 @@ export function multipartFile(name: string, content: Buffer, type = 'application
 
 /**
  * Uploads a file through `POST /api/v1/resources/assets` (as `file()` / `image()` inputs do) and returns the
- * asset's id, for a body's `photo_id`. Throws with the response when the upload is refused.
+ * asset's id, for a body's `photo_id`. `field` (`<resource>.<field>`) uploads for that resource field, which
+ * needs the resource's write permission instead of the Files page's. Throws with the response when the
+ * upload is refused.
  *
  * @example
- * const photo_id = await uploadAsset(t, token, 'photo.png', TINY_PNG, 'image/png');
+ * const photo_id = await uploadAsset(t, token, 'photo.png', TINY_PNG, 'image/png', 'products.photo_id');
  */
 export async function uploadAsset(
   t: Pick<TestApp, 'request'>,
@@ -34,10 +36,11 @@ export async function uploadAsset(
   name = 'file.png',
   content: Buffer = TINY_PNG,
   type = 'image/png',
+  field?: string,
 ): Promise<string> {
   const res = await t.request({
     method: 'POST',
-    url: '/api/v1/resources/assets',
+    url: `/api/v1/resources/assets${field ? `?field=${encodeURIComponent(field)}` : ''}`,
     token,
     ...multipartFile(name, content, type),
   });

@@ -4,12 +4,13 @@ import { assets } from '../../../resources/assets.ts';
 import { formatBytes } from '../../../schemas/bytes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { requirePermission } from '../../core/principal.ts';
+import { can, requirePermission, requireStaff, type Principal } from '../../core/principal.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { fieldOfQuery, type BoundField } from './fields.ts';
 import { ACTIVE_MIME_TYPES, SNIFF_BYTES, extensionForMime, safeFileName, sniff } from './sniff.ts';
 import { sendStored } from './download.ts';
 import { FileTooLargeError, newStorageKey, type FileStorage } from './storage.ts';
@@ -17,6 +18,20 @@ import { FileTooLargeError, newStorageKey, type FileStorage } from './storage.ts
 const BASE = `/api/${assets.endpoint}`;
 /** Room for the multipart envelope (boundaries, part headers) above the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** `?field=<resource>.<field>`: the upload (or download) is for a resource's file()/image() field. */
+const FIELD_QUERY = {
+  type: 'object',
+  properties: {
+    field: {
+      type: 'string',
+      maxLength: 200,
+      description:
+        "A resource's file()/image() field, `<resource>.<field>`: uploading needs that resource's .create or " +
+        ".update (or its inline parent's) instead of the Files permission, and downloading a file uploaded for " +
+        'the field needs its read permission; an image field takes images only.',
+    },
+  },
+} as const;
 
 /**
  * Files (`v1/resources/assets`): `POST` multipart with one part `file` (size limit from the basic settings,
@@ -35,16 +50,29 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
         await scope.register(multipart, { limits: { files: 1, fields: 5, parts: 10 } });
         scope.post(
           BASE,
-          { schema: { tags: ['files'], summary: 'Upload one file (multipart part `file`)' } },
+          {
+            schema: {
+              tags: ['files'],
+              summary: 'Upload one file (multipart part `file`)',
+              querystring: FIELD_QUERY,
+            },
+          },
           async (request, reply) => reply.code(201).send(ok(await upload(request, db, store))),
         );
       });
       app.get<{ Params: { id: string } }>(
         `${BASE}/:id/download`,
-        { schema: { tags: ['files'], summary: 'Download a file (attachment)' } },
+        { schema: { tags: ['files'], summary: 'Download a file (attachment)', querystring: FIELD_QUERY } },
         async (request, reply) => {
-          await requirePermission(request, assets.permission);
+          const principal = await requireStaff(request);
+          const bound = fieldOfQuery(request.query);
+          if (bound) await requireAny(request, bound.readNames);
+          else await requirePermission(request, assets.permission);
           const row = await findAsset(db, request.params.id);
+          // Through a field: a file uploaded for it, or any file for a holder of the Files permission.
+          const isOpen =
+            !bound || can(principal, assets.permission) || (await isUploadedFor(db, row.id, bound));
+          if (!isOpen) throw AppError.notFound();
           const isActive = ACTIVE_MIME_TYPES.includes(row.mime);
           return sendStored(request, reply, store, row.storage_key, Number(row.size), {
             'content-type': isActive ? 'application/octet-stream' : row.mime,
@@ -93,7 +121,13 @@ interface AssetRow {
 }
 
 async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
-  const principal = await requirePermission(request, `${assets.permission}.create`);
+  // `?field=products.photo_id`: an upload for a resource's file()/image() field needs a right to write that
+  // resource (its .create or .update, or its inline parent's), not the Files page's permission.
+  await requireStaff(request);
+  const bound = fieldOfQuery(request.query);
+  const principal = bound
+    ? await requireAny(request, bound.writeNames)
+    : await requirePermission(request, `${assets.permission}.create`);
   const { upload_max_size: max } = await getSettings(db, 'basic');
   if (!request.isMultipart()) throw fileRequired();
   if (Number(request.headers['content-length'] ?? 0) > max + MULTIPART_OVERHEAD) throw tooLarge(max);
@@ -122,7 +156,9 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
       ? fileRequired()
       : !type.ok
         ? AppError.validation({ file: [`settings.files.errors.${type.reason}`] })
-        : null;
+        : bound?.kind === 'image' && !type.mime.startsWith('image/')
+          ? AppError.validation({ file: ['settings.files.errors.not_image'] })
+          : null;
   if (problem || !type.ok) {
     await staged.discard();
     throw problem;
@@ -140,12 +176,34 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
       const changes = diffChanges(assets, null, record);
       const actor = actorOf(request, principal.userId);
       await writeAudit(tx, { resource: assets, action: 'create', subjectId: id, changes, actor });
+      if (bound)
+        await tx.query('INSERT INTO asset_fields (asset_id, field, created_by) VALUES ($1, $2, $3)', [
+          id,
+          bound.name,
+          principal.userId,
+        ]);
       return { id, ...record, created_at: new Date(rows[0]!.created_at).toISOString() };
     });
   } catch (error) {
     await store.remove(key);
     throw error;
   }
+}
+
+/** 401/403 unless the caller holds one of `names`. */
+async function requireAny(request: FastifyRequest, names: readonly string[]): Promise<Principal> {
+  const principal = await requireStaff(request);
+  if (!names.some((name) => can(principal, name))) throw AppError.forbidden();
+  return principal;
+}
+
+/** True when the asset was uploaded through that field (a file from the Files page never is). */
+async function isUploadedFor(db: Queryable, assetId: string, bound: BoundField): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM asset_fields WHERE asset_id = $1 AND field = $2', [
+    assetId,
+    bound.name,
+  ]);
+  return rows.length > 0;
 }
 
 async function findAsset(db: Queryable, id: string, forUpdate = false): Promise<AssetRow> {
