@@ -1,6 +1,5 @@
 import {
   Datagrid,
-  DateField,
   FunctionField,
   List,
   Pagination,
@@ -16,6 +15,7 @@ import { resources } from '../../../../resources/index.ts';
 import { ActivityAction, ActivityChanges, ActivityOperator, ActivitySubject } from './ActivityText.tsx';
 import type { ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
+import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */
@@ -81,7 +81,7 @@ export function ActivityLogPage() {
         />
         <ChangesCell label="resources.activities.fields.changes" />
         <TextField source="ip" sortable={false} />
-        <DateField source="created_at" showTime />
+        <LocaleDateField source="created_at" showTime />
       </Datagrid>
     </List>
   );

@@ -2,6 +2,7 @@ import type { Resource } from '../../../../resources/define.ts';
 import { fieldsOf, type FieldInfo } from '../../../../resources/fields.ts';
 import { resources as registered } from '../../../../resources/index.ts';
 import { SETTINGS_MENU, type MenuItem } from '../../../../schemas/permissions.ts';
+import { formatDateTime, formatNative } from '../../../lib/localeDate.ts';
 
 /**
  * Turns activity log rows into plain words, generically from the resource registry (resources/fields.ts)
@@ -183,7 +184,10 @@ export function valueText(value: unknown, ctx: ValueContext): string {
     return tOr(t, `resources.${resource.name}.enums.${info.name}.${String(value)}`, String(value));
   }
   if (info?.kind === 'datetime' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
-    return new Date(value).toLocaleString(ctx.language);
+    return formatDateTime(value, ctx.language);
+  }
+  if (info?.kind === 'date' && typeof value === 'string') {
+    return formatNative(value, 'date', ctx.language) || value;
   }
   if (Array.isArray(value)) return listItems(value, ctx).join(', ') || '—';
   if (typeof value === 'object') {
