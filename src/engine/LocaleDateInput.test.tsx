@@ -1,9 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, Form } from 'react-admin';
+import { AdminContext, Form, RecordContextProvider } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../locales/languages.ts';
+import { LocaleDateField } from './flagAndDate.tsx';
 import { renderInput } from './inputTable.tsx';
 import { engineFields } from './registry.ts';
 import type { EngineField } from './registry.ts';
@@ -116,5 +117,25 @@ describe('date inputs follow the interface language, not the browser', () => {
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ birthday: '2025-08-01' }),
     );
+  });
+
+  it('lists and show pages print dates and times in the language, with the time', async () => {
+    const at = new Date(2025, 6, 4, 9, 5, 7).toISOString();
+    for (const [locale, expected] of [
+      ['zh-CN', ['2025/07/04', '2025/07/04 09:05:07']],
+      ['en', ['07/04/2025', '07/04/2025, 09:05:07']],
+    ] as const) {
+      const view = render(
+        <AdminContext i18nProvider={await testI18nProvider(locale)}>
+          <RecordContextProvider value={{ id: 1, day: '2025-07-04T12:00:00', at }}>
+            <LocaleDateField source="day" />
+            <LocaleDateField source="at" showTime />
+          </RecordContextProvider>
+        </AdminContext>,
+      );
+      expect(await screen.findByText(expected[0])).toBeTruthy();
+      expect(screen.getByText(expected[1])).toBeTruthy();
+      view.unmount();
+    }
   });
 });
