@@ -11,6 +11,7 @@
  * npm run screenshots            # every page, both sizes, both themes
  * npm run screenshots -- staff   # only pages whose name contains "staff"
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -168,6 +169,7 @@ async function shoot(browser: Browser, baseURL: string, outDir: string, only: st
 const only = process.argv[2];
 const outDir = path.resolve(repoRoot, process.env.SCREENSHOTS_DIR || 'screenshots');
 fs.mkdirSync(outDir, { recursive: true });
+warnWithoutCjkFont();
 await ensureFrontendBuilt({ root: repoRoot, distDir: path.join(repoRoot, 'dist'), log: say });
 // A busy machine may need minutes to start the server and migrate its database.
 const server = await startServer({ log: say, readyTimeoutMs: 300_000 });
@@ -186,4 +188,18 @@ try {
 } finally {
   await browser?.close();
   await server.stop();
+}
+
+/**
+ * The pages are in Chinese: without a CJK font Chromium draws the text as boxes. Asks fontconfig
+ * (`fc-list :lang=zh`) and only warns, since the screenshots are still taken.
+ */
+function warnWithoutCjkFont(): void {
+  const fonts = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+  if (fonts.error) {
+    say('warning: fc-list not found, cannot tell whether a CJK font is installed (Debian: fonts-noto-cjk)');
+  } else if (!fonts.stdout.trim()) {
+    say('warning: no CJK font installed: Chinese text will be drawn as boxes.');
+    say('         Debian/Ubuntu: sudo apt-get install fonts-noto-cjk');
+  }
 }

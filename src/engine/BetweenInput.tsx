@@ -2,13 +2,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useInput, useTranslate } from 'react-admin';
 import type { FieldKind } from './fieldKind.ts';
+import { LocaleDateTextField } from './LocaleDateInput.tsx';
 
 /** Native input types of the kinds a range filter is offered for. */
 const INPUT_TYPES: Partial<Record<FieldKind, string>> = {
   number: 'number',
   money: 'number',
-  date: 'date',
-  datetime: 'datetime-local',
 };
 
 /**
@@ -45,6 +44,29 @@ export function BetweenInput({
   const type = INPUT_TYPES[kind] ?? 'text';
   const change = (next: [string, string]) =>
     field.onChange(next[0] === '' && next[1] === '' ? null : [stored(next[0]), stored(next[1])]);
+  if (kind === 'date' || kind === 'datetime') {
+    // Typed in the interface language's format; half-typed text leaves the filter as it was.
+    return (
+      <Stack direction="row" spacing={1} sx={{ mb: '4px' }}>
+        <LocaleDateTextField
+          kind={kind}
+          label={translate('engine.filter.from', { field: name })}
+          size="small"
+          value={from}
+          onChange={(native) => native !== null && change([native, to])}
+          onBlur={field.onBlur}
+        />
+        <LocaleDateTextField
+          kind={kind}
+          label={translate('engine.filter.to', { field: name })}
+          size="small"
+          value={to}
+          onChange={(native) => native !== null && change([from, native])}
+          onBlur={field.onBlur}
+        />
+      </Stack>
+    );
+  }
   return (
     <Stack direction="row" spacing={1} sx={{ mb: '4px' }}>
       <TextField

@@ -53,16 +53,16 @@ const TIME_OPTIONS: Intl.DateTimeFormatOptions = {
 
 /**
  * A date (or date and time) in the format of the app's language, not the browser's: zh-CN `2025/07/04`,
- * en `07/04/2025`.
+ * en `07/04/2025`; with `showTime`, `2025/07/04 09:05:07` and `07/04/2025, 09:05:07`.
  */
 export function LocaleDateField(props: DateFieldProps) {
   const [locale] = useLocaleState();
+  // DateField formats a date with time with `options` alone: the time's parts must be in it.
   return (
     <DateField
       {...props}
       locales={locale}
-      options={DATE_OPTIONS}
-      {...(props.showTime ? { timeOptions: TIME_OPTIONS } : {})}
+      options={props.showTime ? { ...DATE_OPTIONS, ...TIME_OPTIONS } : DATE_OPTIONS}
     />
   );
 }

@@ -2,8 +2,6 @@ import {
   AutocompleteArrayInput,
   AutocompleteInput,
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   NullableBooleanInput,
   NumberInput,
   PasswordInput,
@@ -23,6 +21,7 @@ import { AssetInput } from './AssetField.tsx';
 import { MarkdownInput } from './MarkdownInput.tsx';
 import { MoneyInput } from './MoneyField.tsx';
 import { FlagInput, isFlagField } from './flagAndDate.tsx';
+import { LocaleDateInput } from './LocaleDateInput.tsx';
 
 export interface InputContext {
   resource: string;
@@ -60,8 +59,9 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
   boolean: (f, ctx) =>
     ctx.isFilter ? <NullableBooleanInput {...common(f, ctx)} /> : <BooleanInput {...common(f, ctx)} />,
   enum: (f, ctx) => <EnumInput {...common(f, ctx)} resource={ctx.resource} spec={f} />,
-  date: (f, ctx) => <DateInput {...common(f, ctx)} />,
-  datetime: (f, ctx) => <DateTimeInput {...common(f, ctx)} />,
+  // In the interface language's format (zh-CN 2025/07/04), not the browser's as <input type="date"> would.
+  date: (f, ctx) => <LocaleDateInput {...common(f, ctx)} kind="date" />,
+  datetime: (f, ctx) => <LocaleDateInput {...common(f, ctx)} kind="datetime" />,
   // The child input carries the label and the required mark (ReferenceInput does not pass them on).
   belongsTo: (f, ctx) => {
     const { label, isRequired, resource, ...rest } = common(f, ctx);

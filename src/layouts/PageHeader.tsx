@@ -22,7 +22,8 @@ export function PageHeader({ heading = true }: { heading?: boolean }) {
   useEffect(() => () => setPageTitle(null), []);
   return (
     <>
-      {crumbs.length > 1 ? (
+      {/* A trail even of one step (the dashboard), so every signed-in page says where it sits. */}
+      {crumbs.length > 0 ? (
         <Breadcrumbs aria-label={t('app.shell.breadcrumbs')} sx={{ mb: 1 }}>
           {crumbs.map((crumb, index) =>
             crumb.to ? (

@@ -1,16 +1,25 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { setPageTitle } from '../providers/pageTitleStore.ts';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
+import { publicPageTitleOf } from './publicTitle.ts';
 
 /** Frame of the sign-in, register and reset pages: MUI only, so they never pull in react-admin. */
 export function PublicLayout() {
   const { site_name: siteName, site_logo: siteLogo } = useSiteConfig();
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  // document.title "<page> - <site name>" (joined in useSiteTitle), named from the route.
+  const title = publicPageTitleOf(pathname, t);
+  useEffect(() => setPageTitle(title), [title]);
+  useEffect(() => () => setPageTitle(null), []);
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Box component="header" sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1 }}>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
 import { pageTitleOf } from './pageTitle.ts';
+import { publicPageTitleOf } from './publicTitle.ts';
 
 /** A plain lookup in the English catalogue, with i18next's `_one`/`_other` and `{{name}}`. */
 const t = (key: string, options: Record<string, unknown> = {}) => {
@@ -38,6 +39,14 @@ describe('pageTitleOf', () => {
       'My account',
       'Password',
     ]);
-    expect(pageTitleOf('/dashboard', t).title).toBe('Dashboard');
+    expect(pageTitleOf('/dashboard', t)).toEqual({ title: 'Dashboard', crumbs: [{ label: 'Dashboard' }] });
+  });
+
+  it('names the signed-out pages after their headings', () => {
+    expect(publicPageTitleOf('/', t)).toBe('Sign in');
+    expect(publicPageTitleOf('/login', t)).toBe('Sign in');
+    expect(publicPageTitleOf('/register/', t)).toBe('Create an account');
+    expect(publicPageTitleOf('/reset', t)).toBe('Reset password');
+    expect(publicPageTitleOf('/dashboard', t)).toBeNull();
   });
 });

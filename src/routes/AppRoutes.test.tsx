@@ -137,9 +137,15 @@ describe('app routes and guard', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: '常规设置' }, { timeout: 10_000 })).toBeTruthy();
   });
 
-  it('uses the site name as the document title', async () => {
+  it('titles the signed-out pages "<page> - <site name>"', async () => {
     renderAt('/login');
-    await waitFor(() => expect(document.title).toBe('Acme Admin'));
+    await waitFor(() => expect(document.title).toBe('登录 - Acme Admin'));
+  });
+
+  it('titles the reset page after its heading', async () => {
+    renderAt('/reset');
+    await screen.findByRole('heading', { name: '重置密码' }, { timeout: 10_000 });
+    await waitFor(() => expect(document.title).toBe('重置密码 - Acme Admin'));
   });
 });
 

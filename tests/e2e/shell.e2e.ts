@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import auth from '../../locales/zh-CN/auth.json';
 import app from '../../locales/zh-CN/app.json';
+import settings from '../../locales/zh-CN/settings.json';
+import settingsEn from '../../locales/en/settings.json';
 import system from '../../locales/zh-CN/system.json';
 import { launchBrowser, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServer, type E2eServer } from './helpers/server.ts';
 
-// Issue 13 items 1, 4, 8, 10 and 11 in Chromium, against a server of its own that writes its daily log file
+// Issue 13 items 1, 3 (dates), 4, 8, 10 and 11 in Chromium, against a server of its own that writes its daily log file
 // (the shared one runs with LOG_TO_FILE=0): the activity log in words, title/h1/main/breadcrumbs on every
 // route (desk and phone), the system logs page over the real file, the dashboard without console warnings,
 // and the sign-in card's logo.
@@ -96,6 +99,29 @@ describe('the sign-in card', () => {
   });
 });
 
+describe('signed-out pages', () => {
+  test('each has one h1, a main landmark and the title "<page> - <site name>"', async () => {
+    const visitor = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US' });
+    try {
+      const anonymous = await visitor.newPage();
+      for (const [route, heading] of [
+        ['/login', auth.login.title],
+        ['/', auth.login.title],
+        ['/reset', auth.reset.title],
+        ['/register', auth.register.title],
+      ] as const) {
+        await anonymous.goto(route);
+        await anonymous.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        expect(await anonymous.locator('h1').count(), route).toBe(1);
+        expect(await anonymous.getByRole('main').count(), route).toBe(1);
+        await expect.poll(() => anonymous.title(), { message: route }).toBe(`${heading} - E2E 后台`);
+      }
+    } finally {
+      await visitor.close();
+    }
+  });
+});
+
 describe('signed in', () => {
   beforeAll(async () => {
     await signIn(page, E2E_ADMIN);
@@ -135,6 +161,51 @@ describe('signed in', () => {
     expect(crumbs.split(/\s*\/\s*|\n/).filter(Boolean)).toEqual([app.nav.settings, app.menu.staff, 'Li Lei']);
   });
 
+  test('the action filter finds actions by their name in words', async () => {
+    await page.goto('/settings/activities');
+    const table = page.getByRole('table');
+    await table.getByText(app.activity.actions.auth.login).first().waitFor();
+    const action = page.getByRole('combobox', { name: '操作', exact: true });
+    await action.fill('新建员');
+    await page.getByRole('option', { name: '新建员工' }).click();
+    await page.waitForURL((url) => decodeURIComponent(url.search).includes('"action":"staff.create"'));
+    await expect
+      .poll(async () => [...new Set(await table.locator('tbody tr td:nth-child(2)').allInnerTexts())])
+      .toEqual(['新建员工']);
+  });
+
+  test('dates follow the interface language, not the browser (en-US): shown and typed', async () => {
+    // The time column (last), its line break (a narrow column) read as a space.
+    const stamp = async (table: ReturnType<Page['getByRole']>) =>
+      (await table.locator('tbody tr td:last-child').first().innerText()).replace(/\s+/g, ' ').trim();
+    await page.goto('/settings/activities');
+    const table = page.getByRole('table');
+    await table.getByText(app.activity.actions.auth.login).first().waitFor();
+    // zh-CN: 2026/11/24 15:41:03, where the browser's own format would be 11/24/2026, 3:41:03 PM.
+    expect(await stamp(table)).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
+    const from = page.getByRole('textbox', { name: settings.activities.from });
+    expect(await from.getAttribute('placeholder')).toBe('2025/07/04');
+    await from.fill('2020/01/02');
+    await page.waitForURL((url) => decodeURIComponent(url.search).includes('created_at@between'));
+    await table.getByText(app.activity.actions.auth.login).first().waitFor();
+    // The same page in English: month first, 24-hour time, and the typed date rewritten.
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+    try {
+      await page.reload();
+      await page.getByRole('table').getByText('Signed in').first().waitFor();
+      expect(await stamp(page.getByRole('table'))).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+      const fromEn = page.getByRole('textbox', { name: settingsEn.activities.from });
+      expect(await fromEn.inputValue()).toBe('01/02/2020');
+      await fromEn.fill('01/03/2020');
+      await page.waitForURL((url) =>
+        decodeURIComponent(url.search).includes(new Date(2020, 0, 3).toISOString()),
+      );
+    } finally {
+      await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
+      await page.goto('/settings/activities');
+    }
+  });
+
   test('system logs list the lines of the file this server writes', async () => {
     const file = path.join(server.dataDir, 'logs', `app-${new Date().toISOString().slice(0, 10)}.log`);
     expect(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length).toBeGreaterThan(10);
@@ -149,7 +220,7 @@ describe('signed in', () => {
     { name: 'desk', width: 1440, height: 900 },
     { name: 'phone', width: 390, height: 844 },
   ]) {
-    test(`every route has one h1, a main landmark, a title and (in settings) breadcrumbs: ${viewport.name}`, async () => {
+    test(`every route has one h1, a main landmark, a title and breadcrumbs: ${viewport.name}`, async () => {
       await page.setViewportSize(viewport);
       for (const route of ROUTES) {
         await page.goto(route);
@@ -161,14 +232,16 @@ describe('signed in', () => {
         const heading = (await h1.innerText()).trim();
         expect(heading, route).not.toBe('');
         await expect.poll(() => page.title(), { message: route }).toMatch(/ - E2E 后台$/);
-        if (route.startsWith('/settings') || route.startsWith('/account')) {
-          const trail = page.getByRole('navigation', { name: app.shell.breadcrumbs });
-          expect(await trail.count(), route).toBe(1);
-          expect(await trail.innerText(), route).toContain(
-            route.startsWith('/account') ? app.account.title : app.nav.settings,
-          );
-        }
+        const trail = page.getByRole('navigation', { name: app.shell.breadcrumbs });
+        expect(await trail.count(), route).toBe(1);
+        expect(await trail.innerText(), route).toContain(
+          route.startsWith('/account')
+            ? app.account.title
+            : route === '/dashboard'
+              ? system.dashboard.title
+              : app.nav.settings,
+        );
       }
-    });
+    }, 240_000); // nineteen routes, each loaded and checked
   }
 });

@@ -21,6 +21,7 @@ import {
   ActivityOperator,
   ActivitySubject,
 } from '../settings/activities/ActivityText.tsx';
+import { formatDateTime } from '../../lib/localeDate.ts';
 import { fetchDashboard, fetchMenus, menuLinks } from './dashboardApi.ts';
 
 const SignInsChart = lazy(() => import('./SignInsChart.tsx').then((m) => ({ default: m.SignInsChart })));
@@ -172,7 +173,7 @@ export function DashboardPage() {
                         }
                         secondary={
                           <>
-                            {new Date(a.created_at).toLocaleString(i18n.language)}
+                            {formatDateTime(a.created_at, i18n.language)}
                             <ActivityChanges row={a} rows={recent} />
                           </>
                         }

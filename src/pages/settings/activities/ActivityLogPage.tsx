@@ -1,21 +1,22 @@
 import {
+  AutocompleteInput,
   Datagrid,
-  DateField,
   FunctionField,
   List,
   Pagination,
   SelectInput,
   TextField,
-  TextInput,
   useListContext,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { useTranslation } from 'react-i18next';
 import { activities } from '../../../../resources/activities.ts';
 import { resources } from '../../../../resources/index.ts';
 import { ActivityAction, ActivityChanges, ActivityOperator, ActivitySubject } from './ActivityText.tsx';
-import type { ActivityRow } from './describe.ts';
+import { actionChoices, type ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
+import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */
@@ -28,6 +29,7 @@ const SUBJECT_TYPES = [...resources.map((r) => r.name), 'settings'];
  */
 export function ActivityLogPage() {
   const translate = useTranslate();
+  const { t, i18n } = useTranslation();
   const filters = [
     <OperatorInput
       key="operator"
@@ -35,7 +37,14 @@ export function ActivityLogPage() {
       label="resources.activities.fields.operator"
       alwaysOn
     />,
-    <TextInput key="action" source="action@like" label="resources.activities.fields.action" alwaysOn />,
+    // By the action's name in the current language (the stored key is what is sent: `action=staff.create`).
+    <AutocompleteInput
+      key="action"
+      source="action"
+      label="resources.activities.fields.action"
+      choices={actionChoices(t, i18n.language)}
+      alwaysOn
+    />,
     <SelectInput
       key="subject"
       source="subject_type"
@@ -81,7 +90,7 @@ export function ActivityLogPage() {
         />
         <ChangesCell label="resources.activities.fields.changes" />
         <TextField source="ip" sortable={false} />
-        <DateField source="created_at" showTime />
+        <LocaleDateField source="created_at" showTime />
       </Datagrid>
     </List>
   );

@@ -1,13 +1,13 @@
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useInput, useTranslate } from 'react-admin';
+import { LocaleDateTextField } from '../../../engine/LocaleDateInput.tsx';
 
 /** Ends used when only one side of the range is given (the query's `between` takes two values). */
 const EARLIEST = '1970-01-01T00:00:00.000Z';
 const LATEST = '9999-12-31T23:59:59.999Z';
 
 /**
- * A list filter for a date range on `source` (`created_at@between`): two date pickers; the value is
+ * A list filter for a date range on `source` (`created_at@between`): two dates typed in the interface language's format (zh-CN 2025/07/04); the value is
  * `[from, to]` as ISO instants covering whole days in the browser's time zone, or undefined when both are
  * empty.
  */
@@ -28,21 +28,19 @@ export function DateRangeInput({ source, label }: { source: string; label?: stri
   const toDay = day(to, LATEST);
   return (
     <Stack direction="row" spacing={1} sx={{ mb: 0.5 }} aria-label={label ? translate(label) : undefined}>
-      <TextField
-        type="date"
+      <LocaleDateTextField
+        kind="date"
         size="small"
         label={translate('settings.activities.from')}
         value={fromDay}
-        onChange={(event) => set(event.target.value, toDay)}
-        slotProps={{ inputLabel: { shrink: true } }}
+        onChange={(native) => native !== null && set(native, toDay)}
       />
-      <TextField
-        type="date"
+      <LocaleDateTextField
+        kind="date"
         size="small"
         label={translate('settings.activities.to')}
         value={toDay}
-        onChange={(event) => set(fromDay, event.target.value)}
-        slotProps={{ inputLabel: { shrink: true } }}
+        onChange={(native) => native !== null && set(fromDay, native)}
       />
     </Stack>
   );

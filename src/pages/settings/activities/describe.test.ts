@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n, initI18n, loadAdminMessages } from '../../../i18n/i18n.ts';
-import { actionLabel, changeLines, permissionLabel, subjectOf, type ActivityRow } from './describe.ts';
+import { catalogs } from '../../../../locales/index.ts';
+import {
+  KNOWN_ACTIONS,
+  actionChoices,
+  actionLabel,
+  changeLines,
+  permissionLabel,
+  subjectOf,
+  type ActivityRow,
+} from './describe.ts';
 
 const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, options);
 
@@ -43,6 +52,33 @@ describe('activity rows in words', () => {
         before: '否',
         after: '是',
       });
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('offers every action by its name for the action filter, in both languages', async () => {
+    for (const catalog of Object.values(catalogs)) {
+      const events = Object.entries(
+        (catalog.app as { activity: { actions: Record<string, object> } }).activity.actions,
+      ).flatMap(([group, names]) => Object.keys(names).map((name) => `${group}.${name}`));
+      expect([...events].sort()).toEqual([...KNOWN_ACTIONS].sort());
+    }
+    const en = actionChoices(t, 'en');
+    expect(en).toContainEqual({ id: 'staff.create', name: 'Created staff member' });
+    expect(en).toContainEqual({ id: 'auth.login', name: 'Signed in' });
+    expect(en.map((c) => c.name)).toEqual(
+      [...en.map((c) => c.name)].sort((a, b) => a.localeCompare(b, 'en')),
+    );
+    // Every name is words, never a raw key; the log itself is not audited.
+    expect(en.filter((c) => c.name === c.id)).toEqual([]);
+    expect(en.some((c) => c.id.startsWith('activities.'))).toBe(false);
+    await i18n.changeLanguage('zh-CN');
+    try {
+      const zh = actionChoices(t, 'zh-CN');
+      expect(zh).toContainEqual({ id: 'staff.create', name: '新建员工' });
+      expect(zh).toContainEqual({ id: 'auth.login', name: '登录' });
+      expect(zh.filter((c) => c.name === c.id)).toEqual([]);
     } finally {
       await i18n.changeLanguage('en');
     }

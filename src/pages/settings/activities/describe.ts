@@ -2,6 +2,7 @@ import type { Resource } from '../../../../resources/define.ts';
 import { fieldsOf, type FieldInfo } from '../../../../resources/fields.ts';
 import { resources as registered } from '../../../../resources/index.ts';
 import { SETTINGS_MENU, type MenuItem } from '../../../../schemas/permissions.ts';
+import { formatDateTime, formatNative } from '../../../lib/localeDate.ts';
 
 /**
  * Turns activity log rows into plain words, generically from the resource registry (resources/fields.ts)
@@ -75,6 +76,43 @@ export function actionLabel(t: Translate, action: string, language: string): str
     return t(`app.activity.verbs.${verb}`, { name: noun });
   }
   return action;
+}
+
+/** The events audited besides record writes (the keys of `app.activity.actions`; a test keeps them equal). */
+export const KNOWN_ACTIONS = [
+  'auth.login',
+  'auth.logout',
+  'auth.login_failed',
+  'auth.register',
+  'auth.password_reset',
+  'auth.password_changed',
+  'auth.profile_updated',
+  'auth.wechat_link',
+  'auth.wechat_unlink',
+  'settings.update',
+  'modules.enable',
+  'modules.disable',
+  'staff.join',
+  'staff.invitation',
+  'system.bootstrap',
+] as const;
+
+/**
+ * Every action the log can hold, named in the current language and sorted by that name: the events above
+ * and `<resource>.<verb>` for each audited resource. The action filter offers these, so people search
+ * "新建员工" / "Created staff member", never `staff.create`.
+ */
+export function actionChoices(
+  t: Translate,
+  language: string,
+  list: readonly Resource[] = registered,
+): { id: string; name: string }[] {
+  const writes = list
+    .filter((r) => r.name !== 'activities')
+    .flatMap((r) => VERBS.map((verb) => `${r.name}.${verb}`));
+  return [...new Set([...KNOWN_ACTIONS, ...writes])]
+    .map((id) => ({ id, name: actionLabel(t, id, language) }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
 /** Where the subject lives in the settings area, and how it reads. */
@@ -183,7 +221,10 @@ export function valueText(value: unknown, ctx: ValueContext): string {
     return tOr(t, `resources.${resource.name}.enums.${info.name}.${String(value)}`, String(value));
   }
   if (info?.kind === 'datetime' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
-    return new Date(value).toLocaleString(ctx.language);
+    return formatDateTime(value, ctx.language);
+  }
+  if (info?.kind === 'date' && typeof value === 'string') {
+    return formatNative(value, 'date', ctx.language) || value;
   }
   if (Array.isArray(value)) return listItems(value, ctx).join(', ') || '—';
   if (typeof value === 'object') {

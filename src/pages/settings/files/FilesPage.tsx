@@ -2,7 +2,6 @@ import DownloadIcon from '@mui/icons-material/Download';
 import {
   Button,
   Datagrid,
-  DateField,
   FunctionField,
   List,
   Pagination,
@@ -15,6 +14,7 @@ import {
 import { assets } from '../../../../resources/assets.ts';
 import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
 import { downloadFile } from '../../../engine/download.ts';
+import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
 import { formatBytes } from '../../../../schemas/bytes.ts';
@@ -45,7 +45,7 @@ export function FilesPage() {
         <TextField source="name" />
         <FunctionField source="size" render={(record: Asset) => formatBytes(record.size)} />
         <TextField source="mime" />
-        <DateField source="created_at" showTime />
+        <LocaleDateField source="created_at" showTime />
         <DownloadButton />
         <DeleteRecordButton resource={assets} />
       </Datagrid>
