@@ -97,7 +97,13 @@ const signIn = async (username: string, password: string) =>
   (await call('POST', 'v1/user/login', undefined, { username, password, remember: false })).data
     .access_token as string;
 
+// The walk-through is the newcomer's path, `npm start` on PGlite; its PostgreSQL half (a scratch database)
+// works but is left out of `npm run test:pg`, where it would add minutes to CI for what every other suite
+// already proves on PostgreSQL. Run it there by hand with FOLLOW_THE_DOC_ON_PG=1.
+const skipOnPg = Boolean(process.env.DATABASE_URL) && !process.env.FOLLOW_THE_DOC_ON_PG;
+
 beforeAll(async () => {
+  if (skipOnPg) return;
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'follow-the-doc-'));
   // The developer's own DATA_DIR, in the project (a PGlite directory under the temporary directory counts as
   // a throwaway database whose migrations make:migration does not take as applied; TMPDIR points elsewhere).
@@ -133,15 +139,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await scratch?.drop();
-  fs.rmSync(copy, { recursive: true, force: true });
+  if (copy) fs.rmSync(copy, { recursive: true, force: true });
 });
 
-describe('docs/adding-a-resource.md, followed', () => {
+describe.skipIf(skipOnPg)('docs/adding-a-resource.md, followed', () => {
   it('every code block says what exercises it, and the standalone ones hold', async () => {
     expect(blocks.length).toBeGreaterThan(10);
     for (const block of blocks)
       expect(
-        ['run', 'file', 'labels', 'edit', 'script', 'check', 'excerpt', 'npm', 'json'],
+        ['run', 'file', 'labels', 'edit', 'wire', 'script', 'check', 'excerpt', 'npm', 'json'],
         block.body,
       ).toContain(block.action);
     const scripts = (
@@ -172,15 +178,20 @@ describe('docs/adding-a-resource.md, followed', () => {
       const labels = { ...JSON.parse(fs.readFileSync(file, 'utf8')), ...JSON.parse(block.body) };
       fs.writeFileSync(file, `${JSON.stringify(labels, null, 2)}\n`);
     }
-    // The hook module of the doc, listed as the doc says.
-    const modules = path.join(copy, 'server/modules/index.ts');
-    fs.writeFileSync(
-      modules,
-      fs
-        .readFileSync(modules, 'utf8')
-        .replace(/^/, "import { shopModule } from './shop.ts';\n")
-        .replace(/(export const modules: AppModule\[\] = \[)/, '$1\n  shopModule,'),
-    );
+    // doc:wire blocks: their imports go on top of the file, an `export const` line replaces the same one.
+    for (const block of of('wire')) {
+      const file = path.join(copy, block.arg);
+      let source = fs.readFileSync(file, 'utf8');
+      const lines = block.body.trimEnd().split('\n');
+      for (const line of lines.filter((l) => l.startsWith('export const '))) {
+        const name = /^export const (\w+)/.exec(line)![1]!;
+        const declared = new RegExp(`^export const ${name}\\b.*$`, 'm');
+        expect(source, `${block.arg} declares ${name}`).toMatch(declared);
+        source = source.replace(declared, line);
+      }
+      const imports = lines.filter((l) => l.startsWith('import '));
+      fs.writeFileSync(file, `${imports.join('\n')}\n${source}`);
+    }
     await runCommands(migrate!);
     const sql = fs
       .readdirSync(path.join(copy, 'server/migrations'))
