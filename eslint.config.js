@@ -75,6 +75,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware: a promise nobody awaits or handles loses its error (an unhandled rejection ends the
+    // server); a promise where a void callback is expected (an async listener) does the same.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      // React and Fastify take async handlers for JSX attributes and hooks on purpose.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: { ...reactHooks.configs.recommended.rules, ...jsxA11y.flatConfigs.recommended.rules },

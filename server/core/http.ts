@@ -40,7 +40,7 @@ export function registerHttpContract(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || body === undefined) return done(null, undefined);
-    defaultJson(req, body as string, done);
+    void defaultJson(req, body as string, done);
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -200,14 +200,15 @@ describe('upload', () => {
       });
       req.on('error', () => resolve());
       req.on('response', () => resolve());
-      req.write(full.subarray(0, 200 * 1024), async () => {
+      const abortOnceStaging = async () => {
         // Abort only once the server is writing the staged file, so the cleanup path is what is tested.
         for (let i = 0; i < 100 && !sawStaging; i++) {
           sawStaging = staging().length > 0;
           if (!sawStaging) await new Promise((r) => setTimeout(r, 20));
         }
         req.destroy();
-      });
+      };
+      req.write(full.subarray(0, 200 * 1024), () => void abortOnceStaging());
     });
     expect(sawStaging).toBe(true);
     // The server notices the closed socket, fails the stream and removes the staged part.

@@ -35,7 +35,18 @@ const cases: { file: string; imports: string; wrong: boolean }[] = [
 describe('import walls (eslint-plugin-boundaries in eslint.config.js)', () => {
   let eslint: ESLint;
   beforeAll(() => {
-    eslint = new ESLint({ cwd: ROOT });
+    // The cases are files that do not exist, which the type-aware rules' project service cannot load:
+    // they are linted without type information (the walls need none).
+    eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: {
+          '@typescript-eslint/no-floating-promises': 'off',
+          '@typescript-eslint/no-misused-promises': 'off',
+        },
+      },
+    });
   });
 
   it.each(cases)('$file importing $imports: wrong way = $wrong', async ({ file, imports, wrong }) => {
@@ -45,4 +56,26 @@ describe('import walls (eslint-plugin-boundaries in eslint.config.js)', () => {
     if (wrong) expect(walls.map((m) => m.message)).toEqual([expect.stringMatching(/must not import/)]);
     else expect(walls).toEqual([]);
   });
+});
+
+describe('type-aware rules (no-floating-promises, no-misused-promises)', () => {
+  // Linted as the text of a file the project has, with the project's real config and its types.
+  const lintAs = async (file: string, code: string) => {
+    const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath: path.join(ROOT, file) });
+    return result!.messages.map((m) => m.ruleId);
+  };
+
+  it('a promise left floating, or passed where a void callback goes, fails lint', async () => {
+    const code = [
+      'async function save(): Promise<void> {}',
+      'save();',
+      "process.on('exit', async () => save());",
+      'export const handled = () => void save();',
+      '',
+    ].join('\n');
+    expect(await lintAs('server/config.ts', code)).toEqual([
+      '@typescript-eslint/no-floating-promises',
+      '@typescript-eslint/no-misused-promises',
+    ]);
+  }, 60_000);
 });

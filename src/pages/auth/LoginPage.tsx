@@ -44,7 +44,7 @@ export function LoginPage() {
         if (await joinInvitation(invitation)) clearProfile(queryClient);
       },
     );
-    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+    if (isDone) void navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
   // WeChat sends the user back here with code + state (issue 7).
   const wechatCode = params.get('code');

@@ -46,7 +46,7 @@ export function RegisterPage() {
         if (await joinInvitation(params.get('invitation'))) clearProfile(queryClient);
       },
     );
-    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+    if (isDone) void navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
 
   return (

@@ -30,7 +30,7 @@ export function ErrorPage({ code }: { code: ErrorCode }) {
   const retry = () => {
     // Ask the server again instead of trusting the cached "not ready".
     client.removeQueries({ queryKey: siteKey });
-    navigate('/dashboard');
+    void navigate('/dashboard');
   };
 
   return (

@@ -29,7 +29,7 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
     let isCurrent = true;
     const finish = (token: WechatToken) => {
       storeSession(token);
-      navigate(safeHref(href) ?? '/dashboard', { replace: true });
+      void navigate(safeHref(href) ?? '/dashboard', { replace: true });
     };
     wechatLogin({ code, state }).then(
       (result) => {
@@ -53,7 +53,7 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
         ticket={ticket}
         onDone={(token) => {
           storeSession(token);
-          navigate(safeHref(href) ?? '/dashboard', { replace: true });
+          void navigate(safeHref(href) ?? '/dashboard', { replace: true });
         }}
         backTo={backToLogin}
       />
