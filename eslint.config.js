@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers (README "Layout"): each may import only from itself and the layers below it, never upward.
  *   schemas, locales  <-  resources  <-  { src, server }
- *   server: core (core/, db/, auth/, jobs/, events/, storage/, config...)  <-  engine/  <-  modules/  <-  app
+ *   server: core (core/, db/, credentials/, jobs/, events/, storage/, config...)  <-  engine/  <-  modules/  <-  app
  *   src: base (providers, lib, events, i18n, theme, components)  <-  engine/  <-  app (pages, admin, layouts, routes)
  * Tests and test helpers may reach across (a test of schemas/ checks the resources, say).
  */
@@ -20,7 +20,7 @@ const LAYERS = [
     pattern: [
       'server/core/**',
       'server/db/**',
-      'server/auth/**',
+      'server/credentials/**',
       'server/jobs/**',
       'server/events/**',
       'server/storage/**',

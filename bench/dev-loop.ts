@@ -17,7 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { repoRoot } from '../scripts/lib/frontend.ts';
-import { freePort } from '../scripts/lib/pgCluster.ts';
+import { freePort } from '../scripts/lib/pg-cluster.ts';
 
 const say = (line: string): void => void process.stdout.write(`[bench:dev-loop] ${line}\n`);
 const roundsArg = process.argv.indexOf('--rounds');

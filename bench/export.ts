@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { findBindir } from '../scripts/lib/pgCluster.ts';
+import { findBindir } from '../scripts/lib/pg-cluster.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { loadPrincipal } from '../server/core/principal.ts';
 import { migrate } from '../server/db/migrate.ts';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { verify } from '@node-rs/argon2';
-import { ARGON2_OPTIONS, hashPassword } from '../server/auth/password.ts';
+import { ARGON2_OPTIONS, hashPassword } from '../server/credentials/password.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { migrate } from '../server/db/migrate.ts';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../scripts/lib/frontend.ts';
-import { freePort } from '../scripts/lib/pgCluster.ts';
+import { freePort } from '../scripts/lib/pg-cluster.ts';
 import { startServerProcess } from './lib/serverProcess.ts';
 import { median } from './lib/stats.ts';
 

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './lib/frontend.ts';
-import { startPgCluster } from './lib/pgCluster.ts';
+import { startPgCluster } from './lib/pg-cluster.ts';
 
 const say = (line: string): void => void process.stdout.write(`[test:pg] ${line}\n`);
 

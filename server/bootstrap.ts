@@ -1,4 +1,4 @@
-import { generatePassword, hashPassword } from './auth/password.ts';
+import { generatePassword, hashPassword } from './credentials/password.ts';
 import type { Db } from './db/index.ts';
 
 const BOOTSTRAP_LOCK = 7_317_002;

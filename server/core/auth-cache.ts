@@ -1,4 +1,4 @@
-import { isTouchDue, lookupToken, sha256, type TokenLookup } from '../auth/tokens.ts';
+import { isTouchDue, lookupToken, sha256, type TokenLookup } from '../credentials/tokens.ts';
 import type { Db } from '../db/index.ts';
 
 /**

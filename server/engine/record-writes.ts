@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../credentials/password.ts';
 import { isIdString } from '../../resources/define.ts';
 import type { Resource } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';

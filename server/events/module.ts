@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { resolveToken } from '../auth/tokens.ts';
+import { resolveToken } from '../credentials/tokens.ts';
 import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';

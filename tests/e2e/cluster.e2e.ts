@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import system from '../../locales/zh-CN/system.json';
-import { startPgCluster, type PgCluster } from '../../scripts/lib/pgCluster.ts';
+import { startPgCluster, type PgCluster } from '../../scripts/lib/pg-cluster.ts';
 import { E2E_ADMIN, startServer, type E2eServer } from './helpers/server.ts';
 import { launchBrowser, newContext, signIn } from './helpers/browser.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import zh from '../../locales/zh-CN/auth.json';
-import { freePort } from '../../scripts/lib/pgCluster.ts';
+import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
 import { launchBrowser } from './helpers/browser.ts';
 

@@ -8,7 +8,7 @@ import type { TaskHandler } from '../../server/modules/tasks/handlers.ts';
 import type { AppModule } from '../../server/core/app-module.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { issueToken } from '../../server/auth/tokens.ts';
+import { issueToken } from '../../server/credentials/tokens.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/lib/pgCluster.ts';
+import { freePort } from '../../scripts/lib/pg-cluster.ts';
 
 export interface ServerProcess {
   baseURL: string;

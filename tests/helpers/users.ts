@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { issueToken } from '../../server/auth/tokens.ts';
+import { issueToken } from '../../server/credentials/tokens.ts';
 import type { Queryable } from '../../server/db/index.ts';
 
 export interface TestUser {

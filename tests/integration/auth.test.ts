@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/auth/password.ts';
-import { purgeAuthRows } from '../../server/auth/purge.ts';
+import { hashPassword } from '../../server/credentials/password.ts';
+import { purgeAuthRows } from '../../server/credentials/purge.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../server/auth/tokens.ts';
+import { issueToken } from '../../server/credentials/tokens.ts';
 import { arbitraryOf, oddValue, type JsonSchema } from '../helpers/arbitrary.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app.ts';
 

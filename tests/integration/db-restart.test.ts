@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPgCluster, type PgCluster } from '../../scripts/lib/pgCluster.ts';
+import { startPgCluster, type PgCluster } from '../../scripts/lib/pg-cluster.ts';
 import { buildApp } from '../../server/app.ts';
-import { issueToken } from '../../server/auth/tokens.ts';
+import { issueToken } from '../../server/credentials/tokens.ts';
 import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/index.ts';

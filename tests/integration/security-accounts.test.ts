@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/auth/password.ts';
+import { hashPassword } from '../../server/credentials/password.ts';
 import { closeMailTransports } from '../../server/mail/mailer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';

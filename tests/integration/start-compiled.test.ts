@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAMP_FILE, fingerprintInputs, repoRoot } from '../../scripts/lib/frontend.ts';
-import { freePort } from '../../scripts/lib/pgCluster.ts';
+import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { startServerProcess } from '../../bench/lib/serverProcess.ts';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/lib/pgCluster.ts';
+import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 /**

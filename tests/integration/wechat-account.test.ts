@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/auth/password.ts';
+import { hashPassword } from '../../server/credentials/password.ts';
 import { WECHAT_TIMEOUT_MS } from '../../server/modules/wechat/client.ts';
 import en from '../../locales/en/auth.json';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,5 +1,5 @@
 import { captchaSchema } from '../../../schemas/auth.ts';
-import { CODE_TTL_MS, issueCode } from '../../auth/codes.ts';
+import { CODE_TTL_MS, issueCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { translate, type Locale } from '../../../locales/index.ts';
 import type { Channel, Scene } from '../../../schemas/auth.ts';
-import { CODE_TTL_MS } from '../../auth/codes.ts';
+import { CODE_TTL_MS } from '../../credentials/codes.ts';
 import type { Config } from '../../config.ts';
 import { safeError } from '../../core/http.ts';
 import { getSettings } from '../../core/settings.ts';

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { createDbRateLimitStore } from '../../auth/rateLimitStore.ts';
+import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
@@ -8,7 +8,7 @@ import { registerPasswordRoutes } from './password.ts';
 import { registerProfileRoutes } from './profile.ts';
 import { registerRegisterRoutes } from './register.ts';
 
-export { purgeAuthRows } from '../../auth/purge.ts';
+export { purgeAuthRows } from '../../credentials/purge.ts';
 
 /** Sign-in, registration, codes, password reset and the account calls (issue 4). */
 export const authModule: AppModule = {

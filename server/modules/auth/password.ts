@@ -1,8 +1,8 @@
 import { passwordChangeSchema, resetSchema } from '../../../schemas/auth.ts';
-import { consumeCode } from '../../auth/codes.ts';
-import { hashPassword, isAcceptablePassword, verifyPassword } from '../../auth/password.ts';
-import { clearWindow } from '../../auth/rateLimitStore.ts';
-import { revokeTokens } from '../../auth/tokens.ts';
+import { consumeCode } from '../../credentials/codes.ts';
+import { hashPassword, isAcceptablePassword, verifyPassword } from '../../credentials/password.ts';
+import { clearWindow } from '../../credentials/rate-limit-store.ts';
+import { revokeTokens } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';

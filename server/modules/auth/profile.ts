@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { profileUpdateSchema } from '../../../schemas/auth.ts';
-import { consumeCode } from '../../auth/codes.ts';
+import { consumeCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';

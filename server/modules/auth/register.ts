@@ -1,6 +1,6 @@
 import { registerSchema, tokenSchema } from '../../../schemas/auth.ts';
-import { consumeCode } from '../../auth/codes.ts';
-import { hashPassword, isAcceptablePassword } from '../../auth/password.ts';
+import { consumeCode } from '../../credentials/codes.ts';
+import { hashPassword, isAcceptablePassword } from '../../credentials/password.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';

@@ -1,7 +1,7 @@
 import type { TokenAnswer } from '../../../schemas/auth.ts';
-import { verifyPassword } from '../../auth/password.ts';
-import { clearWindow, giveBackHit, hitWindow } from '../../auth/rateLimitStore.ts';
-import { issueToken, revokeTokens } from '../../auth/tokens.ts';
+import { verifyPassword } from '../../credentials/password.ts';
+import { clearWindow, giveBackHit, hitWindow } from '../../credentials/rate-limit-store.ts';
+import { issueToken, revokeTokens } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import { recordActivity, type Client } from './activity.ts';

@@ -1,12 +1,12 @@
 import type { ResourceHooksTable } from '../../engine/hooks.ts';
 import type { AppModule } from '../../core/app-module.ts';
-import { registerAccountRoutes } from './accountRoutes.ts';
-import { departmentHooks } from './departmentHooks.ts';
+import { registerAccountRoutes } from './account-routes.ts';
+import { departmentHooks } from './department-hooks.ts';
 import { registerMenuRoutes } from './menus.ts';
-import { roleHooks } from './roleHooks.ts';
-import { staffHooks } from './staffHooks.ts';
+import { roleHooks } from './role-hooks.ts';
+import { staffHooks } from './staff-hooks.ts';
 import { registerDepartmentTreeRoute } from './tree.ts';
-import { userHooks } from './userHooks.ts';
+import { userHooks } from './user-hooks.ts';
 
 /**
  * The rules of the people resources, run inside the engine's write paths (create, update, delete, import)

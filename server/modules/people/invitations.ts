@@ -1,4 +1,4 @@
-import { randomToken, sha256 } from '../../auth/tokens.ts';
+import { randomToken, sha256 } from '../../credentials/tokens.ts';
 import type { Queryable } from '../../db/index.ts';
 
 /** Invitations expire 7 days after they are issued. */

@@ -3,7 +3,7 @@ import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../s
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { servedResources } from '../../engine/served.ts';
-import { isMenuHidden } from '../system-tools/moduleGate.ts';
+import { isMenuHidden } from '../system-tools/module-gate.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
 export interface WireMenuItem {

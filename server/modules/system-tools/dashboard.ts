@@ -4,7 +4,7 @@ import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import { withNames } from '../activities/names.ts';
-import { failedJobs, queueCounts } from './queueCounts.ts';
+import { failedJobs, queueCounts } from './queue-counts.ts';
 
 const DAYS = 30;
 const RECENT = 10;

@@ -13,9 +13,9 @@ import type { AppModule } from '../../core/app-module.ts';
 import { moduleCatalogue } from './catalogue.ts';
 import { registerDashboardRoutes } from './dashboard.ts';
 import { LOG_LEVELS, pageOfLines, readLogs, type LogQuery } from './logs.ts';
-import { tailLogs } from './logTail.ts';
-import { registerModuleGate } from './moduleGate.ts';
-import { registerModuleRoutes } from './modulesRoutes.ts';
+import { tailLogs } from './log-tail.ts';
+import { registerModuleGate } from './module-gate.ts';
+import { registerModuleRoutes } from './modules-routes.ts';
 import { createMonitor } from './monitor.ts';
 
 /** Monitor figures go to watching streams this often. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { MonitorSnapshot } from '../../../schemas/monitor.ts';
 import type { Db } from '../../db/index.ts';
-import { queueCounts } from './queueCounts.ts';
+import { queueCounts } from './queue-counts.ts';
 
 export type { MonitorSnapshot };
 

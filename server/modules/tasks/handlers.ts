@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { purgeAuthRows } from '../../auth/purge.ts';
+import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv-files.ts';
 import { trimActivityLog } from '../activities/trim.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';
-import { cleanTempUploads } from './cleanTemp.ts';
+import { cleanTempUploads } from './clean-temp.ts';
 
 /**
  * What a scheduled task may call: a declared handler, never a free-text target. `params` validates the

@@ -1,6 +1,6 @@
-import { consumeCode } from '../../auth/codes.ts';
-import { hashPassword, isAcceptablePassword, verifyPassword } from '../../auth/password.ts';
-import { clearWindow, hitWindow, peekWindow } from '../../auth/rateLimitStore.ts';
+import { consumeCode } from '../../credentials/codes.ts';
+import { hashPassword, isAcceptablePassword, verifyPassword } from '../../credentials/password.ts';
+import { clearWindow, hitWindow, peekWindow } from '../../credentials/rate-limit-store.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
 import type { TokenAnswer } from '../../../schemas/auth.ts';

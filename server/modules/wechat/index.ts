@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { createDbRateLimitStore } from '../../auth/rateLimitStore.ts';
+import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
 import { rateLimited } from '../auth/limits.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerWechatIdentityRoutes } from './identity.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { randomToken } from '../../auth/tokens.ts';
+import { randomToken } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
@@ -10,7 +10,7 @@ import {
   wechatLoginAnswerSchema,
   wechatLoginSchema,
 } from './schemas.ts';
-import { finishWechatSignIn, startWechatSignIn } from './signIn.ts';
+import { finishWechatSignIn, startWechatSignIn } from './sign-in.ts';
 import { STATE_TTL_MS } from './store.ts';
 
 export const BASE = '/api/v1/wechat/officialaccount';

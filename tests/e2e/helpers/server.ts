@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../scripts/lib/frontend.ts';
-import { freePort } from '../../../scripts/lib/pgCluster.ts';
+import { freePort } from '../../../scripts/lib/pg-cluster.ts';
 
 /** The first administrator of every throwaway server (a fresh data directory per server). */
 export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password-1' };

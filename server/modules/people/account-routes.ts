@@ -9,7 +9,7 @@ import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
 import { issueInvitation, redeemInvitation } from './invitations.ts';
-import { alreadyRegistered } from './staffHooks.ts';
+import { alreadyRegistered } from './staff-hooks.ts';
 
 const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
 const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^\\d{1,19}$' } } };

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { purgeCodes } from './codes.ts';
-import { purgeRateLimits } from './rateLimitStore.ts';
+import { purgeRateLimits } from './rate-limit-store.ts';
 import { purgeTokens } from './tokens.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { isAcceptablePassword } from '../../auth/password.ts';
-import { revokeTokens } from '../../auth/tokens.ts';
+import { isAcceptablePassword } from '../../credentials/password.ts';
+import { revokeTokens } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { ResourceHooks } from '../../engine/hooks.ts';

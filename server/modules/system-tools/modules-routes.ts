@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import type { ModuleInfo } from './catalogue.ts';
-import { disabledModules, setModuleState } from './moduleGate.ts';
+import { disabledModules, setModuleState } from './module-gate.ts';
 
 const nameParam = {
   type: 'object',
