@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/DataState.tsx';
+import { formatDateTime } from '../../../lib/localeDate.ts';
 
 /** A job as `GET v1/system/jobs/<queue>` lists it. */
 export interface WireJob {
@@ -38,7 +39,7 @@ export function JobsTable({
   onAction: (job: WireJob, action: 'retry' | 'cancel') => void;
 }) {
   const { t, i18n } = useTranslation();
-  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+  const time = (iso: string | null) => formatDateTime(iso, i18n.language);
   return (
     <DataState
       isPending={isPending}

@@ -52,6 +52,22 @@ describe('LogsPage', { timeout: 30_000 }, () => {
     expect(last.get('page')).toBe('1');
   });
 
+  it('reads and takes times in the interface language, not the browser', async () => {
+    const user = userEvent.setup();
+    const calls = fakeApi({ 'GET /api/v1/system/logs': () => answer([line('hello')]) });
+    await renderSystemPage(<LogsPage />);
+    const when = new Date('2026-11-24T08:00:00.000Z');
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const shown = `${pad(when.getMonth() + 1)}/${pad(when.getDate())}/${when.getFullYear()}, ${pad(when.getHours())}:${pad(when.getMinutes())}:${pad(when.getSeconds())}`;
+    expect(await screen.findByRole('cell', { name: shown })).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: 'From' }), '11/24/2026, 09:30');
+    await waitFor(() =>
+      expect(new URL(calls.at(-1)!.url, 'http://x').searchParams.get('from')).toBe(
+        new Date(2026, 10, 24, 9, 30).toISOString(),
+      ),
+    );
+  });
+
   it('says so when the logs cannot be loaded', async () => {
     fakeApi({
       'GET /api/v1/system/logs': () => ({ status: 500, body: { code: 500, message: 'x', data: null } }),

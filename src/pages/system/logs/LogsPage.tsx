@@ -14,6 +14,8 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { LocaleDateTextField } from '../../../engine/LocaleDateInput.tsx';
+import { formatDateTime } from '../../../lib/localeDate.ts';
 import { LOG_LEVELS, useLogsPage } from './useLogsPage.ts';
 
 const LEVEL_COLORS: Record<string, string> = {
@@ -62,14 +64,16 @@ export function LogsPage() {
           ))}
         </TextField>
         {(['from', 'to'] as const).map((name) => (
-          <TextField
+          <LocaleDateTextField
             key={name}
+            kind="datetime"
             size="small"
-            type="datetime-local"
             label={t(`system.logs.${name}`)}
             value={logs.filters[name]}
-            onChange={(e) => logs.setFilter(name, e.target.value)}
-            slotProps={{ inputLabel: { shrink: true } }}
+            // Half-typed text (null) keeps the last real time as the filter.
+            onChange={(native) => {
+              if (native !== null) logs.setFilter(name, native);
+            }}
           />
         ))}
         <TextField
@@ -116,7 +120,7 @@ export function LogsPage() {
             {logs.rows.map((entry, index) => (
               <TableRow key={`${entry.time ?? ''}-${index}`}>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {entry.time ? new Date(entry.time).toLocaleString(i18n.language) : '—'}
+                  {formatDateTime(entry.time, i18n.language)}
                 </TableCell>
                 <TableCell sx={{ color: LEVEL_COLORS[entry.level] }}>{entry.level}</TableCell>
                 <TableCell

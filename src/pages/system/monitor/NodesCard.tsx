@@ -8,6 +8,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { formatDateTime } from '../../../lib/localeDate.ts';
 import { useTranslation } from 'react-i18next';
 import { httpClient } from '../../../providers/httpClient.ts';
 import type { ClusterNode } from '../../../../schemas/monitor.ts';
@@ -25,7 +26,7 @@ export function NodesCard() {
     refetchInterval: REFRESH_MS,
   });
   const self = nodes.data?.find((n) => n.is_self);
-  const time = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  const time = (iso: string) => formatDateTime(iso, i18n.language);
   const columns = ['node', 'host', 'pid', 'version', 'started', 'last_seen', 'cpu', 'rss', 'status'] as const;
   return (
     <Card>

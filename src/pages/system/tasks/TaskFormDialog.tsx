@@ -16,6 +16,17 @@ import { useTranslation } from 'react-i18next';
 import { isHttpError } from '../../../providers/httpError.ts';
 import { TASKS_KEY, defaultParams, handlersKey, taskApi, type WireTask } from './taskApi.ts';
 
+/** A preview run time in the task's time zone, written as the interface language writes times (24-hour). */
+const RUN_TIME: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+};
+
 /**
  * Create or edit a task: name, a registered handler (select), parameters as JSON (pre-filled with the
  * handler's defaults; the server validates them against the handler's schema), the cron expression with its
@@ -147,7 +158,10 @@ export function TaskFormDialog({
               <ol aria-label={t('system.tasks.form.next_runs')}>
                 {preview.data.next_runs.map((r) => (
                   <li key={r}>
-                    {new Date(r).toLocaleString(i18n.language, { timeZone: debounced.timezone })}
+                    {new Date(r).toLocaleString(i18n.language, {
+                      ...RUN_TIME,
+                      timeZone: debounced.timezone,
+                    })}
                   </li>
                 ))}
               </ol>

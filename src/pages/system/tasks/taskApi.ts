@@ -1,5 +1,6 @@
 import type { Paged } from '../../../../schemas/pagination.ts';
 import type { TaskDetail, TaskRecord, TaskRun } from '../../../../schemas/tasks.ts';
+import { formatDateTime } from '../../../lib/localeDate.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 
 /** A task as `v1/system/tasks` returns it (with `next_runs` when read alone). */
@@ -47,6 +48,7 @@ export function defaultParams(handler: WireHandler | undefined): Record<string, 
   );
 }
 
+/** A run's time in the interface language's format (zh-CN `2025/07/04 09:05:07`). */
 export function formatTime(iso: string | null, locale: string): string {
-  return iso ? new Date(iso).toLocaleString(locale) : '—';
+  return formatDateTime(iso, locale);
 }
