@@ -2,20 +2,21 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Suspense, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { setPageTitle } from '../providers/pageTitleStore.ts';
-import { useSiteConfig } from '../providers/useSiteConfig.ts';
+import { useNavigation } from '../routes/navigation.tsx';
+import { usePublicSiteConfig } from '../providers/siteStatus.ts';
 import { publicPageTitleOf } from './publicTitle.ts';
 
 /** Frame of the sign-in, register and reset pages: MUI only, so they never pull in react-admin. */
-export function PublicLayout() {
-  const { site_name: siteName, site_logo: siteLogo } = useSiteConfig();
+export function PublicLayout({ children }: { children: ReactNode }) {
+  const { site_name: siteName, site_logo: siteLogo } = usePublicSiteConfig();
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname } = useNavigation().location;
   // document.title "<page> - <site name>" (joined in useSiteTitle), named from the route.
   const title = publicPageTitleOf(pathname, t);
   useEffect(() => setPageTitle(title), [title]);
@@ -52,7 +53,7 @@ export function PublicLayout() {
             </Typography>
           ) : null}
           <Suspense fallback={<LoadingState />}>
-            <Outlet />
+            {children}
           </Suspense>
         </Paper>
       </Box>

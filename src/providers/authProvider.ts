@@ -5,23 +5,11 @@ import { isHttpError } from './httpError.ts';
 import { permissionsOf } from './permissions.ts';
 import { STAFF_INCLUDE, clearProfile, loadProfile } from './profile.ts';
 import { queryClient } from './queryClient.ts';
-import { getToken, removeToken, setToken } from './token.ts';
+import { registerAccount, signIn } from './session.ts';
+import type { LoginParams, RegisterParams } from './session.ts';
+import { getToken, removeToken } from './token.ts';
 
-export interface LoginParams {
-  username: string;
-  password: string;
-  remember?: boolean;
-}
-
-/** `POST v1/user/register`'s payload: one address (email or phone) proven by a code. */
-export interface RegisterParams {
-  username: string;
-  password: string;
-  password_confirmation: string;
-  captcha: string;
-  email?: string;
-  phone?: string;
-}
+export type { LoginParams, RegisterParams } from './session.ts';
 
 /** Headers a policy switch may set; spec 4 says logout clears them. */
 export const POLICY_HEADERS = ['Policy-Name', 'Policy-Id'] as const;
@@ -37,23 +25,15 @@ export function createAuthProvider(
   client: QueryClient,
 ): AuthProvider & { register(params: RegisterParams): Promise<void> } {
   return {
-    async login({ username, password, remember = false }: LoginParams) {
-      const data = await httpClient<{ access_token: string }>('v1/user/login', {
-        method: 'POST',
-        body: { username, password, remember },
-      });
+    async login(params: LoginParams) {
+      await signIn(params);
       clearProfile(client);
-      setToken(data.access_token, remember);
     },
 
     /** Registers and signs in (spec 7: "Login or register stores the token"), with a session cookie. */
     async register(params: RegisterParams) {
-      const data = await httpClient<{ access_token: string }>('v1/user/register', {
-        method: 'POST',
-        body: params,
-      });
+      await registerAccount(params);
       clearProfile(client);
-      setToken(data.access_token, false);
     },
 
     async logout() {

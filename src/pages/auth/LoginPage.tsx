@@ -5,18 +5,16 @@ import Stack from '@mui/material/Stack';
 import { Suspense, lazy, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import { LoadingState } from '../../components/LoadingState.tsx';
 import { safeHref } from '../../lib/safeHref.ts';
-import { authProvider } from '../../providers/authProvider.ts';
-import { clearProfile } from '../../providers/profile.ts';
-import { queryClient } from '../../providers/queryClient.ts';
+import { sessionChanged, signIn } from '../../providers/session.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
 import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
+import { AppLink, useNavigation, useSearchParams } from '../../routes/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
 
 // Only a return from WeChat (code + state in the address) shows it; it brings its own form and schema.
@@ -27,8 +25,8 @@ const WechatReturn = lazy(() =>
 /** Sign-in with a username, email or phone number; returns to the safe `href` or the dashboard. */
 export function LoginPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const { navigate } = useNavigation();
+  const params = useSearchParams();
   const form = useAuthForm();
   const [values, setValues] = useState({ username: '', password: '', remember: false });
   const invitation = params.get('invitation');
@@ -39,12 +37,12 @@ export function LoginPage() {
       () => loadAuthSchemas().then((m) => m.loginSchema),
       values,
       async (data) => {
-        await authProvider.login(data);
+        await signIn(data);
         // An existing account opening an invitation link joins the invited staff record after signing in.
-        if (await joinInvitation(invitation)) clearProfile(queryClient);
+        if (await joinInvitation(invitation)) sessionChanged();
       },
     );
-    if (isDone) void navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
   // WeChat sends the user back here with code + state (issue 7).
   const wechatCode = params.get('code');
@@ -68,10 +66,10 @@ export function LoginPage() {
         <>
           <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
           <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
-            <Link component={RouterLink} to={withHref('/register', params.get('href'), invitation)}>
+            <Link component={AppLink} to={withHref('/register', params.get('href'), invitation)}>
               {t('auth.login.to_register')}
             </Link>
-            <Link component={RouterLink} to={withHref('/reset', params.get('href'))}>
+            <Link component={AppLink} to={withHref('/reset', params.get('href'))}>
               {t('auth.login.to_reset')}
             </Link>
           </Stack>

@@ -2,26 +2,24 @@ import Link from '@mui/material/Link';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
 import type { Channel } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
-import { authProvider } from '../../providers/authProvider.ts';
-import { clearProfile } from '../../providers/profile.ts';
-import { queryClient } from '../../providers/queryClient.ts';
+import { registerAccount, sessionChanged } from '../../providers/session.ts';
 import { channelField } from './CaptchaButton.tsx';
 import { ChannelFields } from './ChannelFields.tsx';
 import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
+import { AppLink, useNavigation, useSearchParams } from '../../routes/navigation.tsx';
 import { joinInvitation } from '../people/joinInvitation.ts';
 
 /** Registration: username, an email or phone proven by a code (60-second resend countdown), password twice. */
 export function RegisterPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const { navigate } = useNavigation();
+  const params = useSearchParams();
   const form = useAuthForm();
   const [notice, setNotice] = useState<string | null>(null);
   const [values, setValues] = useState({
@@ -41,12 +39,12 @@ export function RegisterPage() {
       () => loadAuthSchemas().then((m) => m.registerSchema),
       body,
       async () => {
-        await authProvider.register(body);
+        await registerAccount(body);
         // Joining makes the account staff: the next profile load must see it.
-        if (await joinInvitation(params.get('invitation'))) clearProfile(queryClient);
+        if (await joinInvitation(params.get('invitation'))) sessionChanged();
       },
     );
-    if (isDone) void navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
   };
 
   return (
@@ -59,7 +57,7 @@ export function RegisterPage() {
       footer={
         <>
           <Link
-            component={RouterLink}
+            component={AppLink}
             to={withHref('/login', params.get('href'), params.get('invitation'))}
             sx={{ pt: 1 }}
           >

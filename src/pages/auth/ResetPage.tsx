@@ -5,7 +5,6 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import type { Channel } from '../../../schemas/auth.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { ChannelFields } from './ChannelFields.tsx';
@@ -13,12 +12,13 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
+import { AppLink, useSearchParams } from '../../routes/navigation.tsx';
 
 /** Forgotten password: a code to the account's email or phone, then the new password twice. */
 export function ResetPage() {
   const { t } = useTranslation();
   const form = useAuthForm();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const toLogin = withHref('/login', params.get('href'));
   const [notice, setNotice] = useState<string | null>(null);
   const [isDone, setDone] = useState(false);
@@ -51,7 +51,7 @@ export function ResetPage() {
         <Alert severity="success" role="status">
           {t('auth.reset.done')}
         </Alert>
-        <Link component={RouterLink} to={toLogin}>
+        <Link component={AppLink} to={toLogin}>
           {t('auth.reset.to_login')}
         </Link>
       </Stack>
@@ -67,7 +67,7 @@ export function ResetPage() {
       onSubmit={onSubmit}
       footer={
         <>
-          <Link component={RouterLink} to={toLogin} sx={{ pt: 1 }}>
+          <Link component={AppLink} to={toLogin} sx={{ pt: 1 }}>
             {t('auth.reset.to_login')}
           </Link>
         </>

@@ -1,11 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { siteKey } from '../../providers/siteConfig.ts';
+import { forgetSiteStatus } from '../../providers/siteStatus.ts';
+import { AppLink, useNavigation } from '../../routes/navigation.tsx';
 
 export type ErrorCode = 403 | 404 | 500;
 
@@ -15,8 +14,7 @@ export type ErrorCode = 403 | 404 | 500;
  */
 export function ErrorPage({ code }: { code: ErrorCode }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const navigate = useNavigate();
+  const { navigate } = useNavigation();
   const title = t(`app.errors.${code}.title`);
 
   useEffect(() => {
@@ -29,8 +27,8 @@ export function ErrorPage({ code }: { code: ErrorCode }) {
 
   const retry = () => {
     // Ask the server again instead of trusting the cached "not ready".
-    client.removeQueries({ queryKey: siteKey });
-    void navigate('/dashboard');
+    forgetSiteStatus();
+    navigate('/dashboard');
   };
 
   return (
@@ -61,7 +59,7 @@ export function ErrorPage({ code }: { code: ErrorCode }) {
           {t('app.retry')}
         </Button>
       ) : (
-        <Button variant="contained" component={RouterLink} to="/">
+        <Button variant="contained" component={AppLink} to="/">
           {t('app.back_home')}
         </Button>
       )}

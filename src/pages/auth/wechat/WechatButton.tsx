@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { currentDeviceEnv, detectDevice } from '../../../lib/device.ts';
 import { safeHref } from '../../../lib/safeHref.ts';
 import { isHttpError } from '../../../providers/httpError.ts';
-import { useSiteConfig } from '../../../providers/useSiteConfig.ts';
+import { usePublicSiteConfig } from '../../../providers/siteStatus.ts';
 import { startWechatAuth } from './wechatApi.ts';
 
 /** Set once per tab so that coming back from WeChat without signing in does not bounce the user there again. */
@@ -34,7 +34,7 @@ export function WechatButton({
   onRedirect?: (url: string) => void;
 }) {
   const { t } = useTranslation();
-  const config = useSiteConfig();
+  const config = usePublicSiteConfig();
   const isOn = config.wechat === true;
   const [isStarting, setStarting] = useState(false);
 

@@ -3,7 +3,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { AppLink } from '../../../routes/navigation.tsx';
 import { AuthFormFrame } from '../AuthFormParts.tsx';
 import { ChannelFields } from '../ChannelFields.tsx';
 import { useWechatRegister } from './useWechatRegister.ts';
@@ -39,7 +39,7 @@ export function WechatRegisterForm({
       onSubmit={register.onSubmit}
       intro={<WechatRegisterIntro ticket={ticket} mode={register.mode} onMode={register.setMode} />}
       footer={
-        <Link component={RouterLink} to={backTo} replace>
+        <Link component={AppLink} to={backTo} replace>
           {t('auth.wechat.back_to_login')}
         </Link>
       }

@@ -5,9 +5,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { safeHref } from '../../../lib/safeHref.ts';
 import { isHttpError } from '../../../providers/httpError.ts';
+import { AppLink, useNavigation } from '../../../routes/navigation.tsx';
 import { WechatRegisterForm } from './WechatRegisterForm.tsx';
 import { isTicket, storeSession, wechatLogin } from './wechatApi.ts';
 import type { WechatTicket, WechatToken } from './wechatApi.ts';
@@ -21,7 +21,7 @@ import type { WechatTicket, WechatToken } from './wechatApi.ts';
  */
 export function WechatReturn({ code, state, href }: { code: string; state: string; href: string | null }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const { navigate } = useNavigation();
   const [ticket, setTicket] = useState<WechatTicket | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -29,7 +29,7 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
     let isCurrent = true;
     const finish = (token: WechatToken) => {
       storeSession(token);
-      void navigate(safeHref(href) ?? '/dashboard', { replace: true });
+      navigate(safeHref(href) ?? '/dashboard', { replace: true });
     };
     wechatLogin({ code, state }).then(
       (result) => {
@@ -53,7 +53,7 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
         ticket={ticket}
         onDone={(token) => {
           storeSession(token);
-          void navigate(safeHref(href) ?? '/dashboard', { replace: true });
+          navigate(safeHref(href) ?? '/dashboard', { replace: true });
         }}
         backTo={backToLogin}
       />
@@ -65,7 +65,7 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
         <Alert severity="error" role="alert">
           {error}
         </Alert>
-        <Link component={RouterLink} to={backToLogin} replace>
+        <Link component={AppLink} to={backToLogin} replace>
           {t('auth.wechat.back_to_login')}
         </Link>
       </Stack>

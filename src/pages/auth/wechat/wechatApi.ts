@@ -1,6 +1,5 @@
 import { httpClient } from '../../../providers/httpClient.ts';
-import { clearProfile } from '../../../providers/profile.ts';
-import { queryClient } from '../../../providers/queryClient.ts';
+import { sessionChanged } from '../../../providers/session.ts';
 import { setToken } from '../../../providers/token.ts';
 
 const BASE = 'v1/wechat/officialaccount';
@@ -58,7 +57,7 @@ export function wechatRegister(body: Record<string, unknown>) {
 
 /** Keeps the session like a password sign-in does: a dated token is a remember-me one (30-day cookie). */
 export function storeSession(token: WechatToken): void {
-  clearProfile(queryClient);
+  sessionChanged();
   setToken(token.access_token, token.expires_at !== null);
 }
 
