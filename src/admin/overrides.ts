@@ -1,14 +1,15 @@
-import { ActivityLogPage } from '../pages/settings/activities/ActivityLogPage.tsx';
-import { DictionaryCreate } from '../pages/settings/dictionaries/DictionaryCreate.tsx';
-import { DictionaryEdit } from '../pages/settings/dictionaries/DictionaryEdit.tsx';
-import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
-import { DepartmentTreePage } from '../pages/people/DepartmentTreePage.tsx';
-import { RoleCreate } from '../pages/people/RoleCreate.tsx';
-import { RoleEdit } from '../pages/people/RoleEdit.tsx';
-import { StaffCreate } from '../pages/people/StaffCreate.tsx';
-import { StaffEdit } from '../pages/people/StaffEdit.tsx';
-import { StaffList } from '../pages/people/StaffList.tsx';
+import { lazy } from 'react';
+import type { ComponentType } from 'react';
+import type { Resource } from '../../resources/define.ts';
 import type { ResourceViews } from '../engine/views.ts';
+
+/**
+ * A hand-written screen downloaded on its first visit (the settings layout shows a loading state meanwhile),
+ * so opening the admin at one list does not download every other screen.
+ */
+function lazyView<M>(load: () => Promise<M>, pick: (module: M) => ComponentType<{ resource: Resource }>) {
+  return lazy(() => load().then((module) => ({ default: pick(module) })));
+}
 
 /**
  * The one place to override a generated screen without forking the engine. Keyed by resource name; the
@@ -16,14 +17,70 @@ import type { ResourceViews } from '../engine/views.ts';
  *
  * @example
  * // src/admin/overrides.ts
- * import { StaffEdit } from '../pages/people/StaffEdit.tsx';
+ * const StaffEdit = lazyView(() => import('../pages/people/StaffEdit.tsx'), (m) => m.StaffEdit);
  * export const overrides: Record<string, ResourceViews> = { staff: { edit: StaffEdit, show: false } };
  */
 export const overrides: Record<string, ResourceViews> = {
-  departments: { list: DepartmentTreePage, create: false, edit: false, show: false },
-  roles: { create: RoleCreate, edit: RoleEdit },
-  staff: { list: StaffList, create: StaffCreate, edit: StaffEdit },
-  dictionaries: { create: DictionaryCreate, edit: DictionaryEdit, show: false },
-  assets: { list: FilesPage, create: false, edit: false, show: false },
-  activities: { list: ActivityLogPage, create: false, edit: false, show: false },
+  departments: {
+    list: lazyView(
+      () => import('../pages/people/DepartmentTreePage.tsx'),
+      (m) => m.DepartmentTreePage,
+    ),
+    create: false,
+    edit: false,
+    show: false,
+  },
+  roles: {
+    create: lazyView(
+      () => import('../pages/people/RoleCreate.tsx'),
+      (m) => m.RoleCreate,
+    ),
+    edit: lazyView(
+      () => import('../pages/people/RoleEdit.tsx'),
+      (m) => m.RoleEdit,
+    ),
+  },
+  staff: {
+    list: lazyView(
+      () => import('../pages/people/StaffList.tsx'),
+      (m) => m.StaffList,
+    ),
+    create: lazyView(
+      () => import('../pages/people/StaffCreate.tsx'),
+      (m) => m.StaffCreate,
+    ),
+    edit: lazyView(
+      () => import('../pages/people/StaffEdit.tsx'),
+      (m) => m.StaffEdit,
+    ),
+  },
+  dictionaries: {
+    create: lazyView(
+      () => import('../pages/settings/dictionaries/DictionaryCreate.tsx'),
+      (m) => m.DictionaryCreate,
+    ),
+    edit: lazyView(
+      () => import('../pages/settings/dictionaries/DictionaryEdit.tsx'),
+      (m) => m.DictionaryEdit,
+    ),
+    show: false,
+  },
+  assets: {
+    list: lazyView(
+      () => import('../pages/settings/files/FilesPage.tsx'),
+      (m) => m.FilesPage,
+    ),
+    create: false,
+    edit: false,
+    show: false,
+  },
+  activities: {
+    list: lazyView(
+      () => import('../pages/settings/activities/ActivityLogPage.tsx'),
+      (m) => m.ActivityLogPage,
+    ),
+    create: false,
+    edit: false,
+    show: false,
+  },
 };

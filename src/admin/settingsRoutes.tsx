@@ -5,9 +5,10 @@ import { engineRoutes } from '../engine/engineRoutes.tsx';
 import { resources } from '../../resources/index.ts';
 import { overrides } from './overrides.ts';
 
-import { FilesPage } from '../pages/settings/files/FilesPage.tsx';
-
 // The system pages load on first visit (SettingsLayout shows a loading state meanwhile).
+const FilesPage = lazy(() =>
+  import('../pages/settings/files/FilesPage.tsx').then((m) => ({ default: m.FilesPage })),
+);
 const LogsPage = lazy(() =>
   import('../pages/system/logs/LogsPage.tsx').then((m) => ({ default: m.LogsPage })),
 );
