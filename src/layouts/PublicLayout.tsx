@@ -52,9 +52,7 @@ export function PublicLayout({ children }: { children: ReactNode }) {
               {siteName}
             </Typography>
           ) : null}
-          <Suspense fallback={<LoadingState />}>
-            {children}
-          </Suspense>
+          <Suspense fallback={<LoadingState />}>{children}</Suspense>
         </Paper>
       </Box>
     </Box>
