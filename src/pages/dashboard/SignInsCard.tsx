@@ -9,7 +9,10 @@ const SignInsChart = lazy(() => import('./SignInsChart.tsx').then((m) => ({ defa
 /** Same as SignInsChart's CHART_HEIGHT (not imported, so the chart's chunk stays lazy). */
 const CHART_HEIGHT = 260;
 
-/** Sign-ins over 30 days: a skeleton while loading, the (lazy) chart, or a line saying there were none. */
+/**
+ * Sign-ins over 30 days: a skeleton while loading, the (lazy) chart, or a line saying there were none. The
+ * skeletons are progress bars named "Loading" (a name on a plain span is not allowed ARIA).
+ */
 export function SignInsCard({
   days,
   isPending,
@@ -31,13 +34,19 @@ export function SignInsCard({
             <Skeleton
               variant="rectangular"
               height={CHART_HEIGHT}
+              role="progressbar"
               aria-label={t('app.loading')}
               data-testid="chart-skeleton"
             />
           ) : hasSignIns && days ? (
             <Suspense
               fallback={
-                <Skeleton variant="rectangular" height={CHART_HEIGHT} aria-label={t('app.loading')} />
+                <Skeleton
+                  variant="rectangular"
+                  height={CHART_HEIGHT}
+                  role="progressbar"
+                  aria-label={t('app.loading')}
+                />
               }
             >
               <SignInsChart days={days} label={t('system.dashboard.sign_ins_series')} />
