@@ -147,7 +147,9 @@ export function routeSchemas(
       },
       total_is_capped: {
         type: 'boolean',
-        description: `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+")`,
+        description:
+          `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+"); ` +
+          'for a like term of 1-2 characters (not counted), total is the rows up to this page and more follow',
       },
     },
     required: ['total', 'count', 'per_page', 'current_page', 'total_pages', 'next_cursor'],
