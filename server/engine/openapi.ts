@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
-import { NULL_DATA, job } from '../core/openapi.ts';
+import { NULL_DATA, wireJson } from '../core/openapi.ts';
+import { jobRecordSchema } from '../jobs/records.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
 import { MAX_BULK_IDS } from './bulk.ts';
@@ -342,10 +343,7 @@ export function routeSchemas(
 
 const jobParam = { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'] };
 /** A CSV job as its requester sees it (csv-job-routes.ts: the job without its data). */
-const jobStatus = (() => {
-  const { data: _data, ...properties } = (job as { properties: JsonSchema }).properties;
-  return { ...job, properties };
-})();
+const jobStatus = wireJson(jobRecordSchema.omit({ data: true }));
 
 function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
+import { answerJson, inputJson } from '../core/openapi.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/validate.ts';
 import { requirePermission, type Principal } from '../core/principal.ts';
@@ -30,7 +32,12 @@ const MASK = '******';
 export const settingsModule: AppModule = {
   name: 'settings',
   register(app, { db }) {
-    const params = { type: 'object', properties: { name: { type: 'string', enum: groupNames() } } };
+    const params = inputJson(z.object({ name: z.enum(groupNames()) }));
+    const groupAnswer = { 200: answerJson(z.record(z.string(), z.unknown())) };
+    // Documents what a group takes (the handler validates the one the path names, strictly).
+    const groupBody = z
+      .xor(Object.values(settingsSchemas).map((group) => (group as z.ZodObject).partial()))
+      .describe(`The group's fields (one of the groups ${groupNames().join(', ')})`);
 
     app.get<{ Params: { name: string } }>(
       '/api/v1/settings/:name',
@@ -39,6 +46,7 @@ export const settingsModule: AppModule = {
           tags: ['settings'],
           summary: 'Read one settings group (secrets only say whether set)',
           params,
+          response: groupAnswer,
         },
       },
       async (request) => {
@@ -55,6 +63,8 @@ export const settingsModule: AppModule = {
           tags: ['settings'],
           summary: 'Replace one settings group; an omitted or empty secret keeps its stored value',
           params,
+          body: inputJson(groupBody),
+          response: groupAnswer,
         },
       },
       async (request) => {
@@ -101,8 +111,8 @@ async function requireAll(request: FastifyRequest, names: readonly string[]): Pr
   return principal!;
 }
 
-function groupNames(): string[] {
-  return Object.keys(settingsSchemas);
+function groupNames(): [SettingsGroup, ...SettingsGroup[]] {
+  return Object.keys(settingsSchemas) as [SettingsGroup, ...SettingsGroup[]];
 }
 
 function groupOf(request: FastifyRequest): SettingsGroup {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
+import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { pageOf, paged } from '../../core/paged.ts';
+import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
+import { pageOf, pageQuerySchema, paged } from '../../core/paged.ts';
 import { validate } from '../../core/validate.ts';
 import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
@@ -12,7 +14,23 @@ import { issueInvitation, redeemInvitation } from './invitations.ts';
 import { alreadyRegistered } from './staff-hooks.ts';
 
 const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
-const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^\\d{1,19}$' } } };
+const idParam = inputJson(
+  z.object({
+    id: z
+      .string()
+      .regex(/^\d{1,19}$/)
+      .optional(),
+  }),
+);
+/** A row of an account's sign-in history (sign-ins and refusals from the activity log). */
+const signInSchema = z.object({
+  id: wireId,
+  action: z.string(),
+  changes: z.unknown().optional(),
+  ip: z.string().nullable().optional(),
+  user_agent: z.string().nullable().optional(),
+  created_at: wireTime,
+});
 
 /**
  * `POST v1/user/join` (the signed-in user takes the staff record an invitation names),
@@ -27,7 +45,15 @@ export function registerAccountRoutes(
 ): void {
   app.post(
     '/api/v1/user/join',
-    { schema: { tags: ['account'], summary: 'Join the staff invitation' } },
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Join the staff invitation',
+        body: inputJson(joinSchema),
+        response: { 200: answerJson(z.object({ staff_id: wireId })) },
+        'x-errors': [409],
+      },
+    },
     async (request) => {
       const principal = await requireUser(request);
       const { invitation } = validate(joinSchema, request.body);
@@ -54,6 +80,10 @@ export function registerAccountRoutes(
         tags: ['people'],
         summary: 'Re-issue the invitation link of an unregistered staff member',
         params: idParam,
+        response: {
+          200: answerJson(z.object({ invitation_url: z.string(), invitation_expires_at: wireTime })),
+        },
+        'x-errors': [409],
       },
     },
     async (request) => {
@@ -79,7 +109,13 @@ export function registerAccountRoutes(
   app.get(
     '/api/v1/user/users/:id/logins',
     {
-      schema: { tags: ['people'], summary: 'Sign-in history of one account (newest first)', params: idParam },
+      schema: {
+        tags: ['people'],
+        summary: 'Sign-in history of one account (newest first)',
+        params: idParam,
+        querystring: inputJson(pageQuerySchema),
+        response: { 200: pagedAnswerJson(signInSchema) },
+      },
     },
     async (request) => {
       await requirePermission(request, PERMISSION.usersUsers);

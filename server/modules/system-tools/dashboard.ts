@@ -1,12 +1,26 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
+import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import { withNames } from '../activities/names.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
 
 const DAYS = 30;
+/** Every part but `counts` is there only with the permission of the page it summarises (see below). */
+const dashboardSchema = z.object({
+  counts: z.object({
+    users: z.number().int().optional(),
+    staff: z.number().int().optional(),
+    pending_invitations: z.number().int().optional(),
+    sign_ins_today: z.number().int().optional(),
+    failed_jobs: z.number().int().nullable().optional(),
+  }),
+  sign_ins: z.array(z.object({ day: z.string(), count: z.number().int() })).optional(),
+  recent_activity: z.array(z.record(z.string(), z.unknown())).optional(),
+});
 const RECENT = 10;
 
 /**
@@ -24,6 +38,7 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       schema: {
         tags: ['system'],
         summary: 'Dashboard figures the caller may see: counts, sign-ins, activity',
+        response: { 200: answerJson(dashboardSchema) },
       },
     },
     async (request) => {
