@@ -5,13 +5,12 @@ import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
-import { pageOf, pageQuerySchema, paged } from '../../core/paged.ts';
+import { pageOf, pageQuerySchema } from '../../core/paged.ts';
 import { validate } from '../../core/validate.ts';
 import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
-import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
-import { issueInvitation, redeemInvitation } from './invitations.ts';
-import { alreadyRegistered } from './staff-hooks.ts';
+import { reissueInvitation, signInHistory } from './account-operations.ts';
+import { redeemInvitation } from './invitations.ts';
 
 const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
 const idParam = inputJson(
@@ -89,18 +88,8 @@ export function registerAccountRoutes(
     async (request) => {
       const principal = await requirePermission(request, `${PERMISSION.usersStaff}.update`);
       const { id } = request.params as { id: string };
-      const issued = await db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ user_id: string | null; is_admin: number }>(
-          'SELECT user_id, is_admin FROM staff WHERE id = $1 FOR UPDATE',
-          [id],
-        );
-        if (!rows[0]) throw AppError.notFound();
-        if (rows[0].user_id !== null) throw alreadyRegistered();
-        if (Number(rows[0].is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
-        await assertCanManageStaff(tx, principal, id);
-        const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
-        return issueInvitation(tx, { staffId: id, origin });
-      });
+      const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
+      const issued = await reissueInvitation(db, { principal, staffId: id, origin });
       await audit(db, request, { action: 'staff.invitation', operatorId: principal.userId, subjectId: id });
       return ok(issued);
     },
@@ -136,28 +125,4 @@ async function audit(
      VALUES ($1, $2, 'staff', $3, $4, $5)`,
     [operatorId, action, subjectId, request.ip, typeof ua === 'string' ? ua.slice(0, 500) : null],
   );
-}
-
-/** One page of an account's sign-in history (sign-ins and refusals), newest first. */
-export async function signInHistory(
-  db: Queryable,
-  { userId, page, size }: { userId: string; page: number; size: number },
-) {
-  const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
-  const { rows } = await db.query(
-    `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-    [userId],
-  );
-  const { rows: count } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
-    [userId],
-  );
-  const total = Number(count[0]!.n);
-  const data = rows.map((r) => ({
-    ...r,
-    id: String(r.id),
-    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
-  }));
-  return paged(data, { total, page, size });
 }
