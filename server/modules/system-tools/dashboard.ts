@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { answerJson } from '../../core/openapi.ts';
-import { can, requireStaff } from '../../core/principal.ts';
+import { can, requireStaff, type Principal } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import { withNames } from '../activities/names.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
@@ -43,31 +43,35 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
     },
     async (request) => {
       const principal = await requireStaff(request);
-      const holds = (name: string) => can(principal, name);
-      const counts: Record<string, number | null> = {};
-      const data: Record<string, unknown> = { counts };
-      if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
-      if (holds(PERMISSION.usersStaff)) {
-        counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
-        counts.pending_invitations = await countOf(
-          db,
-          'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
-        );
-      }
-      if (holds(PERMISSION.usersActivities)) {
-        counts.sign_ins_today = await countOf(
-          db,
-          `SELECT count(*) AS n FROM activity_logs
-            WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-        );
-        data.sign_ins = await signInsPerDay(db);
-        data.recent_activity = await withNames(db, principal, await recentActivity(db));
-      }
-      if (holds(PERMISSION.systemJobs))
-        counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
-      return ok(data);
+      return ok(await readDashboard(db, principal));
     },
   );
+}
+
+/** The dashboard figures `principal` may see (the operation behind the route; see above for which). */
+export async function readDashboard(db: Db, principal: Principal): Promise<z.infer<typeof dashboardSchema>> {
+  const holds = (name: string) => can(principal, name);
+  const counts: Record<string, number | null> = {};
+  const data: Record<string, unknown> = { counts };
+  if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
+  if (holds(PERMISSION.usersStaff)) {
+    counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
+    counts.pending_invitations = await countOf(
+      db,
+      'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
+    );
+  }
+  if (holds(PERMISSION.usersActivities)) {
+    counts.sign_ins_today = await countOf(
+      db,
+      `SELECT count(*) AS n FROM activity_logs
+        WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+    );
+    data.sign_ins = await signInsPerDay(db);
+    data.recent_activity = await withNames(db, principal, await recentActivity(db));
+  }
+  if (holds(PERMISSION.systemJobs)) counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
+  return data as z.infer<typeof dashboardSchema>;
 }
 
 async function countOf(db: Db, sql: string): Promise<number> {
