@@ -1,17 +1,24 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import type { ModuleInfo } from './catalogue.ts';
 import { disabledModules, setModuleState } from './module-gate.ts';
 
-const nameParam = {
-  type: 'object',
-  properties: { name: { type: 'string', pattern: '^[a-z][a-z0-9_-]*$' } },
-  required: ['name'],
-} as const;
+const nameParam = inputJson(z.object({ name: z.string().regex(/^[a-z][a-z0-9_-]*$/) }));
+/** A feature module with its state, as these routes answer it. */
+const moduleInfoSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  core: z.boolean().optional(),
+  enabled: z.boolean(),
+  paths: z.array(z.string()).optional(),
+});
 
 /**
  * `GET v1/system/modules` (the catalogue with each module's state), `POST v1/system/modules/<name>/enable`
@@ -30,7 +37,13 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
 
   app.get(
     '/api/v1/system/modules',
-    { schema: { tags: ['system'], summary: 'Feature modules with their description and state' } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Feature modules with their description and state',
+        response: { 200: answerJson(z.array(moduleInfoSchema)) },
+      },
+    },
     async (request) => {
       await requirePermission(request, PERMISSION.settingsModules);
       const disabled = await disabledModules(db);
@@ -49,6 +62,7 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
               ? 'Enable a module (its menus and API come back)'
               : 'Disable a module: its menus hide and its API answers 404 (core modules: 422)',
           params: nameParam,
+          response: { 200: answerJson(moduleInfoSchema) },
         },
       },
       async (request) => {
