@@ -10,7 +10,7 @@ import { requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
 import type { Db } from '../db/index.ts';
-import type { Actor } from '../engine/audit.ts';
+import { actorOf, writeActorActivity, type Actor } from '../core/activity.ts';
 
 /** Keys that are write-only: never returned, only whether they are set (`<key>_set`). */
 export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {
@@ -71,11 +71,10 @@ export const settingsModule: AppModule = {
       },
       async (request) => {
         const principal = await requireAll(request, SETTINGS_WRITE);
-        const userAgent = request.headers['user-agent'];
         const saved = await saveSettingsGroup(db, {
           group: groupOf(request),
           body: request.body,
-          actor: { userId: principal.userId, ip: request.ip, userAgent: userAgent ?? null },
+          actor: actorOf(request, principal.userId),
         });
         return ok(saved);
       },
@@ -106,20 +105,13 @@ export async function saveSettingsGroup(
        ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
       [group, JSON.stringify(after)],
     );
-    if (Object.keys(changes).length) {
-      await tx.query(
-        `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
-         VALUES ($1, 'settings.update', 'settings', $2, $3, $4, $5)`,
-        [
-          actor.userId,
-          group,
-          JSON.stringify(changes),
-          actor.ip,
-          // Like every audit row: at most 500 characters (activity_logs.user_agent is checked <= 1000).
-          actor.userAgent?.slice(0, 500) ?? null,
-        ],
-      );
-    }
+    if (Object.keys(changes).length)
+      await writeActorActivity(tx, actor, {
+        action: 'settings.update',
+        subjectType: 'settings',
+        subjectId: group,
+        changes,
+      });
   });
   return redact(group, after);
 }

@@ -10,7 +10,8 @@ import { AppError } from '../../core/errors.ts';
 import { can, requirePermission, requireStaff, type Principal } from '../../core/principal.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
-import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
+import { actorOf } from '../../core/activity.ts';
+import { diffChanges, writeAudit } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { fieldOfQuery, type BoundField } from './fields.ts';
@@ -251,11 +252,6 @@ export function displayName(clientName: string, ext: string): string {
 function servedName(name: string, mime: string): string {
   const ext = extensionForMime(mime);
   return ext ? safeFileName(name, ext) : name;
-}
-
-function actorOf(request: FastifyRequest, userId: string): Actor {
-  const ua = request.headers['user-agent'];
-  return { userId, ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
 }
 
 function fileRequired(): AppError {

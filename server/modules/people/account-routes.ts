@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
+import { actorOf, writeActorActivity } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
@@ -119,10 +120,5 @@ async function audit(
   request: FastifyRequest,
   { action, operatorId, subjectId }: { action: string; operatorId: string; subjectId: string },
 ): Promise<void> {
-  const ua = request.headers['user-agent'];
-  await db.query(
-    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
-     VALUES ($1, $2, 'staff', $3, $4, $5)`,
-    [operatorId, action, subjectId, request.ip, typeof ua === 'string' ? ua.slice(0, 500) : null],
-  );
+  await writeActorActivity(db, actorOf(request, operatorId), { action, subjectType: 'staff', subjectId });
 }

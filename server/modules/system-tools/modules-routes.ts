@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
+import { actorOf, writeActorActivity } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
@@ -78,12 +79,11 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
             fields: { name: ['system.modules.errors.core'] },
           });
         await setModuleState(db, name, action === 'enable');
-        const userAgent = request.headers['user-agent'];
-        await db.query(
-          `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
-           VALUES ($1, $2, 'modules', $3, $4, $5)`,
-          [principal.userId, `modules.${action}`, name, request.ip, userAgent?.slice(0, 500) ?? null],
-        );
+        await writeActorActivity(db, actorOf(request, principal.userId), {
+          action: `modules.${action}`,
+          subjectType: 'modules',
+          subjectId: name,
+        });
         return ok(toWire(request, info, await disabledModules(db)));
       },
     );

@@ -1,20 +1,21 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { taskRecordSchema, taskRunSchema } from '../../../schemas/tasks.ts';
 import { wireTime } from '../../../schemas/wire.ts';
+import { actorOf } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { safeError } from '../../core/http.ts';
 import { answerJson, inputJson, NULL_ANSWER, pagedAnswerJson } from '../../core/openapi.ts';
 import { pageOf, pageQuerySchema, paged } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
-import type { Db, Queryable } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
 import { describeHandler, type TaskHandlers } from './handlers.ts';
 import { taskQueue, type TaskScheduler } from './scheduler.ts';
+import { createTask, deleteTask, syncAfterCommit, updateTask } from './operations.ts';
 import * as store from './store.ts';
-import { previewSchema, taskSchema, validatePreview, validateTask } from './validate.ts';
+import { previewSchema, taskSchema, validatePreview } from './validate.ts';
 
 const BASE = '/api/v1/system/tasks';
 const P = PERMISSION.systemTasks;
@@ -52,6 +53,7 @@ export function registerTaskRoutes(
   }: { db: Db; jobs: JobsRuntime; scheduler: TaskScheduler; handlers: TaskHandlers },
 ): void {
   const log = app.log;
+  const deps = { db, scheduler, handlers, log };
   app.get(
     BASE,
     doc('Scheduled tasks', {
@@ -128,14 +130,8 @@ export function registerTaskRoutes(
     }),
     async (request, reply) => {
       const principal = await requirePermission(request, `${P}.create`);
-      const input = validateTask(request.body, null, handlers);
-      const id = await db.transaction(async (tx) => {
-        const newId = await store.insertTask(tx, input);
-        await audit(tx, request, principal.userId, 'create', newId, diff(null, input));
-        return newId;
-      });
-      await syncAfterCommit(scheduler, log);
-      return reply.code(201).send(ok(store.toRecord((await store.findTaskRow(db, id))!)));
+      const task = await createTask(deps, { body: request.body, actor: actorOf(request, principal.userId) });
+      return reply.code(201).send(ok(task));
     },
   );
 
@@ -144,17 +140,8 @@ export function registerTaskRoutes(
     doc('Update a task', { body: inputJson(taskSchema.partial()), response: taskAnswer }),
     async (request) => {
       const principal = await requirePermission(request, `${P}.update`);
-      const id = idOf(request);
-      await db.transaction(async (tx) => {
-        const before = await store.findTaskRow(tx, id, true);
-        if (!before) throw AppError.notFound();
-        const input = validateTask(request.body, before, handlers);
-        await store.updateTask(tx, id, input);
-        const changes = diff(before, input);
-        if (Object.keys(changes).length) await audit(tx, request, principal.userId, 'update', id, changes);
-      });
-      await syncAfterCommit(scheduler, log);
-      return ok(store.toRecord((await store.findTaskRow(db, id))!));
+      const actor = actorOf(request, principal.userId);
+      return ok(await updateTask(deps, { id: idOf(request), body: request.body, actor }));
     },
   );
 
@@ -163,14 +150,7 @@ export function registerTaskRoutes(
     doc('Delete a task and its history', { response: { 200: NULL_ANSWER } }),
     async (request) => {
       const principal = await requirePermission(request, `${P}.delete`);
-      const id = idOf(request);
-      await db.transaction(async (tx) => {
-        const before = await store.findTaskRow(tx, id, true);
-        if (!before) throw AppError.notFound();
-        await store.deleteTask(tx, id);
-        await audit(tx, request, principal.userId, 'delete', id, diff(before, null));
-      });
-      await syncAfterCommit(scheduler, log);
+      await deleteTask(deps, { id: idOf(request), actor: actorOf(request, principal.userId) });
       return ok(null);
     },
   );
@@ -187,7 +167,7 @@ export function registerTaskRoutes(
         const runId = await scheduler.runInline(id, principal.userId).catch(() => null);
         return reply.code(202).send(ok({ job_id: null, queue: null, run_id: runId }));
       }
-      await syncAfterCommit(scheduler, log);
+      await syncAfterCommit({ scheduler, log });
       const jobId = await jobs.send(
         taskQueue(id),
         { task_id: id, trigger: 'manual', user_id: principal.userId },
@@ -206,55 +186,4 @@ async function mustFind(db: Db, id: string): Promise<store.TaskRow> {
   const row = await store.findTaskRow(db, id);
   if (!row) throw AppError.notFound();
   return row;
-}
-
-const AUDITED = ['name', 'handler', 'params', 'cron', 'timezone', 'state'] as const;
-
-function diff(
-  before: Partial<store.TaskInput> | null,
-  after: Partial<store.TaskInput> | null,
-): Record<string, [unknown, unknown]> {
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const key of AUDITED) {
-    const old = before?.[key] ?? null;
-    const next = after?.[key] ?? null;
-    if (JSON.stringify(old) !== JSON.stringify(next)) changes[key] = [old, next];
-  }
-  return changes;
-}
-
-/** One activity_logs row, like the engine's audit (`tasks.create`, subject `tasks`). */
-async function audit(
-  tx: Queryable,
-  request: FastifyRequest,
-  userId: string,
-  action: 'create' | 'update' | 'delete',
-  subjectId: string,
-  changes: Record<string, [unknown, unknown]>,
-): Promise<void> {
-  const ua = request.headers['user-agent'];
-  await tx.query(
-    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
-     VALUES ($1, $2, 'tasks', $3, $4, $5, $6)`,
-    [
-      userId,
-      `tasks.${action}`,
-      subjectId,
-      JSON.stringify(changes),
-      request.ip,
-      typeof ua === 'string' ? ua.slice(0, 500) : null,
-    ],
-  );
-}
-
-/**
- * Brings pg-boss in line after a committed change. The change is saved whatever happens here, so a failure
- * is logged, not answered: the scheduler's periodic resync (every 15 s) tries again.
- */
-async function syncAfterCommit(scheduler: TaskScheduler, log: FastifyBaseLogger): Promise<void> {
-  try {
-    await scheduler.sync();
-  } catch (err) {
-    log.error({ err: safeError(err) }, 'task sync after a change failed; the periodic resync retries');
-  }
 }
