@@ -18,8 +18,19 @@ export const paginationSchema = z.object({
 
 export type Pagination = z.infer<typeof paginationSchema>;
 
-/** A paged answer's `data`: one page of rows and the pagination meta (`M` adds to the meta, as logs do). */
-export interface Paged<T, M extends object = object> {
+/**
+ * The resource engine's pagination meta: the plain one plus `next_cursor` (pass as `cursor=` with the same
+ * query for the following page without an OFFSET walk; null on the last page).
+ */
+export const cursorPaginationSchema = paginationSchema.extend({ next_cursor: z.string().nullable() });
+
+export type CursorPagination = z.infer<typeof cursorPaginationSchema>;
+
+/**
+ * A paged answer's `data`: one page of rows and the pagination meta (`M` adds to the meta, as logs do; `P` is
+ * the engine's `CursorPagination` for its lists).
+ */
+export interface Paged<T, M extends object = object, P extends Pagination = Pagination> {
   data: T[];
-  meta: { pagination: Pagination } & M;
+  meta: { pagination: P } & M;
 }

@@ -28,6 +28,8 @@ export interface BuildAppOptions {
   modules?: AppModule[];
   /** Asset storage; by default the one the configuration names (closed with the app). */
   storage?: FileStorage;
+  /** Background work starts once the app listens (AppContext.startsAfterListen); startServer sets it. */
+  startsAfterListen?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function buildApp({
   logger,
   modules = defaultModules,
   storage: givenStorage,
+  startsAfterListen = false,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const log = withRedactedRequests(
     logger ??
@@ -115,7 +118,7 @@ export async function buildApp({
 
   const storage = givenStorage ?? openStorage(config, db);
   if (!givenStorage) app.addHook('onClose', () => storage.close());
-  const ctx = { db, config, log, storage };
+  const ctx = { db, config, log, storage, startsAfterListen };
   for (const mod of modules) await mod.register(app, ctx);
 
   registerSpa(app, config.distDir);

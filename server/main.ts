@@ -36,7 +36,7 @@ export async function startServer(
       username: config.adminUsername,
       password: config.adminPassword,
     });
-    const app = await buildApp({ db, config });
+    const app = await buildApp({ db, config, startsAfterListen: true });
     if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
     if (admin.created) app.log.info({ username: config.adminUsername }, 'first administrator created');
     if (admin.generatedPassword) {

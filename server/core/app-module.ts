@@ -11,6 +11,11 @@ export interface AppContext {
   log: Logger;
   /** Where assets and backups live (STORAGE: local, postgres or s3). */
   storage: FileStorage;
+  /**
+   * The app will listen (startServer): work that serving does not need (pg-boss, the task scheduler) starts
+   * once it listens instead of holding up `ready`. Unset for apps used through `inject` (tests).
+   */
+  startsAfterListen?: boolean;
 }
 
 /**

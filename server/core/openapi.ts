@@ -1,20 +1,16 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
-import { profileUpdateSchema } from '../../schemas/auth.ts';
-import { departmentNodeSchema } from '../../schemas/departments.ts';
-import { logEntrySchema } from '../../schemas/logs.ts';
 import { paginationSchema } from '../../schemas/pagination.ts';
-import { settingsSchemas } from '../../schemas/settings.ts';
-import { taskRecordSchema, taskRunSchema } from '../../schemas/tasks.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from './http.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 /**
  * The OpenAPI document's shared parts (`GET /api/docs`): the security schemes, the error envelope, every
- * operation's operationId and error responses, and the success schemas of the hand-written module routes
- * that do not carry their own. Route `schema` objects only document; zod validates inside the handlers.
+ * operation's operationId and error responses. Each route documents its own parameters, body and answers
+ * in its `schema`, turned from its zod schemas by the helpers below (`inputJson`, `answerJson`,
+ * `pagedAnswerJson`). Route `schema` objects only document; zod validates inside the handlers.
  *
  * Error responses are derived from what a route is: signed-in routes answer 401 and 403 (403 also for the
  * XSRF rule of every unsafe method), routes with a path parameter 404, unsafe methods 413/415 (body too
@@ -113,16 +109,10 @@ const ERROR_RESPONSES: Record<string, JsonSchema> = Object.fromEntries(
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Adds the operationId, the documented success answer (when the route has none) and `x-errors`. */
+/** Adds the operationId (when the route has none) and the error responses (`x-errors`). */
 function documented(route: RouteOptions, schema: JsonSchema | undefined, url: string): JsonSchema {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
-  const given = schema ?? {};
-  const extra = MODULE_ROUTES[`${method} ${url}`] ?? {};
-  const out: JsonSchema = {
-    ...given,
-    ...extra,
-    ...pick(given, ['summary', 'tags', 'params', 'querystring']),
-  };
+  const out: JsonSchema = { ...schema };
   if (!out.operationId) out.operationId = operationIdOf(method, url);
   const isPublic = Array.isArray(out.security) && out.security.length === 0;
   const hasParams = url.includes(':');
@@ -136,10 +126,6 @@ function documented(route: RouteOptions, schema: JsonSchema | undefined, url: st
   errors.add(400).add(503);
   out['x-errors'] = [...errors].sort();
   return out;
-}
-
-function pick(o: JsonSchema, keys: string[]): JsonSchema {
-  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }
 
 /** `GET /api/v1/user/staff/:id/invitation` -> `getUserStaffByIdInvitation`. */
@@ -185,33 +171,22 @@ function fixNullable(node: unknown): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Success answers of the module routes (the engine's routes document themselves: server/engine/openapi.ts)
+// Route schema parts, from zod. Each route declares its own `schema` beside its handler (the engine's routes:
+// server/engine/openapi.ts); these turn the zod schemas of the route into JSON Schema.
 
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const num = { type: 'number' };
-const bool = { type: 'boolean' };
-const id = { type: 'string', pattern: '^\\d+$' };
-const any = {};
-const time = { type: 'string', format: 'date-time' };
-const nullable = (s: JsonSchema): JsonSchema => ({ ...s, nullable: true });
-const obj = (properties: JsonSchema, required: string[] = Object.keys(properties)): JsonSchema => ({
-  type: 'object',
-  properties,
-  ...(required.length ? { required } : {}),
-});
-const arr = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 /** `{code: 200, data}`. */
-export const envelope = (data: JsonSchema): JsonSchema =>
-  obj({ code: { type: 'integer', example: 200 }, data });
+export function envelope(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: { code: { type: 'integer', example: 200 }, data },
+    required: ['code', 'data'],
+  };
+}
+/** The `data` of an answer that carries nothing (`ok(null)`). */
 export const NULL_DATA: JsonSchema = { type: 'object', nullable: true, enum: [null] };
-export const paginated = (item: JsonSchema): JsonSchema =>
-  obj({ data: arr(item), meta: obj({ pagination: wireJson(paginationSchema) }) });
-const pageQuery = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  size: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
-};
-const ok = (data: JsonSchema, status = 200) => ({ response: { [status]: envelope(data) } });
+/** `{code: 200, data: null}`: the answer of a route that carries nothing. */
+export const NULL_ANSWER: JsonSchema = envelope(NULL_DATA);
+
 const toJson = (schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema => {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
   delete json.$schema;
@@ -232,6 +207,19 @@ export function answerJson(schema: z.ZodType): JsonSchema {
 }
 
 /**
+ * A paged list's documented answer: `{code, data: {data: [item], meta: {pagination}}}` (server/core/paged.ts
+ * builds it); `meta` documents what a list adds beside the pagination (the logs' `node`).
+ */
+export function pagedAnswerJson(item: z.ZodType, meta: z.ZodRawShape = {}): JsonSchema {
+  return answerJson(
+    z.object({
+      data: z.array(item),
+      meta: z.object({ pagination: paginationSchema, ...meta }),
+    }),
+  );
+}
+
+/**
  * The JSON Schema of a wire shape in schemas/ (an answer): open objects (an answer may carry more, as a
  * task read alone adds `next_runs`) and integers without zod's safe-integer bounds.
  */
@@ -245,290 +233,13 @@ function opened(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'additionalProperties' && value === false) continue;
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER)
-      continue;
+    // zod writes bounds of +-2^53-1 on every integer; an answer's ids and counts have no such limit.
+    if (isSafeBound(key, value)) continue;
     out[key] = opened(value);
   }
   return out;
 }
 
-const task = wireJson(taskRecordSchema);
-/** The write body of a task (server/modules/tasks/validate.ts). */
-const taskBody = (required: string[]) =>
-  obj(
-    {
-      name: { type: 'string', minLength: 1, maxLength: 100 },
-      handler: { type: 'string', minLength: 1, maxLength: 100, description: 'See GET tasks/handlers' },
-      params: { type: 'object', additionalProperties: true, description: "The handler's parameters" },
-      cron: { type: 'string', minLength: 1, maxLength: 100, description: 'Five-field cron expression' },
-      timezone: { type: 'string', minLength: 1, maxLength: 64, default: 'UTC' },
-      state: { type: 'boolean', default: true },
-    },
-    required,
-  );
-export const job = obj(
-  {
-    id: str,
-    queue: str,
-    state: str,
-    data: any,
-    output: any,
-    progress: nullable(num),
-    error: nullable(str),
-    retry_count: int,
-    retry_limit: int,
-    created_at: time,
-    started_at: nullable(time),
-    completed_at: nullable(time),
-  },
-  ['id', 'queue', 'state', 'retry_count', 'retry_limit', 'created_at'],
-);
-const activity = obj(
-  {
-    id,
-    operator_id: nullable(str),
-    operator: nullable(obj({ id, username: str, name: nullable(str) }, ['id'])),
-    action: str,
-    subject_type: nullable(str),
-    subject_id: nullable(str),
-    changes: any,
-    ip: nullable(str),
-    user_agent: nullable(str),
-    created_at: time,
-  },
-  ['id', 'action', 'created_at'],
-);
-interface MenuNode {
-  [key: string]: unknown;
+function isSafeBound(key: string, value: unknown): boolean {
+  return (key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER;
 }
-const menuItem: MenuNode = obj(
-  {
-    name: nullable(str),
-    title: str,
-    title_key: str,
-    icon: nullable(str),
-    path: nullable(str),
-    disabled: bool,
-    children: arr({ type: 'object', additionalProperties: true, description: 'Menu items, the same shape' }),
-  },
-  ['title', 'title_key', 'disabled'],
-);
-const departmentNode = wireJson(departmentNodeSchema);
-const moduleInfo = obj(
-  {
-    name: str,
-    title: str,
-    description: str,
-    core: bool,
-    enabled: bool,
-    paths: arr(str),
-  },
-  ['name', 'enabled'],
-);
-const profile = obj(
-  {
-    id,
-    username: str,
-    name: nullable(str),
-    email: nullable(str),
-    phone: nullable(str),
-    avatar: nullable(str),
-    staff: nullable(
-      obj(
-        {
-          id,
-          is_admin: int,
-          department_id: nullable(str),
-          roles: arr(obj({ id, name: str, permissions: obj({ menu_ids: arr(str) }) })),
-        },
-        ['id', 'is_admin'],
-      ),
-    ),
-  },
-  ['id', 'username'],
-);
-const settingsGroups = Object.keys(settingsSchemas);
-const settingsBody: JsonSchema = {
-  oneOf: Object.values(settingsSchemas).map((s) => toJson((s as z.ZodObject).partial())),
-  description: `The group's fields (one of the groups ${settingsGroups.join(', ')})`,
-};
-const asset = obj({ id, name: str, size: int, mime: str, created_at: time, updated_at: time }, [
-  'id',
-  'name',
-  'size',
-  'mime',
-  'created_at',
-]);
-/** The WeChat routes answer 404 while WeChat sign-in is off (settings `login`). */
-const wechatOff = { 'x-errors': [404] };
-const noQuery = (summary?: string) => (summary ? { description: summary } : {});
-
-/** `METHOD url` -> schema parts of hand-written routes that do not document these themselves. */
-const MODULE_ROUTES: Record<string, JsonSchema> = {
-  'GET /api/health': ok(obj({ status: { type: 'string', enum: ['ok'] } })),
-  'GET /api/health/ready': ok(obj({ status: { type: 'string', enum: ['ready'] } })),
-  'POST /api/v1/user/logout': ok(NULL_DATA),
-  'POST /api/v1/user/captcha': ok(obj({ expires_in: int, resend_in: int })),
-  'POST /api/v1/user/reset': ok(NULL_DATA),
-  'POST /api/v1/user/password': ok(NULL_DATA),
-  'GET /api/v1/user/profile': ok(profile),
-  'POST /api/v1/user/profile': { ...ok(profile), body: toJson(profileUpdateSchema), 'x-errors': [409] },
-  'GET /api/v1/settings/:name': ok({ type: 'object', additionalProperties: true }),
-  'POST /api/v1/settings/:name': {
-    ...ok({ type: 'object', additionalProperties: true }),
-    body: settingsBody,
-  },
-  'POST /api/v1/resources/assets': {
-    response: { 201: envelope(asset) },
-    consumes: ['multipart/form-data'],
-    body: obj({ file: { type: 'string', format: 'binary', description: 'The file (one part)' } }),
-  },
-  'DELETE /api/v1/resources/assets/:id': { ...ok(NULL_DATA), 'x-errors': [409] },
-  'GET /api/v1/resources/assets/:id/download': {
-    response: { 200: { description: 'The file', type: 'string', format: 'binary' } },
-    produces: ['application/octet-stream'],
-  },
-  'DELETE /api/v1/wechat/officialaccount/identity': { ...ok(NULL_DATA), ...wechatOff },
-  'GET /api/v1/wechat/officialaccount/auth': wechatOff,
-  'POST /api/v1/wechat/officialaccount/login': wechatOff,
-  'POST /api/v1/wechat/officialaccount/register': wechatOff,
-  'GET /api/v1/system/menus': ok(arr(menuItem)),
-  'GET /api/v1/user/department/tree': ok(arr(departmentNode)),
-  'POST /api/v1/user/join': {
-    ...ok(obj({ staff_id: id })),
-    body: obj({ invitation: { type: 'string', minLength: 1, maxLength: 200 } }),
-    'x-errors': [409],
-  },
-  'POST /api/v1/user/staff/:id/invitation': {
-    ...ok(obj({ invitation_url: str, invitation_expires_at: time })),
-    'x-errors': [409],
-  },
-  'GET /api/v1/user/users/:id/logins': {
-    ...ok(
-      paginated(
-        obj(
-          { id, action: str, changes: any, ip: nullable(str), user_agent: nullable(str), created_at: time },
-          ['id', 'action', 'created_at'],
-        ),
-      ),
-    ),
-    querystring: obj(pageQuery, []),
-  },
-  'GET /api/v1/user/logs': {
-    ...ok(paginated(activity)),
-    ...noQuery('The list query of the contract (search, searchFields, orderBy ...) over the activity log.'),
-  },
-  'GET /api/v1/user/logs/operators': ok(
-    arr(obj({ id, username: str, name: nullable(str) }, ['id', 'username'])),
-  ),
-  'GET /api/v1/user/logs/:id': ok(activity),
-  'GET /api/v1/dictionary/options/:slug': ok(obj({ slug: str, data: arr(obj({ label: str, value: str })) })),
-  'GET /api/v1/events': {
-    response: { 200: { description: 'A text/event-stream that stays open', type: 'string' } },
-    produces: ['text/event-stream'],
-  },
-  'GET /api/v1/system/modules': ok(arr(moduleInfo)),
-  'POST /api/v1/system/modules/:name/enable': ok(moduleInfo),
-  'POST /api/v1/system/modules/:name/disable': ok(moduleInfo),
-  'GET /api/v1/system/dashboard': ok(
-    obj({
-      counts: obj({ users: int, staff: int, sign_ins_today: int, failed_jobs: nullable(int) }, [
-        'users',
-        'staff',
-        'sign_ins_today',
-      ]),
-      sign_ins: arr(obj({ day: str, count: int })),
-      recent_activity: arr({ type: 'object', additionalProperties: true }),
-    }),
-  ),
-  'GET /api/v1/system/monitor': ok(
-    obj(
-      {
-        at: time,
-        host: { type: 'object', additionalProperties: true },
-        disk: nullable({ type: 'object', additionalProperties: true }),
-        process: { type: 'object', additionalProperties: true },
-        database: { type: 'object', additionalProperties: true },
-        queues: nullable({ type: 'object', additionalProperties: true }),
-      },
-      ['at', 'host', 'process', 'database'],
-    ),
-  ),
-  'GET /api/v1/system/logs': ok(paginated(wireJson(logEntrySchema))),
-  'GET /api/v1/system/tasks': { ...ok(paginated(task)), querystring: obj(pageQuery, []) },
-  'POST /api/v1/system/tasks': {
-    response: { 201: envelope(task) },
-    body: taskBody(['name', 'handler', 'cron']),
-  },
-  'GET /api/v1/system/tasks/handlers': ok(
-    arr(
-      obj(
-        {
-          name: str,
-          description: str,
-          label: str,
-          params_schema: { type: 'object', additionalProperties: true },
-        },
-        ['name', 'label'],
-      ),
-    ),
-  ),
-  'POST /api/v1/system/tasks/preview': {
-    ...ok(obj({ next_runs: arr(time) })),
-    body: obj(
-      {
-        cron: { type: 'string', minLength: 1, maxLength: 100 },
-        timezone: { type: 'string', maxLength: 64, default: 'UTC' },
-      },
-      ['cron'],
-    ),
-  },
-  'GET /api/v1/system/tasks/:id': ok({
-    ...task,
-    properties: { ...(task.properties as JsonSchema), next_runs: arr(time) },
-  }),
-  'PATCH /api/v1/system/tasks/:id': { ...ok(task), body: taskBody([]) },
-  'DELETE /api/v1/system/tasks/:id': ok(NULL_DATA),
-  'GET /api/v1/system/tasks/:id/runs': {
-    ...ok(paginated(wireJson(taskRunSchema))),
-    querystring: obj(pageQuery, []),
-  },
-  'POST /api/v1/system/tasks/:id/run': {
-    response: { 202: envelope(obj({ job_id: nullable(str), queue: nullable(str), run_id: nullable(str) })) },
-  },
-  'GET /api/v1/system/jobs': ok(
-    arr(
-      obj({
-        name: str,
-        task_name: nullable({ ...str, description: "the scheduled task's name for a task's queue" }),
-        counts: { type: 'object', additionalProperties: int },
-      }),
-    ),
-  ),
-  'GET /api/v1/system/nodes': ok(
-    arr(
-      obj(
-        {
-          id: str,
-          host: str,
-          pid: int,
-          version: str,
-          started_at: time,
-          last_seen: time,
-          stopped_at: nullable(time),
-          status: { type: 'string', enum: ['live', 'gone'] },
-          is_self: bool,
-          figures: nullable({ type: 'object', additionalProperties: true }),
-        },
-        ['id', 'host', 'pid', 'version', 'started_at', 'last_seen', 'status', 'is_self'],
-      ),
-    ),
-  ),
-  'GET /api/v1/system/jobs/:queue': {
-    ...ok(paginated(job)),
-    querystring: obj({ ...pageQuery, state: str }, []),
-  },
-  'GET /api/v1/system/jobs/:queue/:id': ok(job),
-  'POST /api/v1/system/jobs/:queue/:id/retry': { ...ok(job), 'x-errors': [409] },
-  'POST /api/v1/system/jobs/:queue/:id/cancel': { ...ok(job), 'x-errors': [409] },
-};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginationSchema } from '../../schemas/pagination.ts';
+import { cursorPaginationSchema, paginationSchema } from '../../schemas/pagination.ts';
 import { pageOf, paged } from './paged.ts';
 
 describe('paged', () => {
@@ -20,6 +20,18 @@ describe('paged', () => {
       total_is_capped: true,
       total_pages: 21,
     });
+  });
+
+  it('answers next_cursor right after total_pages when the list has cursors, null on the last page', () => {
+    const first = paged(['a'], { total: 2, page: 1, size: 1, nextCursor: 'abc', isEstimate: true });
+    expect(JSON.stringify(first.meta.pagination)).toBe(
+      '{"total":2,"count":1,"per_page":1,"current_page":1,"total_pages":2,"next_cursor":"abc","total_is_estimate":true}',
+    );
+    expect(cursorPaginationSchema.safeParse(first.meta.pagination).success).toBe(true);
+    expect(
+      paged(['b'], { total: 2, page: 2, size: 1, nextCursor: null }).meta.pagination.next_cursor,
+    ).toBeNull();
+    expect(paged([], { total: 0, page: 1, size: 15 }).meta.pagination).not.toHaveProperty('next_cursor');
   });
 });
 

@@ -31,6 +31,8 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * starting together apply each migration exactly once. Re-running is a no-op. Returns the names applied.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
+  // The usual start: everything applied already. One read tells, without a transaction per file.
+  if (await allApplied(db, migrations)) return [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -52,4 +54,15 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
     if (done) applied.push(m.name);
   }
   return applied;
+}
+
+/** True when schema_migrations lists every one of `migrations` (an applied version is never removed). */
+async function allApplied(db: Db, migrations: readonly Migration[]): Promise<boolean> {
+  const { rows: table } = await db.query<{ present: boolean }>(
+    `SELECT to_regclass('schema_migrations') IS NOT NULL AS present`,
+  );
+  if (!table[0]?.present) return false;
+  const { rows } = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
+  const applied = new Set(rows.map((r) => r.version));
+  return migrations.every((m) => applied.has(m.version));
 }

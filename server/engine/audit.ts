@@ -1,20 +1,11 @@
 import type { Resource } from '../../resources/define.ts';
-import type { Principal } from '../core/principal.ts';
+import { writeActorActivity, type Actor } from '../core/activity.ts';
 import type { Queryable } from '../db/index.ts';
 import { fieldsOf } from './fields.ts';
 
 export const MASK = '******';
 
-/** Who did it and from where, for the audit row. */
-export interface Actor {
-  userId: string;
-  ip: string | null;
-  userAgent: string | null;
-  /** The caller's staff record and permission names, for hooks that enforce who may write what. */
-  principal?: Principal;
-  /** `<scheme>://<host>` of the request, for links a hook hands out. */
-  origin?: string;
-}
+export type { Actor } from '../core/activity.ts';
 
 export type Changes = Record<string, [unknown, unknown]>;
 
@@ -60,17 +51,10 @@ export async function writeAudit(
     actor: Actor;
   },
 ): Promise<void> {
-  await tx.query(
-    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      actor.userId,
-      `${resource.name}.${action}`,
-      resource.name,
-      subjectId,
-      JSON.stringify(changes),
-      actor.ip,
-      actor.userAgent?.slice(0, 500) ?? null,
-    ],
-  );
+  await writeActorActivity(tx, actor, {
+    action: `${resource.name}.${action}`,
+    subjectType: resource.name,
+    subjectId,
+    changes,
+  });
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
-import { NULL_DATA, job } from '../core/openapi.ts';
+import { NULL_DATA, wireJson } from '../core/openapi.ts';
+import { jobRecordSchema } from '../jobs/records.ts';
+import { cursorPaginationSchema, paginationSchema } from '../../schemas/pagination.ts';
 import { fieldsOf } from './fields.ts';
 import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
 import { MAX_BULK_IDS } from './bulk.ts';
@@ -129,29 +131,20 @@ export function routeSchemas(
       },
     },
   };
-  const pagination = {
-    type: 'object',
-    properties: {
-      ...Object.fromEntries(
-        ['total', 'count', 'per_page', 'current_page', 'total_pages'].map((k) => [k, { type: 'integer' }]),
+  const pagination = wireJson(
+    cursorPaginationSchema.extend({
+      next_cursor: cursorPaginationSchema.shape.next_cursor.describe(
+        'pass as cursor= for the following page; null on the last page',
       ),
-      next_cursor: {
-        type: 'string',
-        nullable: true,
-        description: 'pass as cursor= for the following page; null on the last page',
-      },
-      total_is_estimate: {
-        type: 'boolean',
-        description:
-          "present (true) when total is the planner's row estimate (unfiltered list of a big table)",
-      },
-      total_is_capped: {
-        type: 'boolean',
-        description: `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+")`,
-      },
-    },
-    required: ['total', 'count', 'per_page', 'current_page', 'total_pages', 'next_cursor'],
-  };
+      total_is_estimate: paginationSchema.shape.total_is_estimate.describe(
+        "present (true) when total is the planner's row estimate (unfiltered list of a big table)",
+      ),
+      total_is_capped: paginationSchema.shape.total_is_capped.describe(
+        `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+"); ` +
+          'for a like term of 1-2 characters (not counted), total is the rows up to this page and more follow',
+      ),
+    }),
+  );
   const includeQuery = {
     type: 'object',
     properties: { include: listQuery.properties.include },
@@ -342,10 +335,7 @@ export function routeSchemas(
 
 const jobParam = { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'] };
 /** A CSV job as its requester sees it (csv-job-routes.ts: the job without its data). */
-const jobStatus = (() => {
-  const { data: _data, ...properties } = (job as { properties: JsonSchema }).properties;
-  return { ...job, properties };
-})();
+const jobStatus = wireJson(jobRecordSchema.omit({ data: true }));
 
 function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;

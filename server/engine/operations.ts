@@ -1,5 +1,7 @@
 import { bodySchemas, inlineLists, type InlineList } from '../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
+import type { CursorPagination, Paged } from '../../schemas/pagination.ts';
+import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
 import type { Actor } from './audit.ts';
 import type { OperationContext } from './context.ts';
@@ -20,24 +22,8 @@ import type { WireRecord } from './wire.ts';
  * bulk.ts, CSV export and import export.ts and import.ts.
  */
 
-export interface ListResult {
-  data: WireRecord[];
-  meta: { pagination: Pagination };
-}
-
-export interface Pagination {
-  total: number;
-  count: number;
-  per_page: number;
-  current_page: number;
-  total_pages: number;
-  /** Pass as `cursor=` (same query) for the following page without an OFFSET walk; null at the end. */
-  next_cursor: string | null;
-  /** `total` is the planner's row estimate (unfiltered list of a big table). */
-  total_is_estimate?: true;
-  /** The count stopped at COUNT_CAP: `total` is the cap ("10,000+"). */
-  total_is_capped?: true;
-}
+/** One page of a resource's list: the records and the meta with `next_cursor` (schemas/pagination.ts). */
+export type ListResult = Paged<WireRecord, object, CursorPagination>;
 
 /** `GET <path>`: one page of the list (filters, sort, includes of the contract's query language). */
 export async function listRecords(
@@ -50,17 +36,14 @@ export async function listRecords(
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const page = await readPage(db, resource, q);
   const data = await loadRecords(db, ctx, page.rows, q.includes);
-  const pagination: Pagination = {
+  return paged(data, {
     total: page.total,
-    count: data.length,
-    per_page: q.size,
-    current_page: page.currentPage,
-    total_pages: Math.ceil(page.total / q.size),
-    next_cursor: page.nextCursor,
-  };
-  if (page.isEstimate) pagination.total_is_estimate = true;
-  if (page.isCapped) pagination.total_is_capped = true;
-  return { data, meta: { pagination } };
+    page: page.currentPage,
+    size: q.size,
+    isEstimate: page.isEstimate,
+    isCapped: page.isCapped,
+    nextCursor: page.nextCursor,
+  });
 }
 
 /** `GET <path>/<id>`: one record, with the relations `include` names. */

@@ -20,6 +20,8 @@ import { selectColumns } from './records.ts';
  *   the same query reads the rows after those keys (`WHERE (sort, id) > (...)`, no OFFSET) and does not count
  *   again: the total travels in the cursor, so paging through one query counts once. A cursor that is not
  *   one of ours, or belongs to another query, is a 422 on `cursor`.
+ * - Short searches. A `like` term of 1-2 characters (no trigram index serves it) is not counted: the total
+ *   is the rows read up to this page, "N+" while more follow (isUncounted).
  * - Deep pages by number. A `page` in the second half of a known total is read from the other end (the
  *   order reversed, the short OFFSET from the end, the rows flipped back), so the last page costs what the
  *   first does. With an estimated total that page is "the rows that far from the end".
@@ -64,9 +66,17 @@ export async function readPage(db: Queryable, resource: Resource, q: ListQuery):
     const rows = await badCursorOnDataError(() =>
       db.query(`${select} ${where} ${q.orderBy} LIMIT ${q.size + 1}`, params),
     );
-    return finish(resource, q, rows.rows, rows.rows.length > q.size, state.page, state.total);
+    const total = isUncounted(resource, q) ? seenSoFar(q, state.page, rows.rows.length) : state.total;
+    return finish(resource, q, rows.rows, rows.rows.length > q.size, state.page, total);
   }
   const offset = (q.page - 1) * q.size;
+  if (isUncounted(resource, q)) {
+    const { rows } = await db.query(
+      `${select} ${q.where} ${q.orderBy} LIMIT ${q.size + 1} OFFSET ${offset}`,
+      q.params,
+    );
+    return finish(resource, q, rows, rows.length > q.size, q.page, seenSoFar(q, q.page, rows.length));
+  }
   if (offset === 0) {
     const [rows, total] = await Promise.all([
       db.query(`${select} ${q.where} ${q.orderBy} LIMIT ${q.size + 1}`, q.params),
@@ -81,7 +91,7 @@ export async function readPage(db: Queryable, resource: Resource, q: ListQuery):
     const limit = Math.min(q.size, remaining);
     const fromEnd = remaining - limit;
     const { rows } = await db.query(
-      `${select} ${q.where} ${orderBySql(q.order, true)} LIMIT ${limit} OFFSET ${fromEnd}`,
+      `${select} ${q.where} ${orderBySql(resource.table, q.order, true)} LIMIT ${limit} OFFSET ${fromEnd}`,
       q.params,
     );
     return finish(resource, q, rows.reverse(), fromEnd > 0, q.page, total);
@@ -109,6 +119,26 @@ function finish(
       : null;
   for (const row of rows) delete row[KEYS];
   return { rows, currentPage, nextCursor, ...total };
+}
+
+/**
+ * A `like` term shorter than trigrams serve (query.ts `shortLike`) is not counted: no index can answer it,
+ * so each keystroke of a search box would scan the table. Its total is what the pages read so far show
+ * (seenSoFar). A resource declaring `estimatedTotal: false` still counts exactly.
+ */
+function isUncounted(resource: Resource, q: ListQuery): boolean {
+  return q.shortLike && resource.options.estimatedTotal !== false;
+}
+
+/**
+ * The total known from reading page `page` (`fetched` rows of at most size + 1): exact on the last page,
+ * else the rows up to this page's end, capped (the UI shows "N+").
+ */
+function seenSoFar(q: ListQuery, page: number, fetched: number): Total {
+  const before = (page - 1) * q.size;
+  return fetched > q.size
+    ? { total: before + q.size, isEstimate: false, isCapped: true }
+    : { total: before + fetched, isEstimate: false, isCapped: false };
 }
 
 /**

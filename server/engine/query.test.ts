@@ -113,20 +113,24 @@ const WHERE_CASES: [string, RawQuery, string, unknown[]][] = [
 ];
 
 const ORDER_CASES: [string, RawQuery, string][] = [
-  ['default id desc', {}, 'ORDER BY "id" DESC'],
-  ['one field', { orderBy: 'name' }, 'ORDER BY "name" ASC, "id" ASC'],
+  ['default id desc', {}, 'ORDER BY "gadgets"."id" DESC'],
+  ['one field', { orderBy: 'name' }, 'ORDER BY "gadgets"."name" ASC, "gadgets"."id" ASC'],
   [
     'several fields and directions',
     { orderBy: 'price;name', sortedBy: 'desc;asc' },
-    'ORDER BY "price" DESC, "name" ASC, "id" ASC',
+    'ORDER BY "gadgets"."price" DESC, "gadgets"."name" ASC, "gadgets"."id" ASC',
   ],
   [
     'one direction for all',
     { orderBy: 'price;stock', sortedBy: 'desc' },
-    'ORDER BY "price" DESC, "stock" DESC, "id" DESC',
+    'ORDER BY "gadgets"."price" DESC, "gadgets"."stock" DESC, "gadgets"."id" DESC',
   ],
-  ['id given', { orderBy: 'id', sortedBy: 'asc' }, 'ORDER BY "id" ASC'],
-  ['system timestamps', { orderBy: 'created_at', sortedBy: 'desc' }, 'ORDER BY "created_at" DESC, "id" DESC'],
+  ['id given', { orderBy: 'id', sortedBy: 'asc' }, 'ORDER BY "gadgets"."id" ASC'],
+  [
+    'system timestamps',
+    { orderBy: 'created_at', sortedBy: 'desc' },
+    'ORDER BY "gadgets"."created_at" DESC, "gadgets"."id" DESC',
+  ],
 ];
 
 /** [description, query, status key, field named in `errors`] */

@@ -20,7 +20,7 @@ import type { ResourceHooks } from './hooks.ts';
  * searchable or sortable are accepted (anything else is a 422 naming the field); identifiers come from the
  * declaration and are quoted, values are always bound parameters. Example:
  * `const q = parseListQuery(gadgets, { search: 'name:li', searchFields: 'name:like' }, registry)`
- * -> `{ where: 'WHERE "name"::text ILIKE $1', params: ['%li%'], orderBy: 'ORDER BY "id" DESC', ... }`
+ * -> `{ where: 'WHERE "name"::text ILIKE $1', params: ['%li%'], orderBy: 'ORDER BY "gadgets"."id" DESC', ... }`
  */
 export interface ListQuery {
   /** `WHERE ...` or ''. Placeholders are $1..$n. */
@@ -93,7 +93,7 @@ export function parseListQuery(
   return {
     where,
     params,
-    orderBy: orderBySql(order),
+    orderBy: orderBySql(resource.table, order),
     order,
     cursor,
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
@@ -264,9 +264,13 @@ function parseValues(
   });
 }
 
-/** `ORDER BY "a" ASC, "id" ASC`; `reverse` flips every term (the same rows, read from the other end). */
-export function orderBySql(order: readonly SortKey[], reverse = false): string {
-  const terms = order.map((o) => `${ident(o.field)} ${o.desc !== reverse ? 'DESC' : 'ASC'}`);
+/**
+ * `ORDER BY "t"."a" ASC, "t"."id" ASC`; `reverse` flips every term (the same rows, read from the other end).
+ * Qualified with the table: a bare name would sort by a select-list column of that name (a date is selected
+ * as `"d"::text AS "d"`), which no index on the column serves.
+ */
+export function orderBySql(table: string, order: readonly SortKey[], reverse = false): string {
+  const terms = order.map((o) => `${ident(table)}.${ident(o.field)} ${o.desc !== reverse ? 'DESC' : 'ASC'}`);
   return `ORDER BY ${terms.join(', ')}`;
 }
 

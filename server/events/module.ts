@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { resolveToken } from '../credentials/tokens.ts';
+import { wireJson } from '../core/openapi.ts';
 import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
@@ -50,6 +52,10 @@ export const eventsModule: AppModule = {
             'id null and `ids`, null when too many to list), `monitor`, `job`, `log`, ' +
             '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
             '`Last-Event-ID` to resume.',
+          produces: ['text/event-stream'],
+          response: {
+            200: wireJson(z.string().describe('A text/event-stream that stays open')),
+          },
         },
       },
       async (request, reply) => {

@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -69,7 +69,9 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
 
   /** A started pg-boss; an instance whose start failed is stopped and dropped (pg-boss cannot restart it). */
   const startBoss = async () => {
-    const instance = new PgBoss({
+    // Loaded here, not when the server starts: the job runtime starts once the server listens.
+    const { default: Boss } = await import('pg-boss');
+    const instance = new Boss({
       ...connection,
       schema: BOSS_SCHEMA,
       application_name: 'admin-jobs',

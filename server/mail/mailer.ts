@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
@@ -35,7 +35,7 @@ export async function resolveMailer({
   return {
     from,
     async send({ to, subject, text }) {
-      await transportFor(url).sendMail({ from, to, subject, text });
+      await (await transportFor(url)).sendMail({ from, to, subject, text });
     },
   };
 }
@@ -58,9 +58,14 @@ export function closeMailTransports(): void {
   transports.clear();
 }
 
-function transportFor(url: string): Transporter {
+/** nodemailer is loaded on the first mail, not when the server starts (a faster start). */
+async function transportFor(url: string): Promise<Transporter> {
   let transport = transports.get(url);
   if (!transport) {
+    const { default: nodemailer } = await import('nodemailer');
+    // Another mail may have created it while nodemailer loaded.
+    const created = transports.get(url);
+    if (created) return created;
     // Bounded waits: a dead SMTP host must not hold requests or sockets for minutes.
     transport = nodemailer.createTransport(url, {
       connectionTimeout: 10_000,

@@ -1,12 +1,16 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
+import { answerJson, inputJson } from '../core/openapi.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/validate.ts';
 import { requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
+import type { Db } from '../db/index.ts';
+import { actorOf, writeActorActivity, type Actor } from '../core/activity.ts';
 
 /** Keys that are write-only: never returned, only whether they are set (`<key>_set`). */
 export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {
@@ -30,7 +34,12 @@ const MASK = '******';
 export const settingsModule: AppModule = {
   name: 'settings',
   register(app, { db }) {
-    const params = { type: 'object', properties: { name: { type: 'string', enum: groupNames() } } };
+    const params = inputJson(z.object({ name: z.enum(groupNames()) }));
+    const groupAnswer = { 200: answerJson(z.record(z.string(), z.unknown())) };
+    // Documents what a group takes (the handler validates the one the path names, strictly).
+    const groupBody = z
+      .xor(Object.values(settingsSchemas).map((group) => (group as z.ZodObject).partial()))
+      .describe(`The group's fields (one of the groups ${groupNames().join(', ')})`);
 
     app.get<{ Params: { name: string } }>(
       '/api/v1/settings/:name',
@@ -39,6 +48,7 @@ export const settingsModule: AppModule = {
           tags: ['settings'],
           summary: 'Read one settings group (secrets only say whether set)',
           params,
+          response: groupAnswer,
         },
       },
       async (request) => {
@@ -55,44 +65,56 @@ export const settingsModule: AppModule = {
           tags: ['settings'],
           summary: 'Replace one settings group; an omitted or empty secret keeps its stored value',
           params,
+          body: inputJson(groupBody),
+          response: groupAnswer,
         },
       },
       async (request) => {
         const principal = await requireAll(request, SETTINGS_WRITE);
-        const group = groupOf(request);
-        const before = (await getSettings(db, group)) as Record<string, unknown>;
-        const input = { ...((request.body as Record<string, unknown> | undefined) ?? {}) };
-        for (const key of SECRET_KEYS[group] ?? []) {
-          if (input[key] === undefined || input[key] === '') input[key] = before[key];
-        }
-        const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
-        const changes = diff(group, before, after);
-        await db.transaction(async (tx) => {
-          await tx.query(
-            `INSERT INTO settings (name, value, updated_at) VALUES ($1, $2, now())
-             ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-            [group, JSON.stringify(after)],
-          );
-          if (Object.keys(changes).length) {
-            await tx.query(
-              `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
-               VALUES ($1, 'settings.update', 'settings', $2, $3, $4, $5)`,
-              [
-                principal.userId,
-                group,
-                JSON.stringify(changes),
-                request.ip,
-                // Like every audit row: at most 500 characters (activity_logs.user_agent is checked <= 1000).
-                request.headers['user-agent']?.slice(0, 500) ?? null,
-              ],
-            );
-          }
+        const saved = await saveSettingsGroup(db, {
+          group: groupOf(request),
+          body: request.body,
+          actor: actorOf(request, principal.userId),
         });
-        return ok(redact(group, after));
+        return ok(saved);
       },
     );
   },
 };
+
+/**
+ * Replaces one settings group (the operation behind `POST settings/<name>`; no access check of its own):
+ * validates the whole group strictly (an omitted or empty secret keeps its stored value), stores it and
+ * writes one audit row with the changed keys (secrets masked) when anything changed. Answers the group as
+ * a reader sees it (secrets only say whether set).
+ */
+export async function saveSettingsGroup(
+  db: Db,
+  { group, body, actor }: { group: SettingsGroup; body: unknown; actor: Actor },
+): Promise<Record<string, unknown>> {
+  const before = (await getSettings(db, group)) as Record<string, unknown>;
+  const input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
+  for (const key of SECRET_KEYS[group] ?? []) {
+    if (input[key] === undefined || input[key] === '') input[key] = before[key];
+  }
+  const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
+  const changes = diff(group, before, after);
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO settings (name, value, updated_at) VALUES ($1, $2, now())
+       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [group, JSON.stringify(after)],
+    );
+    if (Object.keys(changes).length)
+      await writeActorActivity(tx, actor, {
+        action: 'settings.update',
+        subjectType: 'settings',
+        subjectId: group,
+        changes,
+      });
+  });
+  return redact(group, after);
+}
 
 /** 401/403 unless the caller holds every one of `names`. */
 async function requireAll(request: FastifyRequest, names: readonly string[]): Promise<Principal> {
@@ -101,8 +123,8 @@ async function requireAll(request: FastifyRequest, names: readonly string[]): Pr
   return principal!;
 }
 
-function groupNames(): string[] {
-  return Object.keys(settingsSchemas);
+function groupNames(): [SettingsGroup, ...SettingsGroup[]] {
+  return Object.keys(settingsSchemas) as [SettingsGroup, ...SettingsGroup[]];
 }
 
 function groupOf(request: FastifyRequest): SettingsGroup {

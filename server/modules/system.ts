@@ -1,8 +1,25 @@
+import { z } from 'zod';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
+import { answerJson } from '../core/openapi.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { isWechatOn } from './wechat/session.ts';
+
+/** What `GET /api/v1` answers: whether the server is ready, and the configuration the client starts with. */
+const startupSchema = z.object({
+  status: z.enum(['ready', 'maintenance']),
+  config: z.object({
+    site_name: z.string(),
+    site_logo: z.string().describe('Logo address for the sign-in card; empty = none'),
+    languages: z.array(z.string()),
+    currency: z.string(),
+    decimals: z.number().int(),
+    country: z.string(),
+    wechat: z.boolean().describe('WeChat sign-in is on (show its button)'),
+    cookie_domain: z.string().describe('Token cookie scope: parent (domain), host (host only) or a domain'),
+  }),
+});
 
 /** Start-up configuration (`GET /api/v1`) and health checks. */
 export const systemModule: AppModule = {
@@ -15,39 +32,7 @@ export const systemModule: AppModule = {
           tags: ['system'],
           summary: 'Start-up status and public configuration',
           security: [],
-          response: {
-            200: {
-              type: 'object',
-              properties: {
-                code: { type: 'integer' },
-                data: {
-                  type: 'object',
-                  properties: {
-                    status: { type: 'string', enum: ['ready', 'maintenance'] },
-                    config: {
-                      type: 'object',
-                      properties: {
-                        site_name: { type: 'string' },
-                        site_logo: {
-                          type: 'string',
-                          description: 'Logo address for the sign-in card; empty = none',
-                        },
-                        languages: { type: 'array', items: { type: 'string' } },
-                        currency: { type: 'string' },
-                        decimals: { type: 'integer' },
-                        country: { type: 'string' },
-                        wechat: { type: 'boolean', description: 'WeChat sign-in is on (show its button)' },
-                        cookie_domain: {
-                          type: 'string',
-                          description: 'Token cookie scope: parent (domain), host (host only) or a domain',
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
+          response: { 200: answerJson(startupSchema) },
         },
       },
       async () => {
@@ -74,13 +59,29 @@ export const systemModule: AppModule = {
       },
     );
 
-    app.get('/api/health', { schema: { tags: ['system'], summary: 'Liveness', security: [] } }, async () =>
-      ok({ status: 'ok' }),
+    app.get(
+      '/api/health',
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Liveness',
+          security: [],
+          response: { 200: answerJson(z.object({ status: z.literal('ok') })) },
+        },
+      },
+      async () => ok({ status: 'ok' }),
     );
 
     app.get(
       '/api/health/ready',
-      { schema: { tags: ['system'], summary: 'Readiness: the database answers', security: [] } },
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Readiness: the database answers',
+          security: [],
+          response: { 200: answerJson(z.object({ status: z.literal('ready') })) },
+        },
+      },
       async () => {
         try {
           await db.query('SELECT 1');

@@ -1,6 +1,7 @@
 import { HttpError } from 'react-admin';
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import type { CursorPagination } from '../../schemas/pagination.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { httpClient } from '../providers/httpClient.ts';
 import type { RequestOptions } from '../providers/httpClient.ts';
@@ -14,15 +15,7 @@ export type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
 
 interface ListPage {
   data: RaRecord[];
-  meta?: {
-    pagination?: {
-      total?: number;
-      total_is_estimate?: boolean;
-      total_is_capped?: boolean;
-      current_page?: number;
-      next_cursor?: string | null;
-    };
-  };
+  meta?: { pagination?: Partial<CursorPagination> };
 }
 
 /** The most ids one call carries: the list's page size cap for getMany, the bulk calls' cap otherwise. */

@@ -14,6 +14,8 @@ import { launchBrowser } from './helpers/browser.ts';
 // (the built app from the global setup) after the fake, pointed at it.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: 'admin', password: 'e2e-wechat-admin-password' };
+/** How long a page may take to show what it loads (expect.poll's own default, 1 s, is short under load). */
+const POLL = { timeout: 15_000 };
 let wx: FakeWechat;
 let server: ChildProcess | null = null;
 let dataDir = '';
@@ -130,18 +132,23 @@ describe('WeChat sign-in round trip', () => {
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('code'));
     expect(new URL(page.url()).searchParams.get('href')).toBe('/account/profile');
     await expect
-      .poll(() =>
-        page
-          .getByText(/微信小明/)
-          .first()
-          .isVisible(),
+      .poll(
+        () =>
+          page
+            .getByText(/微信小明/)
+            .first()
+            .isVisible(),
+        POLL,
       )
       .toBe(true);
     await page.getByRole('textbox', { name: zh.fields.username }).fill('wxfirst');
     await page.getByRole('button', { name: zh.wechat.register.submit_new }).click();
     await page.waitForURL((url) => url.pathname === '/account/profile');
     await expect
-      .poll(() => page.getByText(zh.wechat.account.linked.replace('{{nickname}}', '微信小明')).isVisible())
+      .poll(
+        () => page.getByText(zh.wechat.account.linked.replace('{{nickname}}', '微信小明')).isVisible(),
+        POLL,
+      )
       .toBe(true);
     // Without a password the account cannot unlink (it could not sign in again).
     expect(await page.getByText(zh.wechat.account.needs_password).isVisible()).toBe(true);
@@ -166,8 +173,10 @@ describe('WeChat sign-in round trip', () => {
     const res = await fetch(`${baseURL}/api/v1/wechat/officialaccount/auth`);
     const { code, state } = await authorize(((await res.json()) as { data: { url: string } }).data.url);
     await page.goto(`/login?code=${code}&state=${state}`);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe(zh.wechat.errors.state_invalid);
+    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toBe(zh.wechat.errors.state_invalid);
     await page.getByRole('link', { name: zh.wechat.back_to_login }).click();
-    await expect.poll(() => page.getByRole('button', { name: zh.wechat.button }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('button', { name: zh.wechat.button }).isVisible(), POLL)
+      .toBe(true);
   });
 });

@@ -12,6 +12,8 @@ export interface SseStream {
   text(): string;
   /** Resolves with the first event (already received or coming) that passes `match`. */
   waitFor(match: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  /** Resolves once the server's first comment (`: connected`) has come: its subscription is in place. */
+  connected(timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -58,29 +60,43 @@ export async function openSse(
       }
     })();
   }
+  /** Resolves with `found()`'s first defined value, checked now and on every chunk received. */
+  const until = <T>(found: () => T | undefined, timeoutMs: number, failure: () => string) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = found();
+        if (value === undefined) return;
+        cleanup();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
   return {
     status: response.status,
     events,
     text: () => raw,
     waitFor(match, timeoutMs = 5_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = events.find(match);
-          if (!found) return;
-          cleanup();
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return until(
+        () => events.find(match),
+        timeoutMs,
+        () => `no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`,
+      );
+    },
+    async connected(timeoutMs = 5_000) {
+      await until(
+        () => (raw.includes(': connected') ? true : undefined),
+        timeoutMs,
+        () => `not connected within ${timeoutMs} ms (status ${response.status}); got ${JSON.stringify(raw)}`,
+      );
     },
     close: () => controller.abort(),
   };

@@ -74,8 +74,7 @@ describe('PATCH <path>?ids=', () => {
     const stream = await openSse(base, admin);
     streams.push(stream);
     // The first bytes (a comment) mean the subscription is in place.
-    for (let i = 0; i < 100 && !stream.text().includes(': connected'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await stream.connected();
     const ids = await gadgets(3);
     const res = await call('PATCH', `${BASE}?ids=${ids.join(',')}`, { state: false, price: 7 });
     expect(res.statusCode).toBe(200);

@@ -114,7 +114,9 @@ describe('keyset paging', () => {
               const p = await list(`${query}&size=${size}${cursor}`);
               page += 1;
               expect(p.pagination.current_page).toBe(page);
-              expect(p.pagination.total).toBe(whole.pagination.total);
+              // A 1-2 character `like` (q=b) is not counted: its total is the rows read so far (paging.ts).
+              const seen = filter === 'q=b' ? Math.min(whole.pagination.total, page * size) : null;
+              expect(p.pagination.total).toBe(seen ?? whole.pagination.total);
               byCursor.push(...p.ids);
               next = p.pagination.next_cursor;
             } while (next && page <= pages);

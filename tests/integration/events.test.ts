@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '../../schemas/permissions.ts';
+import { publishEvent } from '../../server/events/hub.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { openSse, type SseStream } from '../helpers/sse.ts';
 import { createUser } from '../helpers/users.ts';
@@ -21,7 +22,7 @@ async function stream(token: string | null, opts: { lastEventId?: string } = {})
   const s = await openSse(base, token, opts);
   open.push(s);
   // The first bytes ("retry" and a comment) mean the subscription is in place.
-  for (let i = 0; i < 50 && !s.text().includes(': connected'); i += 1) await sleep(20);
+  if (s.status === 200) await s.connected();
   return s;
 }
 
@@ -31,7 +32,16 @@ async function createDepartment(token: string, name: string): Promise<string> {
   return (res.json() as { data: { id: string } }).data.id;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Raises an event every signed-in stream receives and waits until each of `streams` has it. */
+async function everyoneSees(streams: SseStream[]): Promise<void> {
+  const marker = `control-${Math.random().toString(36).slice(2)}`;
+  await publishEvent(t.db, { type: 'control', data: { marker }, permission: null });
+  await Promise.all(
+    streams.map((s) =>
+      s.waitFor((e) => e.event === 'control' && (e.data as { marker: string }).marker === marker),
+    ),
+  );
+}
 
 describe('GET /api/v1/events', () => {
   it('needs a token (401 as JSON, no stream)', async () => {
@@ -76,7 +86,9 @@ describe('GET /api/v1/events', () => {
     });
     expect(role.statusCode).toBe(201);
     await sRole.waitFor((e) => e.event === 'record' && (e.data as { resource: string }).resource === 'roles');
-    await sleep(200);
+    // The control event: one for every signed-in stream, raised after both changes. Events reach a stream in
+    // the order they were raised, so once each stream has it, any leaked change would already be there.
+    await everyoneSees([sDept, sRole, sMember]);
     expect(sRole.events.some((e) => (e.data as { resource?: string }).resource === 'departments')).toBe(
       false,
     );
@@ -139,12 +151,13 @@ describe('GET /api/v1/events', () => {
 
   it('replays missed events after Last-Event-ID and asks for a refetch when it cannot', async () => {
     const admin = await t.adminToken();
-    const first = await stream(admin);
+    const [first, watcher] = await Promise.all([stream(admin), stream(admin)]);
     await createDepartment(admin, 'Before');
     const seen = await first.waitFor((e) => e.event === 'record');
     first.close();
     const missedId = await createDepartment(admin, 'While away');
-    await sleep(100);
+    // Another stream on this server has it, so the server holds it for replay before the resume asks.
+    await watcher.waitFor((e) => e.event === 'record' && (e.data as { id: string }).id === missedId);
     const resumed = await stream(admin, { lastEventId: seen.id! });
     const replayed = await resumed.waitFor(
       (e) => e.event === 'record' && (e.data as { id: string }).id === missedId,

@@ -1,3 +1,4 @@
+import { writeActivity } from '../../core/activity.ts';
 import type { Queryable } from '../../db/index.ts';
 
 /**
@@ -29,16 +30,13 @@ export async function recordActivity(
     changes?: Record<string, unknown>;
   },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, changes, ip, user_agent)
-     VALUES ($1, $2, 'users', $3, $4, $5, $6)`,
-    [
-      operatorId,
-      action,
-      subjectId,
-      changes ? JSON.stringify(changes) : null,
-      client.ip,
-      client.userAgent === undefined ? null : client.userAgent.slice(0, 500),
-    ],
-  );
+  await writeActivity(db, {
+    action,
+    subjectType: 'users',
+    subjectId,
+    ...(changes ? { changes } : {}),
+    operatorId,
+    ip: client.ip,
+    userAgent: client.userAgent,
+  });
 }

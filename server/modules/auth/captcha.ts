@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { captchaSchema } from '../../../schemas/auth.ts';
 import { CODE_TTL_MS, issueCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
 import { accountKeyOf, hitAccountLimiter, perAddress, type AuthScope } from './context.ts';
@@ -25,14 +27,9 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
         tags: ['account'],
         summary: 'Send a 6-digit code by email or SMS (same answer whether or not the address is known)',
         security: [],
-        body: {
-          type: 'object',
-          required: ['channel', 'to', 'scene'],
-          properties: {
-            channel: { type: 'string', enum: ['email', 'sms'] },
-            to: { type: 'string' },
-            scene: { type: 'string', enum: ['register', 'reset', 'login', 'bind'] },
-          },
+        body: inputJson(captchaSchema),
+        response: {
+          200: answerJson(z.object({ expires_in: z.number().int(), resend_in: z.number().int() })),
         },
       },
     },

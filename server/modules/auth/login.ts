@@ -1,7 +1,7 @@
 import { loginSchema, tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/validate.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
+import { answerJson, inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { LIMITS } from './limits.ts';
@@ -35,7 +35,13 @@ export function registerLoginRoutes({ app, db }: AuthScope): void {
 
   app.post(
     '/api/v1/user/logout',
-    { schema: { tags: ['account'], summary: 'Sign out: revokes the calling token on the server' } },
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Sign out: revokes the calling token on the server',
+        response: { 200: NULL_ANSWER },
+      },
+    },
     async (request) => {
       const principal = await requireUser(request);
       await signOut(db, { userId: principal.userId, tokenId: principal.tokenId, client: clientOf(request) });

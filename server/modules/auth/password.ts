@@ -6,7 +6,7 @@ import { revokeTokens } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
-import { inputJson } from '../../core/openapi.ts';
+import { inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
@@ -25,6 +25,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         summary: 'Set a new password with a code sent to the account email or phone; revokes every token',
         security: [],
         body: inputJson(resetSchema),
+        response: { 200: NULL_ANSWER },
       },
     },
     async (request) => {
@@ -68,6 +69,7 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         tags: ['account'],
         summary: "Change the signed-in user's password; revokes the user's other tokens",
         body: inputJson(passwordChangeSchema),
+        response: { 200: NULL_ANSWER },
       },
     },
     async (request) => {

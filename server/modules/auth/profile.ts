@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { profileUpdateSchema } from '../../../schemas/auth.ts';
+import { wireId } from '../../../schemas/wire.ts';
 import { consumeCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -12,6 +15,33 @@ import { findUserById, takenFields, type UserRow } from './users.ts';
 
 const INCLUDES = new Set(['avatar', 'staff', 'staff.roles']);
 
+/** The signed-in user as both profile routes answer it (`avatar` and `staff.roles` embed with include=). */
+const profileSchema = z.object({
+  id: wireId,
+  username: z.string(),
+  name: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  avatar: z.string().nullable().optional(),
+  staff: z
+    .object({
+      id: wireId,
+      is_admin: z.number().int(),
+      department_id: z.string().nullable().optional(),
+      roles: z
+        .array(
+          z.object({
+            id: wireId,
+            name: z.string(),
+            permissions: z.object({ menu_ids: z.array(z.string()) }),
+          }),
+        )
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
 /** `GET profile?include=avatar,staff.roles` and `POST profile` (name, avatar; email/phone with a `bind` code). */
 export function registerProfileRoutes({ app, db }: AuthScope): void {
   app.get(
@@ -20,7 +50,8 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['account'],
         summary: 'The signed-in user; include=avatar and/or staff.roles embeds those',
-        querystring: { type: 'object', properties: { include: { type: 'string' } } },
+        querystring: inputJson(z.object({ include: z.string().optional() })),
+        response: { 200: answerJson(profileSchema) },
       },
     },
     async (request) => {
@@ -38,16 +69,9 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['account'],
         summary: 'Update name and avatar; a new email or phone needs a code of the bind scene sent to it',
-        body: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', maxLength: 60 },
-            avatar: { type: 'string', nullable: true },
-            email: { type: 'string' },
-            phone: { type: 'string' },
-            captcha: { type: 'string' },
-          },
-        },
+        body: inputJson(profileUpdateSchema),
+        response: { 200: answerJson(profileSchema) },
+        'x-errors': [409],
       },
     },
     async (request) => {

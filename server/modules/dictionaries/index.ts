@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { requireStaff } from '../../core/principal.ts';
 import { loadDictionary } from '../../engine/dictionaries.ts';
 import type { AppModule } from '../../core/app-module.ts';
@@ -18,7 +20,15 @@ export const dictionariesModule: AppModule = {
         schema: {
           tags: ['dictionaries'],
           summary: 'Enabled entries of one dictionary (select options)',
-          params: { type: 'object', properties: { slug: { type: 'string', maxLength: 60 } } },
+          params: inputJson(z.object({ slug: z.string().max(60) })),
+          response: {
+            200: answerJson(
+              z.object({
+                slug: z.string(),
+                data: z.array(z.object({ label: z.string(), value: z.string() })),
+              }),
+            ),
+          },
         },
       },
       async (request) => {

@@ -1,13 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { assets } from '../../../resources/assets.ts';
 import { formatBytes } from '../../../schemas/bytes.ts';
+import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
+import { answerJson, inputJson, NULL_ANSWER, wireJson } from '../../core/openapi.ts';
 import { AppError } from '../../core/errors.ts';
 import { can, requirePermission, requireStaff, type Principal } from '../../core/principal.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
-import { diffChanges, writeAudit, type Actor } from '../../engine/audit.ts';
+import { actorOf } from '../../core/activity.ts';
+import { diffChanges, writeAudit } from '../../engine/audit.ts';
 import { attachment } from '../../engine/export.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { fieldOfQuery, type BoundField } from './fields.ts';
@@ -19,19 +23,36 @@ const BASE = `/api/${assets.endpoint}`;
 /** Room for the multipart envelope (boundaries, part headers) above the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 /** `?field=<resource>.<field>`: the upload (or download) is for a resource's file()/image() field. */
-const FIELD_QUERY = {
-  type: 'object',
-  properties: {
-    field: {
-      type: 'string',
-      maxLength: 200,
-      description:
+const FIELD_QUERY = inputJson(
+  z.object({
+    field: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(
         "A resource's file()/image() field, `<resource>.<field>`: uploading needs that resource's .create or " +
-        ".update (or its inline parent's) instead of the Files permission, and downloading a file uploaded for " +
-        'the field needs its read permission; an image field takes images only.',
-    },
-  },
-} as const;
+          ".update (or its inline parent's) instead of the Files permission, and downloading a file uploaded for " +
+          'the field needs its read permission; an image field takes images only.',
+      ),
+  }),
+);
+/** A file as the upload answers it. */
+const assetSchema = z.object({
+  id: wireId,
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.string(),
+  created_at: wireTime,
+  updated_at: wireTime.optional(),
+});
+const DELETE_SCHEMA = {
+  tags: ['files'],
+  summary: 'Delete a file',
+  response: { 200: NULL_ANSWER },
+  'x-errors': [409],
+};
+/** The bytes of one file (the body of an upload, the answer of a download). */
+const fileBytes = (description: string) => z.string().meta({ format: 'binary' }).describe(description);
 
 /**
  * Files (`v1/resources/assets`): `POST` multipart with one part `file` (size limit from the basic settings,
@@ -55,6 +76,9 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
               tags: ['files'],
               summary: 'Upload one file (multipart part `file`)',
               querystring: FIELD_QUERY,
+              consumes: ['multipart/form-data'],
+              body: inputJson(z.object({ file: fileBytes('The file (one part)') })),
+              response: { 201: answerJson(assetSchema) },
             },
           },
           async (request, reply) => reply.code(201).send(ok(await upload(request, db, store))),
@@ -62,7 +86,15 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
       });
       app.get<{ Params: { id: string } }>(
         `${BASE}/:id/download`,
-        { schema: { tags: ['files'], summary: 'Download a file (attachment)', querystring: FIELD_QUERY } },
+        {
+          schema: {
+            tags: ['files'],
+            summary: 'Download a file (attachment)',
+            querystring: FIELD_QUERY,
+            produces: ['application/octet-stream'],
+            response: { 200: wireJson(fileBytes('The file')) },
+          },
+        },
         async (request, reply) => {
           const principal = await requireStaff(request);
           const bound = fieldOfQuery(request.query);
@@ -84,26 +116,22 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
           });
         },
       );
-      app.delete<{ Params: { id: string } }>(
-        `${BASE}/:id`,
-        { schema: { tags: ['files'], summary: 'Delete a file' } },
-        async (request) => {
-          const principal = await requirePermission(request, `${assets.permission}.delete`);
-          const actor = actorOf(request, principal.userId);
-          const key = await db.transaction(async (tx) => {
-            const row = await findAsset(tx, request.params.id, true);
-            await tx.query('DELETE FROM assets WHERE id = $1', [row.id]);
-            const before = { name: row.name, size: row.size, mime: row.mime };
-            const changes = diffChanges(assets, before, null);
-            await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
-            return row.storage_key;
-          });
-          await store.remove(key).catch((error: unknown) => {
-            request.log.warn({ err: { type: (error as Error).name } }, 'asset file not removed');
-          });
-          return ok(null);
-        },
-      );
+      app.delete<{ Params: { id: string } }>(`${BASE}/:id`, { schema: DELETE_SCHEMA }, async (request) => {
+        const principal = await requirePermission(request, `${assets.permission}.delete`);
+        const actor = actorOf(request, principal.userId);
+        const key = await db.transaction(async (tx) => {
+          const row = await findAsset(tx, request.params.id, true);
+          await tx.query('DELETE FROM assets WHERE id = $1', [row.id]);
+          const before = { name: row.name, size: row.size, mime: row.mime };
+          const changes = diffChanges(assets, before, null);
+          await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
+          return row.storage_key;
+        });
+        await store.remove(key).catch((error: unknown) => {
+          request.log.warn({ err: { type: (error as Error).name } }, 'asset file not removed');
+        });
+        return ok(null);
+      });
     },
   };
 }
@@ -224,11 +252,6 @@ export function displayName(clientName: string, ext: string): string {
 function servedName(name: string, mime: string): string {
   const ext = extensionForMime(mime);
   return ext ? safeFileName(name, ext) : name;
-}
-
-function actorOf(request: FastifyRequest, userId: string): Actor {
-  const ua = request.headers['user-agent'];
-  return { userId, ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
 }
 
 function fileRequired(): AppError {

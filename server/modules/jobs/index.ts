@@ -35,11 +35,13 @@ export function createJobsModule({ taskHandlers }: { taskHandlers: readonly Task
       // stops the server: it keeps serving and tries again, every 2, 4, ... up to 60 seconds.
       let retry: NodeJS.Timeout | null = null;
       let isClosing = false;
+      let starting: Promise<void> | null = null;
       const startJobs = async (attempt: number): Promise<void> => {
         retry = null;
         try {
           await jobs.start();
           await scheduler.start();
+          if (isClosing) throw new Error('closing');
         } catch (err) {
           scheduler.stop();
           await jobs.stop().catch(() => undefined);
@@ -50,10 +52,16 @@ export function createJobsModule({ taskHandlers }: { taskHandlers: readonly Task
           retry.unref();
         }
       };
-      app.addHook('onReady', () => startJobs(1));
+      // A server that listens starts them once it does (its health is green as soon as it can serve).
+      if (ctx.startsAfterListen)
+        app.addHook('onListen', () => {
+          starting = startJobs(1);
+        });
+      else app.addHook('onReady', () => startJobs(1));
       app.addHook('onClose', async () => {
         isClosing = true;
         if (retry) clearTimeout(retry);
+        await starting;
         scheduler.stop();
         await jobs.stop();
       });

@@ -1,18 +1,38 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { pageOf, paged } from '../../core/paged.ts';
+import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
+import { pageOf, pageQuerySchema } from '../../core/paged.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
-import { BOSS_SCHEMA, isInstalled, isInternalQueue, JOB_STATES, queueCounts } from '../../jobs/counts.ts';
-import { findJob, JOB_COLUMNS, toJob, type JobRecord } from '../../jobs/records.ts';
+import {
+  BOSS_SCHEMA,
+  isInstalled,
+  isInternalQueue,
+  JOB_STATES,
+  queueCounts,
+  type JobState,
+} from '../../jobs/counts.ts';
+import { findJob, jobRecordSchema, listJobs, type JobRecord } from '../../jobs/records.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
 
 const BASE = '/api/v1/system/jobs';
 const P = PERMISSION.systemJobs;
 // Job ids are pg-boss UUIDs, not record ids (see http.ts: `:id` is a record id unless `pathId: 'any'`).
-const doc = (summary: string) => ({ schema: { tags: ['jobs'], summary }, config: { pathId: 'any' } });
+const doc = (summary: string, schema: Record<string, unknown>) => ({
+  schema: { tags: ['jobs'], summary, ...schema },
+  config: { pathId: 'any' },
+});
+
+const queueSchema = z.object({
+  name: z.string(),
+  task_name: z.string().nullable().describe("the scheduled task's name for a task's queue"),
+  counts: z.record(z.string(), z.number().int()),
+});
+const jobsQuerySchema = pageQuerySchema.extend({ state: z.enum(JOB_STATES).optional() });
+const jobAnswer = { response: { 200: answerJson(jobRecordSchema) } };
 
 /**
  * `v1/system/jobs`: queues with counts by state; `GET <queue>` its jobs (newest first, `state=` filter,
@@ -21,53 +41,54 @@ const doc = (summary: string) => ({ schema: { tags: ['jobs'], summary }, config:
  * `system.system.jobs.update`.
  */
 export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; jobs: JobsRuntime }): void {
-  app.get(BASE, doc('Job queues with counts by state'), async (request) => {
+  const queues = { response: { 200: answerJson(z.array(queueSchema)) } };
+  app.get(BASE, doc('Job queues with counts by state', queues), async (request) => {
     await requirePermission(request, P);
     return ok(await withTaskNames(db, await queueCounts(db)));
   });
 
-  app.get(`${BASE}/:queue`, doc('Jobs of a queue, newest first'), async (request) => {
+  const jobsOfQueue = {
+    querystring: inputJson(jobsQuerySchema),
+    response: { 200: pagedAnswerJson(jobRecordSchema) },
+  };
+  app.get(`${BASE}/:queue`, doc('Jobs of a queue, newest first', jobsOfQueue), async (request) => {
     await requirePermission(request, P);
     const queue = await mustQueue(db, request);
     const state = (request.query as Record<string, unknown> | undefined)?.state;
     if (state !== undefined && !JOB_STATES.includes(state as never))
       throw AppError.validation({ state: ['validation.invalid'] });
-    const { page, size } = pageOf(request.query);
-    const filter = state ? `AND state = $2::${BOSS_SCHEMA}.job_state` : '';
-    const params: unknown[] = state ? [queue, state] : [queue];
-    const { rows } = await db.query<Record<string, unknown>>(
-      `SELECT ${JOB_COLUMNS} FROM ${BOSS_SCHEMA}.job WHERE name = $1 ${filter}
-        ORDER BY created_on DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    const count = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${BOSS_SCHEMA}.job WHERE name = $1 ${filter}`,
-      params,
-    );
-    return ok(paged(rows.map(toJob), { total: Number(count.rows[0]!.n), page, size }));
+    return ok(await listJobs(db, { queue, state: state as JobState | undefined, ...pageOf(request.query) }));
   });
 
-  app.get(`${BASE}/:queue/:id`, doc('One job'), async (request) => {
+  app.get(`${BASE}/:queue/:id`, doc('One job', jobAnswer), async (request) => {
     await requirePermission(request, P);
     return ok(await mustJob(db, request));
   });
 
-  app.post(`${BASE}/:queue/:id/retry`, doc('Retry a failed job'), async (request) => {
-    await requirePermission(request, `${P}.update`);
-    const job = await mustJob(db, request);
-    if (job.state !== 'failed') throw new AppError(409, 'system.jobs.errors.not_failed');
-    await runningBoss(jobs).retry(job.queue, job.id);
-    return ok(await mustJob(db, request));
-  });
+  app.post(
+    `${BASE}/:queue/:id/retry`,
+    doc('Retry a failed job', { ...jobAnswer, 'x-errors': [409] }),
+    async (request) => {
+      await requirePermission(request, `${P}.update`);
+      const job = await mustJob(db, request);
+      if (job.state !== 'failed') throw new AppError(409, 'system.jobs.errors.not_failed');
+      await runningBoss(jobs).retry(job.queue, job.id);
+      return ok(await mustJob(db, request));
+    },
+  );
 
-  app.post(`${BASE}/:queue/:id/cancel`, doc('Cancel a queued job'), async (request) => {
-    await requirePermission(request, `${P}.update`);
-    const job = await mustJob(db, request);
-    if (job.state !== 'created' && job.state !== 'retry')
-      throw new AppError(409, 'system.jobs.errors.not_queued');
-    await runningBoss(jobs).cancel(job.queue, job.id);
-    return ok(await mustJob(db, request));
-  });
+  app.post(
+    `${BASE}/:queue/:id/cancel`,
+    doc('Cancel a queued job', { ...jobAnswer, 'x-errors': [409] }),
+    async (request) => {
+      await requirePermission(request, `${P}.update`);
+      const job = await mustJob(db, request);
+      if (job.state !== 'created' && job.state !== 'retry')
+        throw new AppError(409, 'system.jobs.errors.not_queued');
+      await runningBoss(jobs).cancel(job.queue, job.id);
+      return ok(await mustJob(db, request));
+    },
+  );
 }
 
 async function mustJob(db: Db, request: FastifyRequest): Promise<JobRecord> {

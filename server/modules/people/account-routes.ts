@@ -1,18 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
+import { wireId, wireTime } from '../../../schemas/wire.ts';
+import { actorOf, writeActorActivity } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { pageOf, paged } from '../../core/paged.ts';
+import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
+import { pageOf, pageQuerySchema } from '../../core/paged.ts';
 import { validate } from '../../core/validate.ts';
 import { requirePermission, requireUser } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
-import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
-import { issueInvitation, redeemInvitation } from './invitations.ts';
-import { alreadyRegistered } from './staff-hooks.ts';
+import { reissueInvitation, signInHistory } from './account-operations.ts';
+import { redeemInvitation } from './invitations.ts';
 
 const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
-const idParam = { type: 'object', properties: { id: { type: 'string', pattern: '^\\d{1,19}$' } } };
+const idParam = inputJson(
+  z.object({
+    id: z
+      .string()
+      .regex(/^\d{1,19}$/)
+      .optional(),
+  }),
+);
+/** A row of an account's sign-in history (sign-ins and refusals from the activity log). */
+const signInSchema = z.object({
+  id: wireId,
+  action: z.string(),
+  changes: z.unknown().optional(),
+  ip: z.string().nullable().optional(),
+  user_agent: z.string().nullable().optional(),
+  created_at: wireTime,
+});
 
 /**
  * `POST v1/user/join` (the signed-in user takes the staff record an invitation names),
@@ -27,7 +45,15 @@ export function registerAccountRoutes(
 ): void {
   app.post(
     '/api/v1/user/join',
-    { schema: { tags: ['account'], summary: 'Join the staff invitation' } },
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Join the staff invitation',
+        body: inputJson(joinSchema),
+        response: { 200: answerJson(z.object({ staff_id: wireId })) },
+        'x-errors': [409],
+      },
+    },
     async (request) => {
       const principal = await requireUser(request);
       const { invitation } = validate(joinSchema, request.body);
@@ -54,23 +80,17 @@ export function registerAccountRoutes(
         tags: ['people'],
         summary: 'Re-issue the invitation link of an unregistered staff member',
         params: idParam,
+        response: {
+          200: answerJson(z.object({ invitation_url: z.string(), invitation_expires_at: wireTime })),
+        },
+        'x-errors': [409],
       },
     },
     async (request) => {
       const principal = await requirePermission(request, `${PERMISSION.usersStaff}.update`);
       const { id } = request.params as { id: string };
-      const issued = await db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ user_id: string | null; is_admin: number }>(
-          'SELECT user_id, is_admin FROM staff WHERE id = $1 FOR UPDATE',
-          [id],
-        );
-        if (!rows[0]) throw AppError.notFound();
-        if (rows[0].user_id !== null) throw alreadyRegistered();
-        if (Number(rows[0].is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
-        await assertCanManageStaff(tx, principal, id);
-        const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
-        return issueInvitation(tx, { staffId: id, origin });
-      });
+      const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
+      const issued = await reissueInvitation(db, { principal, staffId: id, origin });
       await audit(db, request, { action: 'staff.invitation', operatorId: principal.userId, subjectId: id });
       return ok(issued);
     },
@@ -79,7 +99,13 @@ export function registerAccountRoutes(
   app.get(
     '/api/v1/user/users/:id/logins',
     {
-      schema: { tags: ['people'], summary: 'Sign-in history of one account (newest first)', params: idParam },
+      schema: {
+        tags: ['people'],
+        summary: 'Sign-in history of one account (newest first)',
+        params: idParam,
+        querystring: inputJson(pageQuerySchema),
+        response: { 200: pagedAnswerJson(signInSchema) },
+      },
     },
     async (request) => {
       await requirePermission(request, PERMISSION.usersUsers);
@@ -94,34 +120,5 @@ async function audit(
   request: FastifyRequest,
   { action, operatorId, subjectId }: { action: string; operatorId: string; subjectId: string },
 ): Promise<void> {
-  const ua = request.headers['user-agent'];
-  await db.query(
-    `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
-     VALUES ($1, $2, 'staff', $3, $4, $5)`,
-    [operatorId, action, subjectId, request.ip, typeof ua === 'string' ? ua.slice(0, 500) : null],
-  );
-}
-
-/** One page of an account's sign-in history (sign-ins and refusals), newest first. */
-export async function signInHistory(
-  db: Queryable,
-  { userId, page, size }: { userId: string; page: number; size: number },
-) {
-  const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
-  const { rows } = await db.query(
-    `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-    [userId],
-  );
-  const { rows: count } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
-    [userId],
-  );
-  const total = Number(count[0]!.n);
-  const data = rows.map((r) => ({
-    ...r,
-    id: String(r.id),
-    created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
-  }));
-  return paged(data, { total, page, size });
+  await writeActorActivity(db, actorOf(request, operatorId), { action, subjectType: 'staff', subjectId });
 }

@@ -1,20 +1,29 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
+import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { servedResources } from '../../engine/served.ts';
 import { isMenuHidden } from '../system-tools/module-gate.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
-export interface WireMenuItem {
+const menuItemSchema = z.object({
+  name: z.string().nullable().optional(),
+  title: z.string(),
+  title_key: z.string(),
+  icon: z.string().nullable().optional(),
+  path: z.string().nullable().optional(),
+  disabled: z.boolean(),
+  // The JSON Schema stays flat (a recursive one would need a named component); the type below recurses.
+  children: z.array(z.looseObject({}).describe('Menu items, the same shape')).optional(),
+});
+export type WireMenuItem = Omit<z.infer<typeof menuItemSchema>, 'children'> & {
   name: string | null;
-  title: string;
-  title_key: string;
   icon: string | null;
   path: string | null;
-  disabled: boolean;
   children?: WireMenuItem[];
-}
+};
 
 /**
  * `GET v1/system/menus`: the settings menu of schemas/permissions.ts, with a page for every served resource
@@ -24,7 +33,13 @@ export interface WireMenuItem {
 export function registerMenuRoutes(app: FastifyInstance): void {
   app.get(
     '/api/v1/system/menus',
-    { schema: { tags: ['system'], summary: "The settings menu tree, filtered by the caller's permissions" } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: "The settings menu tree, filtered by the caller's permissions",
+        response: { 200: answerJson(z.array(menuItemSchema)) },
+      },
+    },
     async (request) => {
       const principal = await requireStaff(request);
       const toWire = (item: MenuItem): WireMenuItem => ({

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { DepartmentNode } from '../../../schemas/departments.ts';
+import { z } from 'zod';
+import { departmentNodeSchema, type DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
+import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db, Queryable } from '../../db/index.ts';
@@ -14,7 +16,13 @@ import type { Db, Queryable } from '../../db/index.ts';
 export function registerDepartmentTreeRoute(app: FastifyInstance, db: Db): void {
   app.get(
     '/api/v1/user/department/tree',
-    { schema: { tags: ['people'], summary: 'Departments as a nested tree' } },
+    {
+      schema: {
+        tags: ['people'],
+        summary: 'Departments as a nested tree',
+        response: { 200: answerJson(z.array(departmentNodeSchema)) },
+      },
+    },
     async (request) => {
       const principal = await requireStaff(request);
       if (!can(principal, PERMISSION.usersDepartments) && !can(principal, PERMISSION.usersStaff))

@@ -1,12 +1,26 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
-import { can, requireStaff } from '../../core/principal.ts';
+import { answerJson } from '../../core/openapi.ts';
+import { can, requireStaff, type Principal } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import { withNames } from '../activities/names.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
 
 const DAYS = 30;
+/** Every part but `counts` is there only with the permission of the page it summarises (see below). */
+const dashboardSchema = z.object({
+  counts: z.object({
+    users: z.number().int().optional(),
+    staff: z.number().int().optional(),
+    pending_invitations: z.number().int().optional(),
+    sign_ins_today: z.number().int().optional(),
+    failed_jobs: z.number().int().nullable().optional(),
+  }),
+  sign_ins: z.array(z.object({ day: z.string(), count: z.number().int() })).optional(),
+  recent_activity: z.array(z.record(z.string(), z.unknown())).optional(),
+});
 const RECENT = 10;
 
 /**
@@ -24,35 +38,40 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
       schema: {
         tags: ['system'],
         summary: 'Dashboard figures the caller may see: counts, sign-ins, activity',
+        response: { 200: answerJson(dashboardSchema) },
       },
     },
     async (request) => {
       const principal = await requireStaff(request);
-      const holds = (name: string) => can(principal, name);
-      const counts: Record<string, number | null> = {};
-      const data: Record<string, unknown> = { counts };
-      if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
-      if (holds(PERMISSION.usersStaff)) {
-        counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
-        counts.pending_invitations = await countOf(
-          db,
-          'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
-        );
-      }
-      if (holds(PERMISSION.usersActivities)) {
-        counts.sign_ins_today = await countOf(
-          db,
-          `SELECT count(*) AS n FROM activity_logs
-            WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-        );
-        data.sign_ins = await signInsPerDay(db);
-        data.recent_activity = await withNames(db, principal, await recentActivity(db));
-      }
-      if (holds(PERMISSION.systemJobs))
-        counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
-      return ok(data);
+      return ok(await readDashboard(db, principal));
     },
   );
+}
+
+/** The dashboard figures `principal` may see (the operation behind the route; see above for which). */
+export async function readDashboard(db: Db, principal: Principal): Promise<z.infer<typeof dashboardSchema>> {
+  const holds = (name: string) => can(principal, name);
+  const counts: Record<string, number | null> = {};
+  const data: Record<string, unknown> = { counts };
+  if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
+  if (holds(PERMISSION.usersStaff)) {
+    counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
+    counts.pending_invitations = await countOf(
+      db,
+      'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
+    );
+  }
+  if (holds(PERMISSION.usersActivities)) {
+    counts.sign_ins_today = await countOf(
+      db,
+      `SELECT count(*) AS n FROM activity_logs
+        WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+    );
+    data.sign_ins = await signInsPerDay(db);
+    data.recent_activity = await withNames(db, principal, await recentActivity(db));
+  }
+  if (holds(PERMISSION.systemJobs)) counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
+  return data as z.infer<typeof dashboardSchema>;
 }
 
 async function countOf(db: Db, sql: string): Promise<number> {

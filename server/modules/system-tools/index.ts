@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { resources } from '../../../resources/index.ts';
+import { logEntrySchema } from '../../../schemas/logs.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
+import { wireTime } from '../../../schemas/wire.ts';
 import { createHeartbeat, listNodes, nodeFor, publishedLines } from '../../cluster/nodes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
 import { validate } from '../../core/validate.ts';
 import { requirePermission } from '../../core/principal.ts';
 import { hubFor } from '../../events/hub.ts';
@@ -32,8 +35,52 @@ const logQuerySchema = z.object({
   node: z
     .string()
     .regex(/^[0-9a-f]{10}$/)
-    .optional(),
+    .optional()
+    .describe("another node's id (its published warn/error lines)"),
 });
+
+const looseObject = z.record(z.string(), z.unknown());
+/** `GET v1/system/monitor` (schemas/monitor.ts `MonitorSnapshot`; the parts documented as open objects). */
+const monitorSchema = z.object({
+  at: wireTime,
+  host: looseObject,
+  disk: looseObject.nullable().optional(),
+  process: looseObject,
+  database: looseObject,
+  queues: looseObject.nullable().optional(),
+});
+/** `GET v1/system/nodes` (schemas/monitor.ts `ClusterNode`). */
+const nodeSchema = z.object({
+  id: z.string(),
+  host: z.string(),
+  pid: z.number().int(),
+  version: z.string(),
+  started_at: wireTime,
+  last_seen: wireTime,
+  stopped_at: wireTime.nullable().optional(),
+  status: z.enum(['live', 'gone']),
+  is_self: z.boolean(),
+  figures: looseObject.nullable().optional(),
+});
+/** What a page of log lines adds to its meta: whose lines these are, and the nodes one may pick. */
+const logMeta = {
+  node: z.object({
+    id: z.string(),
+    host: z.string(),
+    pid: z.number().int(),
+    is_self: z.boolean(),
+    source: z.enum(['files', 'published']),
+  }),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      host: z.string(),
+      pid: z.number().int(),
+      is_self: z.boolean(),
+      status: z.enum(['live', 'gone']),
+    }),
+  ),
+};
 
 /**
  * System tools: the dashboard figures, the monitor (`GET v1/system/monitor`, live every 2 s over
@@ -91,7 +138,13 @@ export const systemToolsModule: AppModule = {
 
     app.get(
       '/api/v1/system/monitor',
-      { schema: { tags: ['system'], summary: 'Host, process, database and queue figures (a snapshot)' } },
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Host, process, database and queue figures (a snapshot)',
+          response: { 200: answerJson(monitorSchema) },
+        },
+      },
       async (request) => {
         await requirePermission(request, PERMISSION.systemMonitor);
         return ok(await monitor.snapshot());
@@ -104,6 +157,7 @@ export const systemToolsModule: AppModule = {
         schema: {
           tags: ['system'],
           summary: 'The servers sharing this database: live ones with their figures, and those gone',
+          response: { 200: answerJson(z.array(nodeSchema)) },
         },
       },
       async (request) => {
@@ -119,18 +173,10 @@ export const systemToolsModule: AppModule = {
           tags: ['system'],
           summary:
             'Application log lines, newest first (level = lowest level shown, from/to ISO times, text)',
-          querystring: {
-            type: 'object',
-            properties: {
-              level: { type: 'string', enum: [...LOG_LEVELS] },
-              from: { type: 'string', format: 'date-time' },
-              to: { type: 'string', format: 'date-time' },
-              text: { type: 'string' },
-              page: { type: 'integer', minimum: 1 },
-              size: { type: 'integer', minimum: 1, maximum: 200 },
-              node: { type: 'string', description: "another node's id (its published warn/error lines)" },
-            },
-          },
+          querystring: inputJson(logQuerySchema),
+          response: { 200: pagedAnswerJson(logEntrySchema, logMeta) },
+          // `node` names no server sharing this database.
+          'x-errors': [404],
         },
       },
       async (request) => {

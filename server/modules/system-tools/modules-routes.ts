@@ -1,17 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
+import { actorOf, writeActorActivity } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { answerJson, inputJson } from '../../core/openapi.ts';
 import { requirePermission } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
 import type { ModuleInfo } from './catalogue.ts';
 import { disabledModules, setModuleState } from './module-gate.ts';
 
-const nameParam = {
-  type: 'object',
-  properties: { name: { type: 'string', pattern: '^[a-z][a-z0-9_-]*$' } },
-  required: ['name'],
-} as const;
+const nameParam = inputJson(z.object({ name: z.string().regex(/^[a-z][a-z0-9_-]*$/) }));
+/** A feature module with its state, as these routes answer it. */
+const moduleInfoSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  core: z.boolean().optional(),
+  enabled: z.boolean(),
+  paths: z.array(z.string()).optional(),
+});
 
 /**
  * `GET v1/system/modules` (the catalogue with each module's state), `POST v1/system/modules/<name>/enable`
@@ -30,7 +38,13 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
 
   app.get(
     '/api/v1/system/modules',
-    { schema: { tags: ['system'], summary: 'Feature modules with their description and state' } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Feature modules with their description and state',
+        response: { 200: answerJson(z.array(moduleInfoSchema)) },
+      },
+    },
     async (request) => {
       await requirePermission(request, PERMISSION.settingsModules);
       const disabled = await disabledModules(db);
@@ -49,6 +63,7 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
               ? 'Enable a module (its menus and API come back)'
               : 'Disable a module: its menus hide and its API answers 404 (core modules: 422)',
           params: nameParam,
+          response: { 200: answerJson(moduleInfoSchema) },
         },
       },
       async (request) => {
@@ -64,12 +79,11 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
             fields: { name: ['system.modules.errors.core'] },
           });
         await setModuleState(db, name, action === 'enable');
-        const userAgent = request.headers['user-agent'];
-        await db.query(
-          `INSERT INTO activity_logs (operator_id, action, subject_type, subject_id, ip, user_agent)
-           VALUES ($1, $2, 'modules', $3, $4, $5)`,
-          [principal.userId, `modules.${action}`, name, request.ip, userAgent?.slice(0, 500) ?? null],
-        );
+        await writeActorActivity(db, actorOf(request, principal.userId), {
+          action: `modules.${action}`,
+          subjectType: 'modules',
+          subjectId: name,
+        });
         return ok(toWire(request, info, await disabledModules(db)));
       },
     );

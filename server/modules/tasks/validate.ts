@@ -7,11 +7,12 @@ import type { TaskInput, TaskRow } from './store.ts';
 
 const BOOLEANS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
 
-const taskSchema = z.object({
+/** A task's write body (whole on create; update takes any of its keys). */
+export const taskSchema = z.object({
   name: z.string().trim().min(1).max(100),
-  handler: z.string().trim().min(1).max(100),
-  params: z.record(z.string(), z.unknown()).default({}),
-  cron: z.string().trim().min(1).max(100),
+  handler: z.string().trim().min(1).max(100).describe('See GET tasks/handlers'),
+  params: z.record(z.string(), z.unknown()).default({}).describe("The handler's parameters"),
+  cron: z.string().trim().min(1).max(100).describe('Five-field cron expression'),
   timezone: z.string().trim().min(1).max(64).default('UTC'),
   // `state` is a boolean on the wire; requests may send 1/0 (API contract, core records).
   state: z.preprocess(
@@ -53,11 +54,13 @@ export function validateTask(body: unknown, existing: TaskRow | null, handlers: 
 }
 
 /** `POST v1/system/tasks/preview` body: a cron expression and a time zone. */
+export const previewSchema = z.object({
+  cron: z.string().trim().min(1).max(100),
+  timezone: z.string().trim().max(64).default('UTC'),
+});
+
 export function validatePreview(body: unknown): { cron: string; timezone: string } {
-  const data = validate(
-    z.object({ cron: z.string().trim().min(1).max(100), timezone: z.string().trim().max(64).default('UTC') }),
-    body,
-  );
+  const data = validate(previewSchema, body);
   const errors = cronErrors(data.cron, data.timezone);
   if (Object.keys(errors).length) throw AppError.validation(errors);
   return data;

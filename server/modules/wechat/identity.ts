@@ -1,10 +1,10 @@
 import { ok } from '../../core/envelope.ts';
-import { answerJson } from '../../core/openapi.ts';
+import { answerJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { clientOf, type AuthScope } from '../auth/context.ts';
 import { unlinkWechat, wechatIdentityOf } from './accounts.ts';
 import { BASE } from './login.ts';
-import { wechatIdentityAnswerSchema } from './schemas.ts';
+import { WECHAT_OFF, wechatIdentityAnswerSchema } from './schemas.ts';
 
 /** `GET identity` and `DELETE identity`: the signed-in user's linked WeChat identity (accounts.ts). */
 export function registerWechatIdentityRoutes({ app, db }: AuthScope): void {
@@ -31,6 +31,8 @@ export function registerWechatIdentityRoutes({ app, db }: AuthScope): void {
         summary: 'Unlink the WeChat identity of the signed-in user',
         description:
           '404 when none is linked; 422 when the account has no password (it could not sign in again).',
+        response: { 200: NULL_ANSWER },
+        ...WECHAT_OFF,
       },
     },
     async (request) => {

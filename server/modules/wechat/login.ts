@@ -9,6 +9,7 @@ import {
   wechatAuthQuerySchema,
   wechatLoginAnswerSchema,
   wechatLoginSchema,
+  WECHAT_OFF,
 } from './schemas.ts';
 import { finishWechatSignIn, startWechatSignIn } from './sign-in.ts';
 import { STATE_TTL_MS } from './store.ts';
@@ -35,6 +36,7 @@ export function registerWechatLoginRoutes({ app, db, config, log }: AuthScope): 
         security: [],
         querystring: inputJson(wechatAuthQuerySchema),
         response: { 200: answerJson(wechatAuthAnswerSchema) },
+        ...WECHAT_OFF,
       },
     },
     async (request, reply) => {
@@ -70,6 +72,7 @@ export function registerWechatLoginRoutes({ app, db, config, log }: AuthScope): 
         security: [],
         body: inputJson(wechatLoginSchema),
         response: { 200: answerJson(wechatLoginAnswerSchema) },
+        ...WECHAT_OFF,
       },
     },
     async (request, reply) => {

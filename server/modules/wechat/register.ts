@@ -6,6 +6,7 @@ import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
 import { LIMITS } from '../auth/limits.ts';
 import { registerWithTicket } from './accounts.ts';
 import { BASE } from './login.ts';
+import { WECHAT_OFF } from './schemas.ts';
 import { wechatRegisterSchema } from './schemas.ts';
 
 /** `POST register`: with a ticket from `login`, create a new account or link an existing one (accounts.ts). */
@@ -25,6 +26,7 @@ export function registerWechatRegisterRoutes({ app, db }: AuthScope): void {
         security: [],
         body: inputJson(wechatRegisterSchema),
         response: { 200: answerJson(tokenSchema) },
+        ...WECHAT_OFF,
       },
     },
     async (request) => {

@@ -144,3 +144,6 @@ export const wechatRegisterSchema = z
   });
 
 export type WechatRegisterInput = z.output<typeof wechatRegisterSchema>;
+
+/** The WeChat routes answer 404 while WeChat sign-in is off (settings `login`): a route schema part. */
+export const WECHAT_OFF = { 'x-errors': [404] };

@@ -26,7 +26,13 @@ const TREE = [
 
 let calls: { method: string; url: string; body: unknown }[] = [];
 
-function fakeApi({ writeFails }: { writeFails?: { status: number; body: unknown } } = {}) {
+type Failure = { status: number; body: unknown };
+
+function fakeApi({
+  writeFails,
+  tree = TREE,
+  treeFails,
+}: { writeFails?: Failure; tree?: unknown[]; treeFails?: Failure } = {}) {
   return vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
@@ -36,7 +42,8 @@ function fakeApi({ writeFails }: { writeFails?: { status: number; body: unknown 
         code: 200,
         data: { id: '1', username: 'a', staff: { id: '1', is_admin: 1, roles: [] } },
       });
-    if (url.startsWith('/api/v1/user/department/tree')) return reply({ code: 200, data: TREE });
+    if (url.startsWith('/api/v1/user/department/tree'))
+      return treeFails ? reply(treeFails.body, treeFails.status) : reply({ code: 200, data: tree });
     if (writeFails) return reply(writeFails.body, writeFails.status);
     return reply({ code: 200, data: { id: '9' } }, method === 'POST' ? 201 : 200);
   });
@@ -77,6 +84,24 @@ describe('DepartmentTreePage', { timeout: 30_000 }, () => {
     expect(within(hq).getByText('East')).toBeTruthy();
     expect(within(hq).queryByText('Lab')).toBeNull();
     expect(within(within(tree).getByText('Lab').closest('li')!).getByText('Disabled')).toBeTruthy();
+  });
+
+  it('says loading until the tree comes, then that there are no departments', async () => {
+    vi.stubGlobal('fetch', fakeApi({ tree: [] }));
+    renderPage();
+    expect(screen.getByRole('status').textContent).toBe('Loading');
+    expect(await screen.findByText('No departments yet')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Departments' })).toBeNull();
+  });
+
+  it('shows why the tree did not load instead of an empty tree', async () => {
+    const denied = { code: 403, message: 'No permission to view departments', data: null };
+    vi.stubGlobal('fetch', fakeApi({ treeFails: { status: 403, body: denied } }));
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain('No permission to view departments');
+    expect(screen.queryByText('No departments yet')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Departments' })).toBeNull();
   });
 
   it('adds a sub-department under the chosen node', async () => {

@@ -13,8 +13,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { LoadingState } from '../../components/LoadingState.tsx';
+import { DataState } from '../../components/DataState.tsx';
 import { DepartmentDialog } from './DepartmentDialog.tsx';
 import { useDepartmentTree, type DepartmentNode } from './useDepartmentTree.ts';
 
@@ -42,13 +41,19 @@ export function DepartmentTreePage() {
           {tree.notice.text}
         </Alert>
       ) : null}
-      {tree.isPending ? <LoadingState /> : null}
-      {tree.isEmpty ? <EmptyState title={t('settings.people.departments.empty')} /> : null}
-      <Box component="ul" aria-label={t('app.menu.departments')} sx={{ m: 0, p: 0 }}>
-        {tree.roots.map((node) => (
-          <DepartmentItem key={node.id} node={node} depth={0} tree={tree} />
-        ))}
-      </Box>
+      <DataState
+        isPending={tree.isPending}
+        error={tree.loadError}
+        isEmpty={tree.isEmpty}
+        loadingLabel={t('app.loading')}
+        emptyLabel={t('settings.people.departments.empty')}
+      >
+        <Box component="ul" aria-label={t('app.menu.departments')} sx={{ m: 0, p: 0 }}>
+          {tree.roots.map((node) => (
+            <DepartmentItem key={node.id} node={node} depth={0} tree={tree} />
+          ))}
+        </Box>
+      </DataState>
       {tree.dialog ? (
         <DepartmentDialog
           title={tree.dialog.title}

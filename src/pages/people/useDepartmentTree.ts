@@ -28,7 +28,7 @@ export function useDepartmentTree() {
   const canDelete = useCan(`${PERMISSION.usersDepartments}.delete`);
   const [dialog, setDialog] = useState<{ title: string; draft: DepartmentDraft } | null>(null);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
-  const { data, isPending } = useQuery({
+  const { data, isPending, error } = useQuery({
     queryKey: TREE_KEY,
     queryFn: () => httpClient<DepartmentNode[]>('v1/user/department/tree'),
   });
@@ -56,6 +56,8 @@ export function useDepartmentTree() {
   return {
     roots: data ?? [],
     isPending,
+    /** Why the tree did not load, or null. */
+    loadError: error?.message ?? null,
     isEmpty: !isPending && flat.length === 0,
     canCreate,
     canUpdate,

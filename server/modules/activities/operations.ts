@@ -1,0 +1,97 @@
+import { activities } from '../../../resources/activities.ts';
+import type { Paged } from '../../../schemas/pagination.ts';
+import { AppError } from '../../core/errors.ts';
+import { paged } from '../../core/paged.ts';
+import type { Principal } from '../../core/principal.ts';
+import type { Queryable } from '../../db/index.ts';
+import { ident } from '../../engine/fields.ts';
+import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
+import { selectColumns } from '../../engine/records.ts';
+import { toWire, type WireRecord } from '../../engine/wire.ts';
+import { withNames } from './names.ts';
+
+/**
+ * The activity log's operations, Fastify-free (the routes in ./index.ts check the permission and call these).
+ * Every row answers with its operator embedded and the names its changes refer to (`withNames`), which
+ * depend on what `principal` may read.
+ */
+
+/** Most operators the filter offers per search. */
+const OPERATOR_CHOICES = 20;
+const TABLE = ident(activities.table);
+
+/** One page of the log: the engine's list query language over the `activities` resource. */
+export async function listActivities(
+  db: Queryable,
+  { principal, query }: { principal: Principal; query: RawQuery },
+): Promise<Paged<WireRecord>> {
+  const q = parseListQuery(activities, query);
+  const offset = (q.page - 1) * q.size;
+  const { rows } = await db.query(
+    `SELECT ${selectColumns(activities)} FROM ${TABLE} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
+    q.params,
+  );
+  const counted = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${TABLE} ${q.where}`, q.params);
+  const total = Number(counted.rows[0]!.n);
+  const data = await withNames(db, principal, await withOperators(db, rows));
+  return paged(data, { total, page: q.page, size: q.size });
+}
+
+/** One row of the log; 404 when there is none (or the id is not one). */
+export async function readActivity(
+  db: Queryable,
+  { principal, id }: { principal: Principal; id: string },
+): Promise<WireRecord> {
+  if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
+  const { rows } = await db.query(`SELECT ${selectColumns(activities)} FROM ${TABLE} WHERE "id" = $1`, [id]);
+  if (rows.length === 0) throw AppError.notFound();
+  return (await withNames(db, principal, await withOperators(db, rows)))[0]!;
+}
+
+/**
+ * Operators that appear in the log whose username or name contains `q` (at most OPERATOR_CHOICES), and the
+ * user `id` first whether or not it acted (the filter shows the chosen operator).
+ */
+export async function findOperators(
+  db: Queryable,
+  { q = '', id }: { q?: string; id?: string },
+): Promise<{ id: string; username: string; name: string | null }[]> {
+  const { rows } = await db.query<{ id: string; username: string; name: string | null }>(
+    `SELECT u.id::text AS id, u.username, u.name FROM users u
+      WHERE (u.id = $3::bigint OR (
+             EXISTS (SELECT 1 FROM ${TABLE} a WHERE a.operator_id = u.id)
+         AND (u.username ILIKE $1 OR u.name ILIKE $1)))
+      ORDER BY u.id = $3::bigint DESC, u.username LIMIT $2`,
+    [`%${escapeLike(q.trim())}%`, OPERATOR_CHOICES, id ?? null],
+  );
+  return rows;
+}
+
+/** Rows as the contract sends them, each with `operator: { id, username, name }` (null once deleted). */
+async function withOperators(db: Queryable, rows: Record<string, unknown>[]): Promise<WireRecord[]> {
+  const records = rows.map(toWire);
+  const ids = [
+    ...new Set(
+      records
+        .map((r) => r.operator_id)
+        .filter((v) => v != null)
+        .map(String),
+    ),
+  ];
+  const operators = new Map<string, { id: string; username: string; name: string | null }>();
+  if (ids.length) {
+    const { rows: users } = await db.query<{ id: string; username: string; name: string | null }>(
+      `SELECT id, username, name FROM users WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+      ids,
+    );
+    for (const u of users) operators.set(String(u.id), { ...u, id: String(u.id) });
+  }
+  return records.map((r) => {
+    const operatorId = r.operator_id == null ? null : String(r.operator_id);
+    return {
+      ...r,
+      operator_id: operatorId,
+      operator: operatorId ? (operators.get(operatorId) ?? null) : null,
+    };
+  });
+}
