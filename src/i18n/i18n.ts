@@ -48,8 +48,10 @@ const messagesBackend: BackendModule = {
 };
 
 // Messages added at run time (locales/additions.ts) join a bundle already loaded; one loaded later gets them
-// in messagesBackend.
+// in messagesBackend. Before init, i18next has no store yet (an admin chunk can load, and add its messages,
+// while GET /api/v1 is still under way): then every bundle is loaded later and gets them there.
 onMessagesAdded((locale, messages) => {
+  if (!(i18n.store as typeof i18n.store | undefined)) return;
   for (const [bundle, part] of splitByBundle(messages)) {
     if (i18n.hasResourceBundle(locale, bundle)) i18n.addResourceBundle(locale, bundle, part, true, true);
   }
