@@ -37,145 +37,11 @@ export function routeSchemas(
   JsonSchema
 > {
   const tags = [resource.name];
-  const { create, update } = writeSchemas(resource);
-  const lists = inlineLists(resource, registry);
-  const listBody = (description: string) =>
-    Object.fromEntries(
-      lists.map((list) => [
-        list.key,
-        {
-          type: 'array',
-          maxItems: list.maxItems,
-          description: `${list.child.name} records of this ${resource.name} record (${list.foreignKey} is set by the server). ${description}`,
-          items: toJson(itemDocSchema(list), 'input'),
-        },
-      ]),
-    );
-  const withLists = (body: JsonSchema, lists: JsonSchema) => ({
-    ...body,
-    properties: { ...(body.properties as JsonSchema), ...lists },
-  });
-  // Open to more keys: a module's hooks may add computed ones (staff: `registered`, `invitation_url`), and
-  // `include=` embeds relations.
-  const { additionalProperties: _closed, ...recordJson } = toJson(recordSchema(resource), 'output');
-  const record = withLists(
-    {
-      ...recordJson,
-      description: `A ${resource.name} record (more keys with include=, or added by the module)`,
-    },
-    Object.fromEntries(
-      lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
-    ),
-  );
-  const envelope = (data: JsonSchema) => ({
-    type: 'object',
-    properties: { code: { type: 'integer', example: 200 }, data },
-  });
-  const idParam = {
-    type: 'object',
-    properties: { id: { type: 'string', pattern: '^\\d+$' } },
-    required: ['id'],
-  };
-  const searchable = fieldsOf(resource)
-    .filter((f) => f.conditions.length)
-    .map((f) => `${f.name} (${f.conditions.join(' ')})`);
-  const sortable = fieldsOf(resource)
-    .filter((f) => f.meta.sort)
-    .map((f) => f.name);
-  const listQuery = {
-    type: 'object',
-    properties: {
-      page: {
-        type: 'integer',
-        minimum: 1,
-        default: 1,
-        description:
-          '1-based page number (ignored with cursor). Pages near the end cost what the first does.',
-      },
-      size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
-      cursor: {
-        type: 'string',
-        pattern: '^[\\w-]+$',
-        description:
-          'meta.pagination.next_cursor of the previous page: the following page of the same query (same ' +
-          'search, order and size), read without an OFFSET walk and without counting again. A cursor of ' +
-          'another query, or not one the server gave, is a 422 on cursor.',
-      },
-      search: {
-        type: 'string',
-        description:
-          `field:value pairs joined by ;. Inside a value write a literal ; : , as \\; \\: \\, and a backslash ` +
-          `as \\\\ (before URL encoding). Searchable: id, ${searchable.join(', ')}`,
-      },
-      q: {
-        type: 'string',
-        description: `text looked for (case-insensitive, contains) in every like-searchable field: ${
-          qFields(resource)
-            .map((f) => f.name)
-            .join(', ') || 'none (q is refused)'
-        }; OR among them, AND with the search pairs`,
-      },
-      searchFields: {
-        type: 'string',
-        description: 'field:condition pairs joined by ; (=, like, in, between, >=, <=, <>)',
-      },
-      searchJoin: { type: 'string', enum: ['and', 'or'] },
-      orderBy: {
-        type: 'string',
-        description: `fields joined by ;. Sortable: id, created_at, ${sortable.join(', ')}`,
-      },
-      sortedBy: { type: 'string', description: 'asc or desc per orderBy field, joined by ;' },
-      include: {
-        type: 'string',
-        description: `relations joined by ,: ${includeNames(resource).join(', ') || 'none'}`,
-      },
-    },
-  };
-  const pagination = wireJson(
-    cursorPaginationSchema.extend({
-      next_cursor: cursorPaginationSchema.shape.next_cursor.describe(
-        'pass as cursor= for the following page; null on the last page',
-      ),
-      total_is_estimate: paginationSchema.shape.total_is_estimate.describe(
-        "present (true) when total is the planner's row estimate (unfiltered list of a big table)",
-      ),
-      total_is_capped: paginationSchema.shape.total_is_capped.describe(
-        `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+"); ` +
-          'for a like term of 1-2 characters (not counted), total is the rows up to this page and more follow',
-      ),
-    }),
-  );
+  const { record, createBody, updateBody, updateFields } = recordDocs(resource, registry);
+  const listQuery = listQueryDoc(resource);
   const includeQuery = {
     type: 'object',
     properties: { include: listQuery.properties.include },
-  };
-  const bulkQuery = {
-    type: 'object',
-    properties: {
-      ids: {
-        type: 'string',
-        pattern: '^\\d+(,\\d+)*$',
-        description: `record ids joined by , (at most ${MAX_BULK_IDS})`,
-      },
-    },
-    required: ['ids'],
-  };
-  const bulkNote =
-    'One transaction, all or nothing: every record goes through the same rules as the single call and gets ' +
-    'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
-    '`data` is the list of ids changed.';
-  const idList = envelope({ type: 'array', items: { type: 'string' } });
-  // The common 404 envelope, with the missing ids named.
-  const notFound = {
-    description: 'Some ids are missing: nothing changed',
-    type: 'object',
-    properties: {
-      code: { type: 'integer', example: 404 },
-      message: { type: 'string' },
-      data: { type: 'null' },
-      errors: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } } },
-    },
-    required: ['code', 'message', 'data'],
   };
   const pascal = resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
@@ -183,15 +49,6 @@ export function routeSchemas(
     summary,
     description: `Needs the permission \`${permission}\`.`,
     ...extra,
-  });
-  const ticket = envelope({
-    type: 'object',
-    required: ['job_id', 'queue', 'state'],
-    properties: {
-      job_id: { type: 'string' },
-      queue: { type: 'string' },
-      state: { type: 'string', enum: ['queued'] },
-    },
   });
   const p = resource.permission;
   return {
@@ -203,7 +60,7 @@ export function routeSchemas(
           type: 'object',
           properties: {
             data: { type: 'array', items: record },
-            meta: { type: 'object', properties: { pagination } },
+            meta: { type: 'object', properties: { pagination: paginationDoc() } },
           },
         }),
       },
@@ -212,56 +69,51 @@ export function routeSchemas(
       operationId: `create${pascal}`,
       'x-errors': [409],
       querystring: includeQuery,
-      body: withLists(toJson(create, 'input'), listBody('Every item is created.')),
+      body: createBody,
       response: { 201: envelope(record) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
       operationId: `read${pascal}`,
-      params: idParam,
+      params: idParam(),
       querystring: includeQuery,
       response: { 200: envelope(record) },
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
       operationId: `update${pascal}`,
       'x-errors': [409],
-      params: idParam,
+      params: idParam(),
       querystring: includeQuery,
-      body: withLists(
-        toJson(update, 'input'),
-        listBody(
-          'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
-        ),
-      ),
+      body: updateBody,
       response: { 200: envelope(record) },
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
       operationId: `delete${pascal}`,
       description: `Needs the permission \`${p}.delete\`. 409 while other records still refer to it.`,
       'x-errors': [409],
-      params: idParam,
+      params: idParam(),
       response: { 200: envelope(NULL_DATA) },
     }),
     updateMany: secured(`Update many ${resource.name} records (bulk, partial)`, `${p}.update`, {
       operationId: `updateMany${pascal}`,
       'x-errors': [409],
-      querystring: bulkQuery,
-      body: toJson(update, 'input'),
-      response: { 200: idList, 404: notFound },
-      description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${bulkNote}`,
+      querystring: bulkQuery(),
+      body: updateFields,
+      response: { 200: idList(), 404: notFound() },
+      description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${BULK_NOTE}`,
     }),
     deleteMany: secured(`Delete many ${resource.name} records (bulk)`, `${p}.delete`, {
       operationId: `deleteMany${pascal}`,
       'x-errors': [409],
-      querystring: bulkQuery,
-      response: { 200: idList, 404: notFound },
-      description: `Needs the permission \`${p}.delete\`. ${bulkNote}`,
+      querystring: bulkQuery(),
+      response: { 200: idList(), 404: notFound() },
+      description: `Needs the permission \`${p}.delete\`. ${BULK_NOTE}`,
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
       operationId: `export${pascal}`,
       description: `Needs the permission \`${p}.export\`. The CSV (UTF-8 with BOM, labelled headers); when more rows match than CSV_JOB_ROWS and jobs run, 202 with a job to follow at export/{jobId}.`,
       response: {
         200: { description: 'The CSV file', type: 'string' },
-        202: ticket,
+        202: ticket(),
       },
       querystring: {
         type: 'object',
@@ -327,12 +179,184 @@ export function routeSchemas(
             errors: { type: 'array', items: { type: 'object' } },
           },
         }),
-        202: ticket,
+        202: ticket(),
       },
     }),
   };
 }
 
+/** The record an answer carries (open to more keys) and the create/update bodies, inline lists included. */
+function recordDocs(resource: Resource, registry: readonly Resource[]) {
+  const { create, update } = writeSchemas(resource);
+  const lists = inlineLists(resource, registry);
+  const listBody = (description: string) =>
+    Object.fromEntries(
+      lists.map((list) => [
+        list.key,
+        {
+          type: 'array',
+          maxItems: list.maxItems,
+          description: `${list.child.name} records of this ${resource.name} record (${list.foreignKey} is set by the server). ${description}`,
+          items: toJson(itemDocSchema(list), 'input'),
+        },
+      ]),
+    );
+  const withLists = (body: JsonSchema, lists: JsonSchema) => ({
+    ...body,
+    properties: { ...(body.properties as JsonSchema), ...lists },
+  });
+  // Open to more keys: a module's hooks may add computed ones (staff: `registered`, `invitation_url`), and
+  // `include=` embeds relations.
+  const { additionalProperties: _closed, ...recordJson } = toJson(recordSchema(resource), 'output');
+  const record = withLists(
+    {
+      ...recordJson,
+      description: `A ${resource.name} record (more keys with include=, or added by the module)`,
+    },
+    Object.fromEntries(
+      lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
+    ),
+  );
+  const updateFields = toJson(update, 'input');
+  return {
+    record,
+    createBody: withLists(toJson(create, 'input'), listBody('Every item is created.')),
+    /** The bulk update's body: the fields only, no inline lists. */
+    updateFields,
+    updateBody: withLists(
+      updateFields,
+      listBody(
+        'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
+      ),
+    ),
+  };
+}
+
+/** The list call's query: paging, cursor, search pairs, q, order and include, named per resource. */
+function listQueryDoc(resource: Resource) {
+  const searchable = fieldsOf(resource)
+    .filter((f) => f.conditions.length)
+    .map((f) => `${f.name} (${f.conditions.join(' ')})`);
+  const sortable = fieldsOf(resource)
+    .filter((f) => f.meta.sort)
+    .map((f) => f.name);
+  return {
+    type: 'object',
+    properties: {
+      page: {
+        type: 'integer',
+        minimum: 1,
+        default: 1,
+        description:
+          '1-based page number (ignored with cursor). Pages near the end cost what the first does.',
+      },
+      size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
+      cursor: {
+        type: 'string',
+        pattern: '^[\\w-]+$',
+        description:
+          'meta.pagination.next_cursor of the previous page: the following page of the same query (same ' +
+          'search, order and size), read without an OFFSET walk and without counting again. A cursor of ' +
+          'another query, or not one the server gave, is a 422 on cursor.',
+      },
+      search: {
+        type: 'string',
+        description:
+          `field:value pairs joined by ;. Inside a value write a literal ; : , as \\; \\: \\, and a backslash ` +
+          `as \\\\ (before URL encoding). Searchable: id, ${searchable.join(', ')}`,
+      },
+      q: {
+        type: 'string',
+        description: `text looked for (case-insensitive, contains) in every like-searchable field: ${
+          qFields(resource)
+            .map((f) => f.name)
+            .join(', ') || 'none (q is refused)'
+        }; OR among them, AND with the search pairs`,
+      },
+      searchFields: {
+        type: 'string',
+        description: 'field:condition pairs joined by ; (=, like, in, between, >=, <=, <>)',
+      },
+      searchJoin: { type: 'string', enum: ['and', 'or'] },
+      orderBy: {
+        type: 'string',
+        description: `fields joined by ;. Sortable: id, created_at, ${sortable.join(', ')}`,
+      },
+      sortedBy: { type: 'string', description: 'asc or desc per orderBy field, joined by ;' },
+      include: {
+        type: 'string',
+        description: `relations joined by ,: ${includeNames(resource).join(', ') || 'none'}`,
+      },
+    },
+  };
+}
+
+/** meta.pagination of a list answer. */
+function paginationDoc(): JsonSchema {
+  return wireJson(
+    cursorPaginationSchema.extend({
+      next_cursor: cursorPaginationSchema.shape.next_cursor.describe(
+        'pass as cursor= for the following page; null on the last page',
+      ),
+      total_is_estimate: paginationSchema.shape.total_is_estimate.describe(
+        "present (true) when total is the planner's row estimate (unfiltered list of a big table)",
+      ),
+      total_is_capped: paginationSchema.shape.total_is_capped.describe(
+        `present (true) when the count stopped at ${COUNT_CAP}: total is the cap (shown as "${COUNT_CAP}+"); ` +
+          'for a like term of 1-2 characters (not counted), total is the rows up to this page and more follow',
+      ),
+    }),
+  );
+}
+
+const envelope = (data: JsonSchema) => ({
+  type: 'object',
+  properties: { code: { type: 'integer', example: 200 }, data },
+});
+const idParam = () => ({
+  type: 'object',
+  properties: { id: { type: 'string', pattern: '^\\d+$' } },
+  required: ['id'],
+});
+const bulkQuery = () => ({
+  type: 'object',
+  properties: {
+    ids: {
+      type: 'string',
+      pattern: '^\\d+(,\\d+)*$',
+      description: `record ids joined by , (at most ${MAX_BULK_IDS})`,
+    },
+  },
+  required: ['ids'],
+});
+const BULK_NOTE =
+  'One transaction, all or nothing: every record goes through the same rules as the single call and gets ' +
+  'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
+  '`data` is the list of ids changed.';
+const idList = () => envelope({ type: 'array', items: { type: 'string' } });
+/** The common 404 envelope of the bulk calls, with the missing ids named. */
+const notFound = () => ({
+  description: 'Some ids are missing: nothing changed',
+  type: 'object',
+  properties: {
+    code: { type: 'integer', example: 404 },
+    message: { type: 'string' },
+    data: { type: 'null' },
+    errors: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } } },
+  },
+  required: ['code', 'message', 'data'],
+});
+/** The 202 answer of an export or import that became a job. */
+const ticket = () =>
+  envelope({
+    type: 'object',
+    required: ['job_id', 'queue', 'state'],
+    properties: {
+      job_id: { type: 'string' },
+      queue: { type: 'string' },
+      state: { type: 'string', enum: ['queued'] },
+    },
+  });
 const jobParam = { type: 'object', properties: { jobId: { type: 'string' } }, required: ['jobId'] };
 /** A CSV job as its requester sees it (csv-job-routes.ts: the job without its data). */
 const jobStatus = wireJson(jobRecordSchema.omit({ data: true }));
