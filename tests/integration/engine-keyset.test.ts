@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sortableFields } from '../../resources/fields.ts';
 import type { TestApp } from '../helpers/app.ts';
+import type { CursorPagination } from '../../schemas/pagination.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 import { gadgets } from '../fixtures/gadgets.ts';
 
@@ -24,13 +25,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t.close());
 
-interface Pagination {
-  total: number;
-  count: number;
-  current_page: number;
-  total_pages: number;
-  next_cursor: string | null;
-}
+type Pagination = CursorPagination;
 
 async function list(query: string): Promise<{ ids: string[]; pagination: Pagination }> {
   const res = await t.request({ url: `${BASE}?${query}`, token: admin });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CursorPagination } from '../../schemas/pagination.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 import type { TestApp } from '../helpers/app.ts';
 
@@ -20,14 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Pagination {
-  total: number;
-  count: number;
-  current_page: number;
-  total_pages: number;
-  next_cursor: string | null;
-  total_is_capped?: true;
-}
+type Pagination = CursorPagination;
 
 async function list(query: string): Promise<Pagination> {
   const res = await t.request({ url: `${BASE}?${query}`, token: admin });
