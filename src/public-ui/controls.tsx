@@ -119,7 +119,10 @@ export function Button({
   );
 }
 
-/** A checkbox with its label; the whole label is the click target. */
+/**
+ * A checkbox with its label; the whole label is the click target. As with MUI's, the focus ring is drawn on
+ * the box around the native input.
+ */
 export function Checkbox({
   label,
   checked,
@@ -133,7 +136,9 @@ export function Checkbox({
 }) {
   return (
     <label className="pu-choice">
-      <input type="checkbox" name={name} checked={checked} onChange={onChange} />
+      <span className="pu-choice-box">
+        <input type="checkbox" name={name} checked={checked} onChange={onChange} />
+      </span>
       <span>{label}</span>
     </label>
   );
@@ -163,13 +168,15 @@ export function RadioGroup<V extends string>({
     <div role="radiogroup" aria-label={label} className="pu-radio-group">
       {options.map((option) => (
         <label key={option.value} className="pu-choice">
-          <input
-            type="radio"
-            name={name}
-            value={option.value}
-            checked={option.value === value}
-            onChange={() => onChange(option.value)}
-          />
+          <span className="pu-choice-box">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={option.value === value}
+              onChange={() => onChange(option.value)}
+            />
+          </span>
           <span>{option.label}</span>
         </label>
       ))}
