@@ -20,7 +20,8 @@ export function PublicHeader() {
 /**
  * The language menu (WAI-ARIA menu button): the button names the current language first (WCAG 2.5.3); the
  * menu opens on click, Enter, Space or ArrowDown with focus on the current language, arrows, Home and End move,
- * Enter or a click chooses, Escape closes and gives focus back to the button, Tab or a click outside closes.
+ * Enter or a click chooses, Escape closes and gives focus back to the button, Tab closes and moves on from
+ * the button, a click outside closes.
  * Persisting the choice happens on i18next's languageChanged event.
  */
 export function LanguageMenu() {
@@ -62,7 +63,8 @@ export function LanguageMenu() {
     else if (event.key === 'End') move(items.length - 1);
     else if (event.key === 'Escape') close(true);
     else if (event.key === 'Tab') {
-      close(false);
+      // From the button, so the browser's Tab goes on to the control after (or, with Shift, before) it.
+      close(true);
       return;
     } else return;
     event.preventDefault();
