@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { PublicProviders } from './PublicProviders.tsx';
-import { LoadingState } from './components/LoadingState.tsx';
+import { PublicLoading } from './public-ui/controls.tsx';
 import { AppRoutes } from './routes/AppRoutes.tsx';
 import { HistoryNavigation } from './routes/HistoryNavigation.tsx';
 
@@ -27,5 +27,5 @@ export function PublicApp({ onAdminPath }: { onAdminPath: () => void }) {
 /** Stands on an admin path until the full app replaces the public one. */
 function HandOver({ onAdminPath }: { onAdminPath: () => void }) {
   useEffect(() => onAdminPath(), [onAdminPath]);
-  return <LoadingState fullScreen />;
+  return <PublicLoading fullScreen />;
 }

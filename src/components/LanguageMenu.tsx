@@ -4,8 +4,9 @@ import type { Locale } from '../../locales/languages.ts';
 import { AVAILABLE_LOCALES } from '../i18n/i18n.ts';
 
 /**
- * The language switcher's menu, a chunk of its own (LanguageSwitcher loads it on first use) so the public
- * pages do not download MUI's Menu, Popover and Modal up front.
+ * The language switcher's menu, a chunk of its own (LanguageSwitcher loads it on first use) so the admin
+ * shell does not download MUI's Menu, Popover and Modal up front (the signed-out pages have their own menu,
+ * src/public-ui/PublicHeader.tsx).
  */
 export function LanguageMenu({
   id,

@@ -6,7 +6,8 @@ import { useThemeMode } from '../theme/preferences.ts';
 
 /**
  * Switches light/dark; the choice is kept in localStorage (`theme`). The hint is the browser's own (`title`):
- * MUI's Tooltip would put Popper and its transitions (about 15 kB gzip) on the sign-in page.
+ * MUI's Tooltip would put Popper and its transitions (about 15 kB gzip) in the admin shell. The signed-out pages
+ * have their own switch (src/public-ui/PublicHeader.tsx).
  */
 export function ThemeToggle() {
   const { t } = useTranslation();

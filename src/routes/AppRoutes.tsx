@@ -1,6 +1,6 @@
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
-import { LoadingState } from '../components/LoadingState.tsx';
+import { PublicLoading } from '../public-ui/controls.tsx';
 import { loadAdminMessages } from '../i18n/i18n.ts';
 import { PublicLayout } from '../layouts/PublicLayout.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
@@ -8,7 +8,7 @@ import { useNavigation } from './navigation.tsx';
 import { isAdminPath } from './paths.ts';
 import { PublicGuard } from './PublicGuard.tsx';
 
-// Route-level code splitting: the sign-in pages load MUI only; react-admin comes with the admin shell chunk,
+// Route-level code splitting: the sign-in pages load neither MUI nor react-admin (src/public-ui/); react-admin comes with the admin shell chunk,
 // and the admin messages (react-admin's `ra` and the admin areas) download alongside it.
 const AdminApp = lazy(async () => {
   const [m] = await Promise.all([import('../admin/AdminApp.tsx'), loadAdminMessages()]);
@@ -52,5 +52,5 @@ export function AppRoutes({ admin }: { admin?: ReactNode } = {}) {
   } else if (errorCode) page = <ErrorPage key={errorCode} code={errorCode} />;
   else if (isAdminPath(pathname)) page = admin ?? <AdminApp />;
   else page = <ErrorPage key={404} code={404} />;
-  return <Suspense fallback={<LoadingState fullScreen />}>{page}</Suspense>;
+  return <Suspense fallback={<PublicLoading fullScreen />}>{page}</Suspense>;
 }

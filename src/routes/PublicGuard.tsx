@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { LoadingState } from '../components/LoadingState.tsx';
+import { PublicLoading } from '../public-ui/controls.tsx';
 import { loadSiteStatus } from '../providers/siteStatus.ts';
 import { runGuard } from './guard.ts';
 import type { GuardResult } from './guard.ts';
@@ -32,7 +32,7 @@ export function GuardGate({
     };
   }, [check, pathname, search]);
 
-  if (!result) return <LoadingState fullScreen />;
+  if (!result) return <PublicLoading fullScreen />;
   if (result.type === 'redirect') return <Redirect to={result.to} />;
   return <>{children}</>;
 }

@@ -1,11 +1,6 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
+import { Alert, Button, TextField } from '../../public-ui/controls.tsx';
 import { preloadAuthSchemas } from './loadAuthSchemas.ts';
 import type { useAuthForm } from './useAuthForm.ts';
 
@@ -40,18 +35,17 @@ export function AuthFormFrame({
   footer?: ReactNode;
 }) {
   return (
-    <Stack
-      component="form"
+    <form
+      className="pu-stack"
       noValidate
       onFocus={preloadAuthSchemas}
-      spacing={1}
       onSubmit={(event) => void onSubmit(event)}
       aria-labelledby={`${id}-title`}
       aria-busy={form.isSubmitting}
     >
-      <Typography id={`${id}-title`} variant="h5" component="h1" sx={{ mb: 1 }}>
+      <h1 id={`${id}-title`} className="pu-title">
         {title}
-      </Typography>
+      </h1>
       {intro}
       {form.formError ? (
         <Alert severity="error" role="alert">
@@ -59,17 +53,11 @@ export function AuthFormFrame({
         </Alert>
       ) : null}
       {children}
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={form.isSubmitting}
-        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : null}
-      >
+      <Button type="submit" variant="contained" size="large" busy={form.isSubmitting}>
         {submitLabel}
       </Button>
       {footer}
-    </Stack>
+    </form>
   );
 }
 
@@ -90,7 +78,7 @@ export function PasswordPairFields({
   const { t } = useTranslation();
   return (
     <>
-      <OutlinedTextField
+      <TextField
         {...form.fieldProps('password')}
         type="password"
         label={label}
@@ -98,9 +86,8 @@ export function PasswordPairFields({
         value={password}
         onChange={(e) => onChange({ password: e.target.value })}
         required
-        fullWidth
       />
-      <OutlinedTextField
+      <TextField
         {...form.fieldProps('password_confirmation')}
         type="password"
         label={t('auth.fields.password_confirmation')}
@@ -108,7 +95,6 @@ export function PasswordPairFields({
         value={confirmation}
         onChange={(e) => onChange({ password_confirmation: e.target.value })}
         required
-        fullWidth
       />
     </>
   );

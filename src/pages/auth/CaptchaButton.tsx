@@ -1,7 +1,7 @@
-import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel, Scene } from '../../../schemas/auth.ts';
+import { Button } from '../../public-ui/controls.tsx';
 import { httpClient } from '../../providers/httpClient.ts';
 import { isHttpError } from '../../providers/httpError.ts';
 
@@ -63,7 +63,7 @@ export function CaptchaButton({
       variant="outlined"
       onClick={() => void send()}
       disabled={disabled || isSending || seconds > 0 || !to.trim()}
-      sx={{ whiteSpace: 'nowrap', minWidth: 128, height: 56 }}
+      className="pu-captcha-btn"
     >
       {seconds > 0 ? t('auth.captcha.resend_in', { seconds }) : t('auth.captcha.send')}
     </Button>

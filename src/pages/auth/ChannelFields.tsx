@@ -1,10 +1,5 @@
-import Alert from '@mui/material/Alert';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
-import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
+import { Alert, RadioGroup, TextField } from '../../public-ui/controls.tsx';
 import type { Channel, Scene } from '../../../schemas/auth.ts';
 import { CaptchaButton, channelField } from './CaptchaButton.tsx';
 import type { useAuthForm } from './useAuthForm.ts';
@@ -36,17 +31,17 @@ export function ChannelFields({
   const field = channelField(channel);
   return (
     <>
-      <RadioGroup
-        row
-        aria-label={t('auth.fields.channel')}
+      <RadioGroup<Channel>
+        label={t('auth.fields.channel')}
         name="channel"
         value={channel}
-        onChange={(e) => onChange({ channel: e.target.value as Channel, to: '' })}
-      >
-        <FormControlLabel value="email" control={<Radio />} label={t('auth.channels.email')} />
-        <FormControlLabel value="sms" control={<Radio />} label={t('auth.channels.sms')} />
-      </RadioGroup>
-      <OutlinedTextField
+        onChange={(next) => onChange({ channel: next, to: '' })}
+        options={[
+          { value: 'email', label: t('auth.channels.email') },
+          { value: 'sms', label: t('auth.channels.sms') },
+        ]}
+      />
+      <TextField
         {...form.fieldProps(field, 'to')}
         type={channel === 'email' ? 'email' : 'tel'}
         label={t(`auth.fields.${field}`)}
@@ -55,10 +50,9 @@ export function ChannelFields({
         value={to}
         onChange={(e) => onChange({ to: e.target.value })}
         required
-        fullWidth
       />
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <OutlinedTextField
+      <div className="pu-row">
+        <TextField
           {...form.fieldProps('captcha')}
           label={t('auth.fields.captcha')}
           autoComplete="one-time-code"
@@ -66,8 +60,7 @@ export function ChannelFields({
           value={captcha}
           onChange={(e) => onChange({ captcha: e.target.value })}
           required
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 6 } }}
+          maxLength={6}
         />
         <CaptchaButton
           channel={channel}
@@ -83,7 +76,7 @@ export function ChannelFields({
             else form.setFormError(message);
           }}
         />
-      </Stack>
+      </div>
       <div aria-live="polite">{notice ? <Alert severity="success">{notice}</Alert> : null}</div>
     </>
   );

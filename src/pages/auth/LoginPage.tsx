@@ -1,12 +1,7 @@
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import { Suspense, lazy, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
-import { LoadingState } from '../../components/LoadingState.tsx';
+import { Checkbox, PublicLoading, TextField } from '../../public-ui/controls.tsx';
 import { safeHref } from '../../lib/safeHref.ts';
 import { sessionChanged, signIn } from '../../providers/session.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
@@ -49,7 +44,7 @@ export function LoginPage() {
   const wechatState = params.get('state');
   if (wechatCode && wechatState) {
     return (
-      <Suspense fallback={<LoadingState />}>
+      <Suspense fallback={<PublicLoading />}>
         <WechatReturn code={wechatCode} state={wechatState} href={params.get('href')} />
       </Suspense>
     );
@@ -65,27 +60,26 @@ export function LoginPage() {
       footer={
         <>
           <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
-          <Stack direction="row" sx={{ justifyContent: 'space-between', pt: 1 }}>
-            <Link component={AppLink} to={withHref('/register', params.get('href'), invitation)}>
+          <div className="pu-row-between">
+            <AppLink className="pu-link" to={withHref('/register', params.get('href'), invitation)}>
               {t('auth.login.to_register')}
-            </Link>
-            <Link component={AppLink} to={withHref('/reset', params.get('href'))}>
+            </AppLink>
+            <AppLink className="pu-link" to={withHref('/reset', params.get('href'))}>
               {t('auth.login.to_reset')}
-            </Link>
-          </Stack>
+            </AppLink>
+          </div>
         </>
       }
     >
-      <OutlinedTextField
+      <TextField
         {...form.fieldProps('username')}
         label={t('auth.fields.account')}
         autoComplete="username"
         value={values.username}
         onChange={(e) => setValues({ ...values, username: e.target.value })}
         required
-        fullWidth
       />
-      <OutlinedTextField
+      <TextField
         {...form.fieldProps('password')}
         type="password"
         label={t('auth.fields.password')}
@@ -93,16 +87,11 @@ export function LoginPage() {
         value={values.password}
         onChange={(e) => setValues({ ...values, password: e.target.value })}
         required
-        fullWidth
       />
-      <FormControlLabel
-        control={
-          <Checkbox
-            name="remember"
-            checked={values.remember}
-            onChange={(e) => setValues({ ...values, remember: e.target.checked })}
-          />
-        }
+      <Checkbox
+        name="remember"
+        checked={values.remember}
+        onChange={(e) => setValues({ ...values, remember: e.target.checked })}
         label={t('auth.fields.remember')}
       />
     </AuthFormFrame>

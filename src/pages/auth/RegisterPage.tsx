@@ -1,8 +1,7 @@
-import Link from '@mui/material/Link';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OutlinedTextField } from '../../components/OutlinedTextField.tsx';
+import { TextField } from '../../public-ui/controls.tsx';
 import type { Channel } from '../../../schemas/auth.ts';
 import { safeHref } from '../../lib/safeHref.ts';
 import { registerAccount, sessionChanged } from '../../providers/session.ts';
@@ -56,24 +55,24 @@ export function RegisterPage() {
       onSubmit={onSubmit}
       footer={
         <>
-          <Link
-            component={AppLink}
-            to={withHref('/login', params.get('href'), params.get('invitation'))}
-            sx={{ pt: 1 }}
-          >
-            {t('auth.register.to_login')}
-          </Link>
+          <div className="pu-pt">
+            <AppLink
+              className="pu-link"
+              to={withHref('/login', params.get('href'), params.get('invitation'))}
+            >
+              {t('auth.register.to_login')}
+            </AppLink>
+          </div>
         </>
       }
     >
-      <OutlinedTextField
+      <TextField
         {...form.fieldProps('username')}
         label={t('auth.fields.username')}
         autoComplete="username"
         value={values.username}
         onChange={(e) => setValues({ ...values, username: e.target.value })}
         required
-        fullWidth
       />
       <ChannelFields
         form={form}

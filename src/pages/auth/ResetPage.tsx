@@ -1,11 +1,8 @@
-import Alert from '@mui/material/Alert';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../../../schemas/auth.ts';
+import { Alert } from '../../public-ui/controls.tsx';
 import { httpClient } from '../../providers/httpClient.ts';
 import { ChannelFields } from './ChannelFields.tsx';
 import { loadAuthSchemas } from './loadAuthSchemas.ts';
@@ -44,17 +41,15 @@ export function ResetPage() {
 
   if (isDone) {
     return (
-      <Stack spacing={2}>
-        <Typography variant="h5" component="h1">
-          {t('auth.reset.title')}
-        </Typography>
+      <div className="pu-stack-2">
+        <h1 className="pu-title">{t('auth.reset.title')}</h1>
         <Alert severity="success" role="status">
           {t('auth.reset.done')}
         </Alert>
-        <Link component={AppLink} to={toLogin}>
+        <AppLink className="pu-link" to={toLogin}>
           {t('auth.reset.to_login')}
-        </Link>
-      </Stack>
+        </AppLink>
+      </div>
     );
   }
 
@@ -67,9 +62,11 @@ export function ResetPage() {
       onSubmit={onSubmit}
       footer={
         <>
-          <Link component={AppLink} to={toLogin} sx={{ pt: 1 }}>
-            {t('auth.reset.to_login')}
-          </Link>
+          <div className="pu-pt">
+            <AppLink className="pu-link" to={toLogin}>
+              {t('auth.reset.to_login')}
+            </AppLink>
+          </div>
         </>
       }
     >

@@ -1,8 +1,6 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button, buttonClass } from '../../public-ui/controls.tsx';
 import { forgetSiteStatus } from '../../providers/siteStatus.ts';
 import { AppLink, useNavigation } from '../../routes/navigation.tsx';
 
@@ -10,7 +8,7 @@ export type ErrorCode = 403 | 404 | 500;
 
 /**
  * The error pages of spec 8: 403 "Unauthenticated" (non-staff on a staff route), 500 "Server error" (system
- * not ready) and 404 "Page not found". MUI only, so it renders even when the admin chunk cannot load.
+ * not ready) and 404 "Page not found". Built from src/public-ui/ (no MUI), so it renders even when the admin chunk cannot load.
  */
 export function ErrorPage({ code }: { code: ErrorCode }) {
   const { t } = useTranslation();
@@ -32,37 +30,21 @@ export function ErrorPage({ code }: { code: ErrorCode }) {
   };
 
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        textAlign: 'center',
-        gap: 2,
-        p: 3,
-        bgcolor: 'background.default',
-        color: 'text.primary',
-      }}
-    >
-      <Typography variant="h2" component="p" color="text.secondary" aria-hidden="true">
+    <main className="pu-page pu-error-page">
+      <p className="pu-error-code" aria-hidden="true">
         {code}
-      </Typography>
-      <Typography variant="h4" component="h1">
-        {title}
-      </Typography>
-      <Typography color="text.secondary">{t(`app.errors.${code}.description`)}</Typography>
+      </p>
+      <h1 className="pu-error-title">{title}</h1>
+      <p className="pu-text-2">{t(`app.errors.${code}.description`)}</p>
       {code === 500 ? (
         <Button variant="contained" onClick={retry}>
           {t('app.retry')}
         </Button>
       ) : (
-        <Button variant="contained" component={AppLink} to="/">
+        <AppLink className={buttonClass({ variant: 'contained' })} to="/">
           {t('app.back_home')}
-        </Button>
+        </AppLink>
       )}
-    </Box>
+    </main>
   );
 }

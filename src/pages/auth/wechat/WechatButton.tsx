@@ -1,11 +1,10 @@
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentDeviceEnv, detectDevice } from '../../../lib/device.ts';
 import { safeHref } from '../../../lib/safeHref.ts';
 import { isHttpError } from '../../../providers/httpError.ts';
 import { usePublicSiteConfig } from '../../../providers/siteStatus.ts';
+import { Button } from '../../../public-ui/controls.tsx';
 import { startWechatAuth } from './wechatApi.ts';
 
 /** Set once per tab so that coming back from WeChat without signing in does not bounce the user there again. */
@@ -59,14 +58,7 @@ export function WechatButton({
 
   if (!isOn) return null;
   return (
-    <Button
-      variant="outlined"
-      size="large"
-      color="success"
-      onClick={() => void start()}
-      disabled={isStarting}
-      startIcon={isStarting ? <CircularProgress size={18} color="inherit" /> : null}
-    >
+    <Button variant="outlined" size="large" color="success" onClick={() => void start()} busy={isStarting}>
       {isStarting ? t('auth.wechat.redirecting') : t('auth.wechat.button')}
     </Button>
   );

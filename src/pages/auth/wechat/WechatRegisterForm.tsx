@@ -1,8 +1,5 @@
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
+import { Checkbox, TextField } from '../../../public-ui/controls.tsx';
 import { AppLink } from '../../../routes/navigation.tsx';
 import { AuthFormFrame } from '../AuthFormParts.tsx';
 import { ChannelFields } from '../ChannelFields.tsx';
@@ -39,9 +36,11 @@ export function WechatRegisterForm({
       onSubmit={register.onSubmit}
       intro={<WechatRegisterIntro ticket={ticket} mode={register.mode} onMode={register.setMode} />}
       footer={
-        <Link component={AppLink} to={backTo} replace>
-          {t('auth.wechat.back_to_login')}
-        </Link>
+        <div className="pu-pt">
+          <AppLink className="pu-link" to={backTo} replace>
+            {t('auth.wechat.back_to_login')}
+          </AppLink>
+        </div>
       }
     >
       {register.mode === 'link' ? (
@@ -53,7 +52,6 @@ export function WechatRegisterForm({
             value={link.username}
             onChange={(e) => register.changeLink({ username: e.target.value })}
             required
-            fullWidth
           />
           <TextField
             {...form.fieldProps('password')}
@@ -63,7 +61,6 @@ export function WechatRegisterForm({
             value={link.password}
             onChange={(e) => register.changeLink({ password: e.target.value })}
             required
-            fullWidth
           />
         </>
       ) : (
@@ -75,7 +72,6 @@ export function WechatRegisterForm({
             value={values.username}
             onChange={(e) => register.changeValues({ username: e.target.value })}
             required
-            fullWidth
           />
           <TextField
             {...form.fieldProps('password')}
@@ -84,7 +80,6 @@ export function WechatRegisterForm({
             autoComplete="new-password"
             value={values.password}
             onChange={(e) => register.changeValues({ password: e.target.value })}
-            fullWidth
           />
           {values.password ? (
             <TextField
@@ -94,16 +89,11 @@ export function WechatRegisterForm({
               autoComplete="new-password"
               value={values.password_confirmation}
               onChange={(e) => register.changeValues({ password_confirmation: e.target.value })}
-              fullWidth
             />
           ) : null}
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={register.hasContact}
-                onChange={(e) => register.setHasContact(e.target.checked)}
-              />
-            }
+          <Checkbox
+            checked={register.hasContact}
+            onChange={(e) => register.setHasContact(e.target.checked)}
             label={t('auth.wechat.register.contact_hint')}
           />
           {register.hasContact ? (

@@ -1,11 +1,8 @@
-import Alert from '@mui/material/Alert';
-import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { safeHref } from '../../../lib/safeHref.ts';
+import { Alert, Spinner } from '../../../public-ui/controls.tsx';
+import { MuiThemeRoot } from '../../../theme/MuiThemeRoot.tsx';
 import { isHttpError } from '../../../providers/httpError.ts';
 import { AppLink, useNavigation } from '../../../routes/navigation.tsx';
 import { WechatRegisterForm } from './WechatRegisterForm.tsx';
@@ -49,32 +46,36 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
   const backToLogin = `/login${safeHref(href) ? `?href=${encodeURIComponent(href!)}` : ''}`;
   if (ticket) {
     return (
-      <WechatRegisterForm
-        ticket={ticket}
-        onDone={(token) => {
-          storeSession(token);
-          navigate(safeHref(href) ?? '/dashboard', { replace: true });
-        }}
-        backTo={backToLogin}
-      />
+      // The WeChat identity and the account dialogs are MUI's (Tabs, Avatar, Dialog): their theme loads with
+      // this page, which only a return from WeChat opens.
+      <MuiThemeRoot baseline={false}>
+        <WechatRegisterForm
+          ticket={ticket}
+          onDone={(token) => {
+            storeSession(token);
+            navigate(safeHref(href) ?? '/dashboard', { replace: true });
+          }}
+          backTo={backToLogin}
+        />
+      </MuiThemeRoot>
     );
   }
   if (error) {
     return (
-      <Stack spacing={2}>
+      <div className="pu-stack-2">
         <Alert severity="error" role="alert">
           {error}
         </Alert>
-        <Link component={AppLink} to={backToLogin} replace>
+        <AppLink className="pu-link" to={backToLogin} replace>
           {t('auth.wechat.back_to_login')}
-        </Link>
-      </Stack>
+        </AppLink>
+      </div>
     );
   }
   return (
-    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status">
-      <CircularProgress size={24} />
-      <Typography>{t('auth.wechat.signing_in')}</Typography>
-    </Stack>
+    <div className="pu-row pu-row-center" role="status">
+      <Spinner size="small" />
+      <p className="pu-plain">{t('auth.wechat.signing_in')}</p>
+    </div>
   );
 }
