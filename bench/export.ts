@@ -10,21 +10,17 @@
  * server's peak RSS growth during the product's export (memory must stay flat).
  * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), DATABASE_URL.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { findBindir } from '../scripts/lib/pg-cluster.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { loadPrincipal } from '../server/core/principal.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { replacePlaceholders } from '../server/db/postgres.ts';
-import { EXPORT_SETTINGS, exportQuery } from '../server/engine/csv-format.ts';
+import { exportQuery } from '../server/engine/csv-format.ts';
 import { planExport } from '../server/engine/export.ts';
 import { langOf } from '../server/engine/labels.ts';
 import { resources } from '../resources/index.ts';
 import type { Db } from '../server/db/index.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
-import { httpExport } from './lib/export.ts';
+import { httpExport, inlineForPsql, psqlCopy } from './lib/export.ts';
 import { median } from './lib/stats.ts';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
@@ -130,36 +126,6 @@ async function seed(db: Db): Promise<void> {
      ON CONFLICT DO NOTHING`,
     [roles[0]!.min],
   );
-}
-
-/**
- * The product's SELECT for psql: its parameters (labels, label maps, the time zone; no filters here) inlined
- * as quoted literals (each is cast where it is used), and the session settings it relies on.
- */
-function inlineForPsql(sql: string, params: unknown[]): string {
-  const text = replacePlaceholders(sql, (n) => `'${String(params[n - 1]).replace(/'/g, "''")}'`);
-  const sets = Object.entries(EXPORT_SETTINGS).map(([k, v]) => `SET "${k}" = '${v}';`);
-  return `${sets.join('\n')}\n${text.replace(/\n/g, ' ')}`;
-}
-
-/** `psql \copy (<select>) TO STDOUT WITH (FORMAT csv)` into a pipe that only counts lines. */
-async function psqlCopy(url: string, select: string): Promise<{ rows: number; seconds: number }> {
-  const lines = select.split('\n');
-  const body = lines.filter((l) => !l.startsWith('SET ')).join(' ');
-  const sets = lines.filter((l) => l.startsWith('SET ')).join('\n');
-  const script = `${sets}\n\\copy (${body}) TO STDOUT WITH (FORMAT csv)\n`;
-  const t0 = performance.now();
-  const child = spawn(path.join(findBindir(), 'psql'), ['-X', '-q', '-v', 'ON_ERROR_STOP=1', url], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin.end(script);
-  let rows = 0;
-  child.stdout.on('data', (chunk: Buffer) => {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`psql exited with ${code}`);
-  return { rows, seconds: (performance.now() - t0) / 1000 };
 }
 
 function fmtRate(r: number): string {

@@ -2,23 +2,29 @@
  * `npx tsx bench/list.ts`: the resource engine's cost, printed as figures (no assertions).
  * 1. A signed-in list call (page of 20, one filter, one include) on a 100k-row table, next to a bare Fastify
  *    route running the same SQL on the same database in the same run: requests/s, p50, p99.
- * 2. CSV export of 1M rows, read by a client in another process: rows/s and the server's peak RSS growth.
+ * 2. CSV export of 1M rows, read by a client in another process: rows/s and the server's peak RSS growth;
+ *    on PostgreSQL each round also times `psql \copy` of the export's own SELECT (the floor, same run).
  * Runs on PGlite, then on PostgreSQL (DATABASE_URL, or a throwaway cluster started for the run).
  * Env: BENCH_SECONDS (default 5), BENCH_CONCURRENCY (8), LIST_ROWS (100000), EXPORT_ROWS (1000000), EXPORT_RUNS (3),
  * BENCH_DRIVERS (pglite,postgres).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
+import { loadPrincipal } from '../server/core/principal.ts';
 import type { Db } from '../server/db/index.ts';
 import { migrate, readMigrations } from '../server/db/migrate.ts';
+import { exportQuery } from '../server/engine/csv-format.ts';
+import { planExport } from '../server/engine/export.ts';
+import { langOf } from '../server/engine/labels.ts';
 import { createResourcesModule } from '../server/engine/module.ts';
 import { selectColumns } from '../server/engine/records.ts';
 import { modules as defaultModules } from '../server/modules/index.ts';
 import { fixtureResources, gadgetMakers, gadgets } from '../tests/fixtures/gadgets.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
-import { httpExport, type HttpExportResult } from './lib/export.ts';
+import { httpExport, inlineForPsql, psqlCopy, type HttpExportResult } from './lib/export.ts';
 import { pct } from './lib/stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -35,13 +41,13 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 for (const driver of DRIVERS) {
   const bench = await openBenchDb(driver, 'bench-pglite-');
   try {
-    await runOn(driver, bench.db);
+    await runOn(driver, bench.db, bench.url);
   } finally {
     await bench.close();
   }
 }
 
-async function runOn(driver: string, db: Db): Promise<void> {
+async function runOn(driver: string, db: Db, url: string | null): Promise<void> {
   say(`\n== ${driver} ==`);
   await migrate(db);
   await db.exec(
@@ -64,6 +70,10 @@ async function runOn(driver: string, db: Db): Promise<void> {
     // A table as it stands once autovacuum has been by (hint bits set, statistics fresh), not mid-load.
     await db.exec('VACUUM ANALYZE gadgets');
     const runs: HttpExportResult[] = [];
+    // On PostgreSQL, each round also runs `psql \copy` of the export's own SELECT (same labels, settings and
+    // bytes): the floor the HTTP path is compared with in the same run.
+    const copies: number[] = [];
+    const select = url ? await exportSelect(db) : null;
     for (let i = 0; i < EXPORT_RUNS; i++) {
       const exp = await httpExport(`${address}/api/${gadgets.endpoint}/export`, token).catch(
         (error: Error) => {
@@ -79,6 +89,13 @@ async function runOn(driver: string, db: Db): Promise<void> {
         `export run ${i + 1} (${exp.rows} rows): ${rate(exp)} rows/s in ${exp.seconds.toFixed(1)}s,` +
           ` ${(exp.bytes / 1e6).toFixed(0)} MB, peak RSS growth ${(exp.rssGrowth / 1e6).toFixed(0)} MB`,
       );
+      if (url && select) {
+        const copy = await psqlCopy(url, select);
+        copies.push(copy.rows / copy.seconds);
+        say(
+          `  psql \\copy of the export's SELECT: ${Math.round(copy.rows / copy.seconds)} rows/s   (load ${loadavg()})`,
+        );
+      }
     }
     const median = [...runs].sort((a, b) => rate(a) - rate(b))[Math.floor(runs.length / 2)]!;
     const rss = Math.max(...runs.map((r) => r.rssGrowth));
@@ -86,6 +103,13 @@ async function runOn(driver: string, db: Db): Promise<void> {
       `export median of ${runs.length}: ${rate(median)} rows/s, largest peak RSS growth ${(rss / 1e6).toFixed(0)} MB` +
         `   (target on PostgreSQL: >= 300000 rows/s, < 100 MB)`,
     );
+    if (copies.length > 0) {
+      const copy = [...copies].sort((a, b) => a - b)[Math.floor(copies.length / 2)]!;
+      say(
+        `psql \\copy median ${Math.round(copy)} rows/s; \\copy / export = ${(copy / rate(median)).toFixed(2)}x` +
+          `   (target: within 1.3x)`,
+      );
+    }
   } finally {
     await app.close();
   }
@@ -210,4 +234,20 @@ function rate(r: HttpExportResult): number {
 
 function fmt(r: LoadResult): string {
   return `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+}
+
+/** The SELECT the export of gadgets runs (as the administrator, in zh-CN), ready for psql. */
+async function exportSelect(db: Db): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+  const admin = await loadPrincipal(db, { userId: rows[0]!.id, tokenId: '0' });
+  const plan = planExport(gadgets, {}, { registry: fixtureResources, principal: admin });
+  const query = await exportQuery(db, langOf('zh-CN'), gadgets, plan, fixtureResources);
+  return inlineForPsql(query.sql, query.params);
+}
+
+function loadavg(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 }

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { findBindir } from '../../scripts/lib/pg-cluster.ts';
+import { replacePlaceholders } from '../../server/db/postgres.ts';
+import { EXPORT_SETTINGS } from '../../server/engine/csv-format.ts';
 
 /** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
 const CLIENT = `
@@ -56,4 +60,34 @@ export async function httpExport(
   };
   if (result.error) throw new Error(`export answered ${result.error}`);
   return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base };
+}
+
+/**
+ * The product's SELECT for psql: its parameters (labels, label maps, the time zone; no filters here) inlined
+ * as quoted literals (each is cast where it is used), and the session settings it relies on.
+ */
+export function inlineForPsql(sql: string, params: unknown[]): string {
+  const text = replacePlaceholders(sql, (n) => `'${String(params[n - 1]).replace(/'/g, "''")}'`);
+  const sets = Object.entries(EXPORT_SETTINGS).map(([k, v]) => `SET "${k}" = '${v}';`);
+  return `${sets.join('\n')}\n${text.replace(/\n/g, ' ')}`;
+}
+
+/** `psql \copy (<select>) TO STDOUT WITH (FORMAT csv)` into a pipe that only counts lines. */
+export async function psqlCopy(url: string, select: string): Promise<{ rows: number; seconds: number }> {
+  const lines = select.split('\n');
+  const body = lines.filter((l) => !l.startsWith('SET ')).join(' ');
+  const sets = lines.filter((l) => l.startsWith('SET ')).join('\n');
+  const script = `${sets}\n\\copy (${body}) TO STDOUT WITH (FORMAT csv)\n`;
+  const t0 = performance.now();
+  const child = spawn(path.join(findBindir(), 'psql'), ['-X', '-q', '-v', 'ON_ERROR_STOP=1', url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(script);
+  let rows = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`psql exited with ${code}`);
+  return { rows, seconds: (performance.now() - t0) / 1000 };
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { CopyOut } from './copy-out.ts';
 import { tagStatement } from './statement.ts';
 import type { CopyOutStream, Db, QueryResult, Queryable } from './types.ts';
 
@@ -111,7 +111,7 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       try {
         await client.query('BEGIN READ ONLY');
         const text = await bindForCopy(client, sql, params, settings);
-        const stream = client.query(copyTo(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`)) as CopyOutStream;
+        const stream: CopyOutStream = client.query(new CopyOut(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`));
         stream.on('end', () => {
           client.query('COMMIT').then(
             () => release(false),

@@ -24,7 +24,10 @@ const escapeSql = (expr: string) =>
 
 /**
  * Session settings the cell formats rely on (ISO dates, shortest exact floats; times are converted
- * explicitly), and no JIT: one pass over a big table costs more to compile than it saves.
+ * explicitly), no JIT (one pass over a big table costs more to compile than it saves), and no parallel
+ * workers: under a Gather Merge each worker builds the whole many-to-many aggregate again and every wide
+ * row crosses a queue to the leader, so the same COPY cost 1.4-2x the CPU (measured on bench/list.ts's
+ * gadgets), CPU the server writing the CSV needs on a small machine; one backend keeps up with it.
  */
 export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {
   DateStyle: 'ISO, YMD',
@@ -32,6 +35,7 @@ export const EXPORT_SETTINGS: Readonly<Record<string, string>> = {
   extra_float_digits: '1',
   IntervalStyle: 'postgres',
   jit: 'off',
+  max_parallel_workers_per_gather: '0',
 };
 
 /** One CSV line as PostgreSQL's COPY ... (FORMAT csv) writes it: NULL is empty, '' is `""`. */

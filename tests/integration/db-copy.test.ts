@@ -53,6 +53,46 @@ describe.skipIf(!process.env.DATABASE_URL)('copyOut (PostgreSQL)', () => {
     expect(rows[0]!.n).toBe(1);
   });
 
+  it('streams every row byte for byte, rows longer than a socket read among many short ones', async () => {
+    const n = 20000;
+    const stream = await small.copyOut!(
+      `SELECT g, repeat(chr(65 + g % 26), CASE WHEN g % 5000 = 0 THEN 300000 ELSE g % 40 END), 'é"' || g
+         FROM generate_series(1, $1::int) g`,
+      [n],
+    );
+    let expected = '';
+    for (let g = 1; g <= n; g++) {
+      const text = String.fromCharCode(65 + (g % 26)).repeat(g % 5000 === 0 ? 300000 : g % 40);
+      expected += `${g},${text === '' ? '""' : text},"é""${g}"\n`;
+    }
+    const text = await read(stream);
+    expect(text.length).toBe(expected.length);
+    expect(text === expected).toBe(true);
+    expect(stream.rowCount).toBe(n);
+  });
+
+  it('an error part way through the rows fails the stream and leaves the pool usable', async () => {
+    for (let i = 0; i < 3; i++) {
+      const stream = await small.copyOut!(
+        `SELECT g, repeat('x', 100), 1 / (g - 150000) FROM generate_series(1, 200000) g`,
+        [],
+      );
+      let bytes = 0;
+      const failure = await (async () => {
+        for await (const chunk of stream as AsyncIterable<Buffer>) bytes += chunk.length;
+      })().then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(failure?.message).toMatch(/division by zero/);
+      expect(bytes).toBeGreaterThan(0);
+    }
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => small.query<{ n: number }>('SELECT $1::int AS n', [n])),
+    );
+    expect(results.map((r) => r.rows[0]!.n)).toEqual([1, 2, 3]);
+  });
+
   it('a stream destroyed part way gives its connection back (no pool leak)', async () => {
     for (let i = 0; i < 5; i++) {
       const stream = await small.copyOut!(
