@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { CopyOut } from './copy-out.ts';
+import { to as copyTo } from 'pg-copy-streams';
 import { tagStatement } from './statement.ts';
 import type { CopyOutStream, Db, QueryResult, Queryable } from './types.ts';
 
@@ -111,7 +111,7 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       try {
         await client.query('BEGIN READ ONLY');
         const text = await bindForCopy(client, sql, params, settings);
-        const stream: CopyOutStream = client.query(new CopyOut(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`));
+        const stream = client.query(copyTo(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`)) as CopyOutStream;
         stream.on('end', () => {
           client.query('COMMIT').then(
             () => release(false),
