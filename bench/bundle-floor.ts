@@ -6,7 +6,9 @@
  * packages (a node_modules link) and the same Vite build settings as vite.config.ts. Prints the gzip size
  * (zlib level 9, as bench/bundle.ts measures) of the JS that page loads: the entry, its modulepreloads and
  * their static imports. Everything of the product's first list page above that figure is ours to cut.
- * `--datatable` uses react-admin's newer `<DataTable>` instead of `<Datagrid>`.
+ * `--datatable` uses react-admin's newer `<DataTable>` instead of `<Datagrid>`; `--lean` composes
+ * `AdminContext` + `CoreAdminUI` with no layout, as src/admin/LeanAdmin.tsx does, instead of `<Admin>` (which
+ * keeps react-admin's default i18nProvider, layout and login page in the bundle).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { gzipSize, staticClosure } from './lib/chunks.ts';
 const KB = 1000;
 const TARGET = 330 * KB;
 const dataTable = process.argv.includes('--datatable');
+const lean = process.argv.includes('--lean');
 
 const table = dataTable
   ? `<DataTable><DataTable.Col source="id" /><DataTable.Col source="name" field={TextField} /></DataTable>`
@@ -28,7 +31,7 @@ import { createRoot } from 'react-dom/client';
 import { createInstance } from 'i18next';
 import { getI18nProvider, convertRaTranslationsToI18next } from 'ra-i18n-i18next';
 import englishMessages from 'ra-language-english';
-import { Admin, Resource, List, ${dataTable ? 'DataTable' : 'Datagrid'}, TextField } from 'react-admin';
+import { Admin, AdminContext, CoreAdminUI, Notification, Resource, List, ${dataTable ? 'DataTable' : 'Datagrid'}, TextField } from 'react-admin';
 
 const rows = [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }];
 const dataProvider = {
@@ -50,9 +53,18 @@ getI18nProvider(createInstance(), {
   resources: { en: { translation: convertRaTranslationsToI18next(englishMessages) } },
 }).then((i18nProvider) => {
   createRoot(document.getElementById('root')).render(
-    <Admin dataProvider={dataProvider} i18nProvider={i18nProvider}>
+    ${
+      lean
+        ? `<AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider}>
+      <CoreAdminUI layout={({ children }) => <>{children}</>} disableTelemetry>
+        <Resource name="items" list={ItemList} />
+      </CoreAdminUI>
+      <Notification />
+    </AdminContext>`
+        : `<Admin dataProvider={dataProvider} i18nProvider={i18nProvider}>
       <Resource name="items" list={ItemList} />
-    </Admin>,
+    </Admin>`
+    },
   );
 });
 `;
@@ -91,7 +103,7 @@ try {
   process.stdout.write(
     `\nFloor: react-admin ${version('react-admin')}, @mui/material ${version('@mui/material')}, ` +
       `ra-i18n-i18next ${version('ra-i18n-i18next')}, react ${version('react')}; ` +
-      `${dataTable ? '<DataTable>' : '<Datagrid>'}\n` +
+      `${lean ? 'AdminContext + CoreAdminUI' : '<Admin>'}, ${dataTable ? '<DataTable>' : '<Datagrid>'}\n` +
       `  minimal list page, JS (gzip level 9, ${files.length} files)  ${fmt(bytes).padStart(9)}   ` +
       `first list page target <= ${fmt(TARGET)}: ${bytes <= TARGET ? 'room ' + fmt(TARGET - bytes) : 'ABOVE the target'}\n` +
       `  all JS chunks of that build (${all.length} files)            ${fmt(gzipSize(outDir, all)).padStart(9)}\n`,
