@@ -19,6 +19,7 @@ import zlib from 'node:zlib';
 import os from 'node:os';
 import type { Plugin } from 'vite';
 import { ensureFrontendBuilt, repoRoot, viteProductionBuild } from '../scripts/lib/frontend.ts';
+import { staticClosure } from './lib/chunks.ts';
 
 const KB = 1000;
 const TARGETS = { signIn: 120 * KB, firstList: 330 * KB };
@@ -74,11 +75,11 @@ const stylesheets = [...html.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/gi)]
 
 const allChunks = fs.readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js'));
 const entryFile = toDistPath(entry);
-const initial = closure([entryFile, ...preloads.map(toDistPath)]);
+const initial = staticClosure(distDir, [entryFile, ...preloads.map(toDistPath)]);
 const signInLazy = SIGN_IN_CHUNKS.map(findChunk).filter((f): f is string => f !== null);
-const signIn = closure([...initial, ...signInLazy]);
+const signIn = staticClosure(distDir, [...initial, ...signInLazy]);
 const listLazy = FIRST_LIST_CHUNKS.map(findChunk).filter((f): f is string => f !== null);
-const firstList = closure([...signIn, ...listLazy]);
+const firstList = staticClosure(distDir, [...signIn, ...listLazy]);
 const listAdds = [...firstList].filter((f) => !signIn.has(f));
 const everything = allChunks.map((f) => `assets/${f}`);
 
@@ -169,26 +170,6 @@ function packageOf(id: string): string {
       .slice(0, inPackage.startsWith('@') ? 2 : 1)
       .join('/');
   return path.relative(repoRoot, id.replace(/\?.*$/, '')).split(path.sep).slice(0, 2).join('/');
-}
-
-/** The chunk files reachable from `files` through static imports (dynamic `import()` excluded). */
-function closure(files: string[]): Set<string> {
-  const seen = new Set<string>();
-  const queue = [...files];
-  while (queue.length) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const code = read(file).toString('utf8');
-    // Rollup's output: `import{a as b}from"./x.js"`, `import"./x.js"`, `export{a}from"./x.js"`.
-    // A dynamic `import("./x.js")` has "(" after the keyword, so it never matches.
-    for (const m of code.matchAll(
-      /\b(?:import|export)\s*(?:[\w$*{}\s,]*?from\s*)?["'](\.{1,2}\/[^"']+?\.js)["']/g,
-    )) {
-      queue.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)));
-    }
-  }
-  return seen;
 }
 
 function findChunk(prefix: string): string | null {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { Admin, CustomRoutes, useLogout } from 'react-admin';
+import { CustomRoutes, useLogout } from 'react-admin';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route } from 'react-router-dom';
 import { PERMISSION } from '../../schemas/permissions.ts';
@@ -23,6 +23,7 @@ import { Guard } from '../routes/Guard.tsx';
 import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
+import { LeanAdmin } from './LeanAdmin.tsx';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
 
@@ -60,7 +61,7 @@ export function AdminApp() {
   // List state stays in memory; screen preferences (columns, density) are kept in localStorage.
   const [store] = useState(() => preferenceStore({ locale: i18n.language }));
   return (
-    <Admin
+    <LeanAdmin
       authProvider={authProvider}
       dataProvider={dataProvider}
       i18nProvider={getI18nextProvider()}
@@ -69,8 +70,6 @@ export function AdminApp() {
       theme={theme}
       layout={PassThrough}
       catchAll={NotFound}
-      loginPage={false}
-      disableTelemetry
     >
       <CustomRoutes noLayout>
         <Route
@@ -123,7 +122,7 @@ export function AdminApp() {
           <Route path=":channel" element={<PlaceholderPage />} />
         </Route>
       </CustomRoutes>
-    </Admin>
+    </LeanAdmin>
   );
 }
 

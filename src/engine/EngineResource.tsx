@@ -1,4 +1,4 @@
-import { createElement, useEffect } from 'react';
+import { createElement, lazy, useEffect } from 'react';
 import {
   BasenameContextProvider,
   Resource as RaResource,
@@ -10,11 +10,17 @@ import { resources as registered } from '../../resources/index.ts';
 import { EngineRegistryContext } from './engineRegistryContext.ts';
 import { representationField } from './registry.ts';
 import { servesOperation } from './useAbilities.ts';
-import { ResourceCreate } from './ResourceCreate.tsx';
-import { ResourceEdit } from './ResourceEdit.tsx';
 import { ResourceList } from './ResourceList.tsx';
-import { ResourceShow } from './ResourceShow.tsx';
 import type { ResourceView, ResourceViews } from './views.ts';
+
+// The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
+// hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
+// settings layout shows a loading state meanwhile.
+const ResourceCreate = lazy(() =>
+  import('./ResourceCreate.tsx').then((m) => ({ default: m.ResourceCreate })),
+);
+const ResourceEdit = lazy(() => import('./ResourceEdit.tsx').then((m) => ({ default: m.ResourceEdit })));
+const ResourceShow = lazy(() => import('./ResourceShow.tsx').then((m) => ({ default: m.ResourceShow })));
 
 const NO_OVERRIDES: Record<string, ResourceViews> = {};
 

@@ -1,0 +1,81 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import type { ComponentProps, ReactNode } from 'react';
+import {
+  AccessDenied,
+  AdminContext,
+  AuthenticationError,
+  CoreAdminUI,
+  Error as ErrorView,
+  LoadingPage,
+  Notification,
+} from 'react-admin';
+import type { CatchAllComponent, LayoutComponent } from 'react-admin';
+
+type ContextProps = ComponentProps<typeof AdminContext>;
+
+/**
+ * react-admin's `<Admin>` as the admin shell uses it: `AdminContext` (providers, store, theme) around
+ * `CoreAdminUI` with the material pages react-admin's `AdminUI` gives by default, and its notifications.
+ *
+ * Why not `<Admin>`: it references defaults this app never shows, and the bundler keeps all of them on the
+ * first list page (issue 14 item 7, `npm run bench:bundle`): react-admin's default i18nProvider
+ * (node-polyglot with its polyfills and the English messages: we always pass ra-i18n-i18next's), and
+ * through `AdminUI` the default layout (app bar, sidebar, menu, user menu), the login page and form and the
+ * auth-callback page. The shell is only mounted at /account, /dashboard and /settings, each route with its
+ * own layout (`layout`), so `/login` and `/auth-callback` are never served here.
+ *
+ * @example
+ * <LeanAdmin dataProvider={dataProvider} i18nProvider={i18nProvider} layout={PassThrough} catchAll={NotFound}>
+ *   <CustomRoutes noLayout>...</CustomRoutes>
+ * </LeanAdmin>
+ */
+export function LeanAdmin({
+  authProvider,
+  dataProvider,
+  i18nProvider,
+  queryClient,
+  store,
+  theme,
+  layout,
+  catchAll,
+  children,
+}: {
+  authProvider: ContextProps['authProvider'];
+  dataProvider: ContextProps['dataProvider'];
+  i18nProvider: NonNullable<ContextProps['i18nProvider']>;
+  queryClient: ContextProps['queryClient'];
+  store: ContextProps['store'];
+  theme: ContextProps['theme'];
+  layout: LayoutComponent;
+  catchAll: CatchAllComponent;
+  children: ReactNode;
+}) {
+  return (
+    <AdminContext
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      i18nProvider={i18nProvider}
+      queryClient={queryClient}
+      store={store}
+      theme={theme}
+    >
+      <CssBaseline enableColorScheme>
+        <CoreAdminUI
+          accessDenied={AccessDenied}
+          authenticationError={AuthenticationError}
+          catchAll={catchAll}
+          error={ErrorView}
+          layout={layout}
+          loading={LoadingPage}
+          loginPage={false}
+          authCallbackPage={false}
+          disableTelemetry
+          title="React Admin"
+        >
+          {children}
+        </CoreAdminUI>
+        <Notification />
+      </CssBaseline>
+    </AdminContext>
+  );
+}
