@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          // Migrates one template database per run; each test database is a copy of it (tests/helpers/db.ts).
+          globalSetup: ['tests/setup/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
