@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 
 /**
  * `npm test` runs two projects: `unit` (jsdom: components, hooks, client helpers) and `server` (node: server
@@ -11,6 +12,7 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine. The server tests wait
     // on databases and child processes much of the time, so two files at once finish in far less time.
     maxWorkers: 2,
+    sequence: { sequencer: PostgresFirstSequencer },
     projects: [
       {
         plugins: [react()],
@@ -33,6 +35,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          // Migrates one template database per run; each test database is a copy of it (tests/helpers/db.ts).
+          globalSetup: ['tests/setup/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

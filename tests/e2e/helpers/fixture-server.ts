@@ -139,7 +139,16 @@ async function serve(): Promise<void> {
 }
 
 const isEntry = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntry) {
+if (isEntry && process.argv[2] === '--build') {
+  // `tsx tests/e2e/helpers/fixture-server.ts --build`: only the build, which the global setup runs in a
+  // process of its own beside the product's build (Vite builds on one thread; the machine has two cores).
+  ensureFixtureBuilt((line) => process.stdout.write(`[e2e] ${line}\n`)).catch((err: unknown) => {
+    process.stderr.write(
+      `Fixture build failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  });
+} else if (isEntry) {
   serve().catch((err: unknown) => {
     process.stderr.write(
       `Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

@@ -9,6 +9,9 @@ import { freePort } from '../../../scripts/lib/pg-cluster.ts';
 /** The first administrator of every throwaway server (a fresh data directory per server). */
 export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password-1' };
 
+/** Set by the global setup: a migrated PGlite data directory each server's database starts as a copy of. */
+export const PGLITE_TEMPLATE_ENV = 'E2E_PGLITE_TEMPLATE';
+
 export interface E2eServer {
   /** Origin, e.g. `http://127.0.0.1:41234`. */
   baseURL: string;
@@ -62,6 +65,10 @@ export async function startServer({
   // Always the embedded database, even when run from a shell (or test:pg) that sets DATABASE_URL.
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);
+  // The global setup's migrated PGlite data directory, copied where the server opens its database: the start
+  // then finds every migration applied instead of creating and migrating a database of its own.
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (template && !env.DATABASE_URL) fs.cpSync(template, path.join(dataDir, 'db'), { recursive: true });
   log(`starting the server on ${baseURL} (DATA_DIR ${dataDir}; output in ${logFile})`);
   const child = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), [entry], {
     cwd: repoRoot,
