@@ -1,13 +1,17 @@
 /**
  * `npx tsx bench/list.ts`: the resource engine's cost, printed as figures (no assertions).
  * 1. A signed-in list call (page of 20, one filter, one include) on a 100k-row table, next to a bare Fastify
- *    route running the same SQL on the same database in the same run: requests/s, p50, p99.
+ *    route running the same SQL on the same database in the same run: requests/s, p50, p99. Both are warmed
+ *    up first, then measured in alternating rounds, so neither pays the other's warm-up or a load swing.
+ *    Besides the rates, the CPU time each request cost this process (server and client) and, on a local
+ *    PostgreSQL, its backends: figures a busy machine distorts less than requests/s.
  * 2. CSV export of 1M rows, read by a client in another process: rows/s and the server's peak RSS growth;
  *    on PostgreSQL each round also times `psql \copy` of the export's own SELECT (the floor, same run).
  * Runs on PGlite, then on PostgreSQL (DATABASE_URL, or a throwaway cluster started for the run).
- * Env: BENCH_SECONDS (default 5), BENCH_CONCURRENCY (8), LIST_ROWS (100000), EXPORT_ROWS (1000000), EXPORT_RUNS (3),
- * BENCH_DRIVERS (pglite,postgres).
+ * Env: BENCH_SECONDS (default 5, per round and side), BENCH_ROUNDS (3), BENCH_CONCURRENCY (8), LIST_ROWS (100000),
+ * EXPORT_ROWS (1000000), EXPORT_RUNS (3), BENCH_DRIVERS (pglite,postgres).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +32,8 @@ import { httpExport, inlineForPsql, psqlCopy, type HttpExportResult } from './li
 import { pct } from './lib/stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARM_UP_SECONDS = 2;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LIST_ROWS = Number(process.env.LIST_ROWS ?? 100_000);
 const EXPORT_ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
@@ -55,17 +61,34 @@ async function runOn(driver: string, db: Db, url: string | null): Promise<void> 
   );
   for (const m of readMigrations(FIXTURES)) await db.exec(m.sql);
   await seed(db, 0, LIST_ROWS);
-  await db.exec('ANALYZE');
+  // As the table stands once autovacuum has been by (hint bits set, statistics fresh), not mid-load: the
+  // first reader of fresh rows would otherwise pay for setting their hint bits.
+  await db.exec('VACUUM ANALYZE');
   const app = await serve(db);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const token = await adminToken(db);
   try {
-    const engine = await load(`${address}/api/${gadgets.endpoint}?${LIST_QUERY}`, token);
-    const bare = await load(`${address}/bench/bare`, null);
-    say(`list (${LIST_ROWS} rows, ${LIST_QUERY}, ${CONCURRENCY} concurrent, ${SECONDS}s each)`);
-    say(`  engine : ${fmt(engine)}`);
-    say(`  bare   : ${fmt(bare)}`);
-    say(`  engine / bare = ${((engine.rps / bare.rps) * 100).toFixed(0)}%   (target >= 80%)`);
+    const engineUrl = `${address}/api/${gadgets.endpoint}?${LIST_QUERY}`;
+    const bareUrl = `${address}/bench/bare`;
+    await load(db, engineUrl, token, WARM_UP_SECONDS);
+    await load(db, bareUrl, null, WARM_UP_SECONDS);
+    const engine: LoadResult[] = [];
+    const bare: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      engine.push(await load(db, engineUrl, token));
+      bare.push(await load(db, bareUrl, null));
+    }
+    say(
+      `list (${LIST_ROWS} rows, ${LIST_QUERY}, ${CONCURRENCY} concurrent, ${ROUNDS} alternating rounds of` +
+        ` ${SECONDS}s each; load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    const e = merged(engine);
+    const b = merged(bare);
+    say(`  engine : ${fmt(e)}   (rounds: ${engine.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+    say(`  bare   : ${fmt(b)}   (rounds: ${bare.map((r) => r.rps.toFixed(0)).join(', ')} req/s)`);
+    say(`  engine / bare = ${((e.rps / b.rps) * 100).toFixed(0)}%   (target >= 80%)`);
+    const cpuOf = (r: LoadResult) => r.cpu.node + (r.cpu.db ?? 0);
+    say(`  bare CPU / engine CPU per request = ${((cpuOf(b) / cpuOf(e)) * 100).toFixed(0)}%`);
     await seed(db, LIST_ROWS, EXPORT_ROWS);
     // A table as it stands once autovacuum has been by (hint bits set, statistics fresh), not mid-load.
     await db.exec('VACUUM ANALYZE gadgets');
@@ -200,19 +223,40 @@ interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  latencies: number[];
+  seconds: number;
+  /** CPU milliseconds of this process, and of the database's backends (null when unknown), per request. */
+  cpu: { node: number; db: number | null };
 }
 
-/** A simple closed-loop load: CONCURRENCY workers calling `url` back to back for SECONDS. */
-async function load(url: string, token: string | null): Promise<LoadResult> {
+/** Several rounds as one: requests/s over their whole time, percentiles over all their requests. */
+function merged(rounds: readonly LoadResult[]): LoadResult {
+  const latencies = rounds.flatMap((r) => r.latencies);
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  const perRequest = (of: (r: LoadResult) => number) =>
+    rounds.reduce((sum, r) => sum + of(r) * r.latencies.length, 0) / latencies.length;
+  const hasDb = rounds.every((r) => r.cpu.db !== null);
+  return {
+    cpu: { node: perRequest((r) => r.cpu.node), db: hasDb ? perRequest((r) => r.cpu.db!) : null },
+    rps: latencies.length / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    latencies,
+    seconds,
+  };
+}
+
+/** A simple closed-loop load: CONCURRENCY workers calling `url` back to back for `seconds`. */
+async function load(db: Db, url: string, token: string | null, seconds = SECONDS): Promise<LoadResult> {
   // Uncompressed on both sides: the bare route has no compression, so the ratio compares the same work.
   const headers: Record<string, string> = {
     'accept-encoding': 'identity',
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
-  for (let i = 0; i < 20; i++) await (await fetch(url, { headers })).arrayBuffer(); // warm-up
   const latencies: number[] = [];
   let errors = 0;
-  const until = performance.now() + SECONDS * 1000;
+  const until = performance.now() + seconds * 1000;
   const worker = async () => {
     while (performance.now() < until) {
       const t0 = performance.now();
@@ -223,9 +267,47 @@ async function load(url: string, token: string | null): Promise<LoadResult> {
     }
   };
   const started = performance.now();
+  const nodeBefore = process.cpuUsage();
+  const dbBefore = await backendsCpu(db);
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const elapsed = (performance.now() - started) / 1000;
-  return { rps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
+  const nodeUsed = process.cpuUsage(nodeBefore);
+  const dbAfter = await backendsCpu(db);
+  const n = Math.max(1, latencies.length);
+  return {
+    cpu: {
+      node: (nodeUsed.user + nodeUsed.system) / 1000 / n,
+      db: dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / n,
+    },
+    rps: latencies.length / elapsed,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    errors,
+    latencies,
+    seconds: elapsed,
+  };
+}
+
+/**
+ * CPU milliseconds used so far by the backends of a PostgreSQL on this machine (from /proc, in clock ticks
+ * of 10 ms); null on PGlite (in this process) or when they cannot be read. Backends that end in between are
+ * missed: the pool keeps its connections while the load runs.
+ */
+async function backendsCpu(db: Db): Promise<number | null> {
+  if (db.kind !== 'postgres') return null;
+  try {
+    const { rows } = await db.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    let ticks = 0;
+    for (const { pid } of rows) {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * 10;
+  } catch {
+    return null;
+  }
 }
 
 function rate(r: HttpExportResult): number {
@@ -233,7 +315,8 @@ function rate(r: HttpExportResult): number {
 }
 
 function fmt(r: LoadResult): string {
-  return `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+  const cpu = `CPU/request ${r.cpu.node.toFixed(2)} ms here${r.cpu.db === null ? '' : ` + ${r.cpu.db.toFixed(2)} ms in PostgreSQL`}`;
+  return `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${cpu}${r.errors ? `, ${r.errors} errors` : ''}`;
 }
 
 /** The SELECT the export of gadgets runs (as the administrator, in zh-CN), ready for psql. */

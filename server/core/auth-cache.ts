@@ -15,7 +15,10 @@ import type { Db } from '../db/index.ts';
  * PostgreSQL a cache hit costs one round trip (`SELECT 1`) on a pooled connection that listens too:
  * PostgreSQL signals every listener before the writer's COMMIT returns, and a listening backend sends the
  * notifications it was signalled for before it answers its next statement, so whatever was committed before
- * this request began has dropped the cache by the time that round trip resolves. A cache is
+ * this request began has dropped the cache by the time that round trip resolves. A handler that changes
+ * nothing (an engine list or read) skips that round trip: its own first query, on such a connection, settles
+ * the notifications, and it runs again with a fresh principal if the cache was dropped meanwhile
+ * (principal.ts `readSettlingAuth`). A cache is
  * only used while its server is listening; a load that began before a drop is not stored; entries also
  * expire after MAX_AGE_MS, a bound for a notification lost with a broken listening connection.
  * A token's use is still written at most once a minute (tokens.ts), through a lookup when it is due.
@@ -75,11 +78,37 @@ export async function listenForAuthChanges(db: Db): Promise<() => Promise<void>>
   };
 }
 
-/** The live token's owner, from the cache when fresh (and its use recently written), else the database. */
-export async function cachedToken(db: Db, accessToken: string): Promise<TokenLookup | null> {
+/** Whether this database's cache is in use (its server listens for changes). */
+export function isAuthCached(db: Db): boolean {
+  return cacheOf(db).listening > 0;
+}
+
+/** Bumped on every drop of this database's cache: a request that saw it unchanged used no dropped entry. */
+export function authGeneration(db: Db): number {
+  return cacheOf(db).generation;
+}
+
+/**
+ * The round trip that settles the notifications of every change committed before it was sent (PostgreSQL;
+ * PGlite delivers them in process before its writer's query resolves).
+ */
+export async function settleAuthChanges(db: Db): Promise<void> {
+  if (db.kind === 'postgres') await db.query('SELECT 1');
+}
+
+/**
+ * The live token's owner, from the cache when fresh (and its use recently written), else the database.
+ * `settled: false`: the caller settles pending notifications itself after this (principal.ts
+ * `readSettlingAuth`), so a cache hit costs no round trip at all.
+ */
+export async function cachedToken(
+  db: Db,
+  accessToken: string,
+  { settled = true }: { settled?: boolean } = {},
+): Promise<TokenLookup | null> {
   const cache = cacheOf(db);
   if (cache.listening === 0 || !accessToken || accessToken.length > 200) return lookupToken(db, accessToken);
-  if (db.kind === 'postgres') await db.query('SELECT 1');
+  if (settled) await settleAuthChanges(db);
   const key = sha256(accessToken);
   const hit = cache.tokens.get(key);
   const now = Date.now();
@@ -94,7 +123,8 @@ export async function cachedToken(db: Db, accessToken: string): Promise<TokenLoo
 
 /**
  * A user's principal parts from the cache when fresh, else from `load` (stored unless a drop came between).
- * Called right after `cachedToken` in the same request, whose round trip has settled the notifications.
+ * Called right after `cachedToken` in the same request, whose round trip has settled the notifications (or
+ * in `readSettlingAuth`, whose handler settles them afterwards).
  */
 export async function cachedPrincipal<T>(db: Db, userId: string, load: () => Promise<T>): Promise<T> {
   const cache = cacheOf(db);

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { cachedPrincipal, cachedToken, listenForAuthChanges } from './auth-cache.ts';
+import {
+  authGeneration,
+  cachedPrincipal,
+  cachedToken,
+  isAuthCached,
+  listenForAuthChanges,
+  settleAuthChanges,
+} from './auth-cache.ts';
 import { AppError } from './errors.ts';
 
 /** Who is calling: the signed-in user, their staff record (if any) and the permission names they hold. */
@@ -17,6 +24,8 @@ declare module 'fastify' {
     /** The caller, resolved once per request from the Bearer token; null when anonymous. */
     principal(): Promise<Principal | null>;
     principalCache?: Promise<Principal | null>;
+    /** Set while `readSettlingAuth` runs its handler: a cached principal needs no settling round trip. */
+    settlesAuthLater: boolean;
   }
 }
 
@@ -99,11 +108,12 @@ export function registerPrincipal(app: FastifyInstance, db: Db): void {
     stopListening = null;
   });
   app.decorateRequest('principalCache', undefined);
+  app.decorateRequest('settlesAuthLater', false);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     this.principalCache ??= (async () => {
       const token = bearerToken(this);
       if (!token) return null;
-      const owner = await cachedToken(db, token);
+      const owner = await cachedToken(db, token, { settled: !this.settlesAuthLater });
       if (!owner) return null;
       const { userId, tokenId } = owner;
       const { staff, permissions } = await cachedPrincipal(db, userId, () =>
@@ -113,4 +123,45 @@ export function registerPrincipal(app: FastifyInstance, db: Db): void {
     })();
     return this.principalCache;
   });
+}
+
+/**
+ * Runs a handler that changes nothing (an engine list or read) without the round trip a cached principal
+ * costs on PostgreSQL to settle pending notifications (auth-cache.ts): the handler's own queries, on pooled
+ * connections that listen too, settle them. When it is done, if the cache was dropped since it began (a
+ * token, user, staff record, role or grant changed), its answer or error is thrown away and it runs again
+ * with the principal read afresh, so a change committed before the request began still applies to it. A
+ * handler that ran no query (it failed before one) gets the settling round trip afterwards. `run` gets the
+ * database to query through (it notes each answered statement).
+ */
+export async function readSettlingAuth<T>(
+  request: FastifyRequest,
+  db: Db,
+  run: (db: Db) => Promise<T>,
+): Promise<T> {
+  if (!isAuthCached(db) || request.principalCache) return run(db);
+  const generation = authGeneration(db);
+  let answered = false;
+  const noting: Db = Object.create(db) as Db;
+  noting.query = async <R>(sql: string, params?: readonly unknown[]) => {
+    const result = await db.query<R>(sql, params);
+    answered = true;
+    return result;
+  };
+  let outcome: { value: T } | { error: unknown };
+  request.settlesAuthLater = true;
+  try {
+    outcome = { value: await run(noting) };
+  } catch (error) {
+    outcome = { error };
+  } finally {
+    request.settlesAuthLater = false;
+  }
+  if (!answered) await settleAuthChanges(db);
+  if (authGeneration(db) !== generation) {
+    request.principalCache = undefined;
+    return run(db);
+  }
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }

@@ -111,13 +111,14 @@ function finish(
   currentPage: number,
   total: Total,
 ): Page {
-  const rows = fetched.slice(0, q.size);
-  const last = rows[rows.length - 1];
+  const kept = fetched.slice(0, q.size);
+  const last = kept[kept.length - 1];
   const nextCursor =
     hasMore && last
       ? encodeCursor(resource, q, { keys: last[KEYS] as (string | null)[], page: currentPage + 1, total })
       : null;
-  for (const row of rows) delete row[KEYS];
+  // Copies without the keys column rather than `delete` (which leaves every row a slow dictionary object).
+  const rows = kept.map(({ [KEYS]: _keys, ...row }) => row);
   return { rows, currentPage, nextCursor, ...total };
 }
 
