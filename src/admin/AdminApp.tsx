@@ -8,7 +8,6 @@ import { PERMISSION } from '../../schemas/permissions.ts';
 import { RequirePermission } from '../components/RequirePermission.tsx';
 import { i18n, getI18nextProvider } from '../i18n/i18n.ts';
 import { AccountMenu } from '../layouts/AccountMenu.tsx';
-import { AccountTabs } from '../layouts/AccountTabs.tsx';
 import { MainLayout } from '../layouts/MainLayout.tsx';
 import { SettingsLayout } from '../layouts/SettingsLayout.tsx';
 import { LoadingState } from '../components/LoadingState.tsx';
@@ -28,6 +27,10 @@ import { useRowCheckboxLabels } from './useRowCheckboxLabels.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
 
 // Pages other than the lists load on first visit: opening the admin at a list does not download them.
+// The account area's tabs too (MUI Tabs with its scroll buttons): only /account shows them.
+const AccountTabs = lazy(() =>
+  import('../layouts/AccountTabs.tsx').then((m) => ({ default: m.AccountTabs })),
+);
 const PasswordPage = lazy(() =>
   import('../pages/account/PasswordPage.tsx').then((m) => ({ default: m.PasswordPage })),
 );
