@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { CustomRoutes, useLogout } from 'react-admin';
 import { useTranslation } from 'react-i18next';
@@ -23,27 +23,35 @@ import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
 import { LeanAdmin } from './LeanAdmin.tsx';
+import { lazyScreen } from './lazyScreen.ts';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
 
-// Pages other than the lists load on first visit: opening the admin at a list does not download them.
+// Pages other than the lists load on first visit, with the messages they show: opening the admin at a list
+// downloads neither.
+const PasswordPage = lazyScreen(
+  () => import('../pages/account/PasswordPage.tsx'),
+  (m) => m.PasswordPage,
+);
+const ProfilePage = lazyScreen(
+  () => import('../pages/account/ProfilePage.tsx'),
+  (m) => m.ProfilePage,
+);
+// The dashboard's recent activity reads in the activity log's words (settings).
+const DashboardPage = lazyScreen(
+  () => import('../pages/dashboard/DashboardPage.tsx'),
+  (m) => m.DashboardPage,
+  ['system', 'settings'],
+);
+const GeneralSettingsPage = lazyScreen(
+  () => import('../pages/settings/general/GeneralSettingsPage.tsx'),
+  (m) => m.GeneralSettingsPage,
+  ['settings'],
+);
 // The account area's tabs too (MUI Tabs with its scroll buttons): only /account shows them.
-const AccountTabs = lazy(() =>
-  import('../layouts/AccountTabs.tsx').then((m) => ({ default: m.AccountTabs })),
-);
-const PasswordPage = lazy(() =>
-  import('../pages/account/PasswordPage.tsx').then((m) => ({ default: m.PasswordPage })),
-);
-const ProfilePage = lazy(() =>
-  import('../pages/account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
-);
-const DashboardPage = lazy(() =>
-  import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
-);
-const GeneralSettingsPage = lazy(() =>
-  import('../pages/settings/general/GeneralSettingsPage.tsx').then((m) => ({
-    default: m.GeneralSettingsPage,
-  })),
+const AccountTabs = lazyScreen(
+  () => import('../layouts/AccountTabs.tsx'),
+  (m) => m.AccountTabs,
 );
 
 /** Every registered resource, on the API contract (src/engine). */
