@@ -18,7 +18,7 @@ export function lazyScreen<M, P extends object>(
   messages: readonly ScreenBundle[] = [],
 ) {
   return lazy(async () => {
-    const [module] = await Promise.all([load(), loadAdminMessages(messages)]);
+    const [module] = await Promise.all([load(), messages.length ? loadAdminMessages(messages) : null]);
     return { default: pick(module) };
   });
 }
