@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { LOCALES, bundleOfNamespace, namespaceOfFile } from './locales/languages.ts';
+import { LOCALES, bundleOfFile } from './locales/languages.ts';
 import { leanDependencies } from './scripts/lib/vite-lean-deps.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
@@ -26,12 +26,12 @@ export default defineConfig({
 
 /**
  * The browser downloads the catalogues per language and bundle (src/i18n/messages.ts): one chunk each,
- * `messages-<lang>-public` and `messages-<lang>-admin`, instead of one chunk per JSON file.
+ * `messages-<lang>-public`, `-admin`, `-settings` and `-system`, instead of one chunk per JSON file.
  */
 function messagesChunk(id: string): string | undefined {
   const match = /\/locales\/([^/]+)\/([^/]+\.json)$/.exec(id);
   if (!match || !(LOCALES as readonly string[]).includes(match[1]!)) return undefined;
-  return `messages-${match[1]}-${bundleOfNamespace(namespaceOfFile(match[2]!))}`;
+  return `messages-${match[1]}-${bundleOfFile(match[2]!)}`;
 }
 
 /** Text files worth compressing; images and fonts are compressed already. */

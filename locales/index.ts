@@ -4,6 +4,8 @@
  * (src/i18n/messages.ts, grouped as locales/languages.ts says).
  * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
  * (resources.<name>.fields.<field>, merged from resources*.json so each area keeps its own file), settings, system, errors and validation (server messages too).
+ * `settings-shell.json` and `system-shell.json` are parts of `settings` and `system` the browser downloads with
+ * the admin shell (locales/languages.ts); they are merged into their namespace here.
  */
 import { DEFAULT_LOCALE, LOCALES } from './languages.ts';
 import type { Catalog, Locale } from './languages.ts';
@@ -16,7 +18,9 @@ import enResources from './en/resources.json';
 import enResourcesContent from './en/resources-content.json';
 import enResourcesPeople from './en/resources-people.json';
 import enSettings from './en/settings.json';
+import enSettingsShell from './en/settings-shell.json';
 import enSystem from './en/system.json';
+import enSystemShell from './en/system-shell.json';
 import enValidation from './en/validation.json';
 import zhApp from './zh-CN/app.json';
 import zhAuth from './zh-CN/auth.json';
@@ -27,7 +31,9 @@ import zhResources from './zh-CN/resources.json';
 import zhResourcesContent from './zh-CN/resources-content.json';
 import zhResourcesPeople from './zh-CN/resources-people.json';
 import zhSettings from './zh-CN/settings.json';
+import zhSettingsShell from './zh-CN/settings-shell.json';
 import zhSystem from './zh-CN/system.json';
+import zhSystemShell from './zh-CN/system-shell.json';
 import zhValidation from './zh-CN/validation.json';
 
 export { DEFAULT_LOCALE, LOCALES };
@@ -41,8 +47,8 @@ export const catalogs: Record<Locale, Catalog> = {
     errors: zhErrors,
     ra: zhRa,
     resources: { ...zhResources, ...zhResourcesPeople, ...zhResourcesContent },
-    settings: zhSettings,
-    system: zhSystem,
+    settings: merged(zhSettings, zhSettingsShell),
+    system: merged(zhSystem, zhSystemShell),
     validation: zhValidation,
   },
   en: {
@@ -52,11 +58,27 @@ export const catalogs: Record<Locale, Catalog> = {
     errors: enErrors,
     ra: enRa,
     resources: { ...enResources, ...enResourcesPeople, ...enResourcesContent },
-    settings: enSettings,
-    system: enSystem,
+    settings: merged(enSettings, enSettingsShell),
+    system: merged(enSystem, enSystemShell),
     validation: enValidation,
   },
 };
+
+/** Deep-merges a namespace's files (a `-shell.json` file adds leaves inside the namespace's own groups). */
+function merged(...parts: Catalog[]): Catalog {
+  const out: Catalog = {};
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      const previous = out[key];
+      out[key] = isGroup(previous) && isGroup(value) ? merged(previous, value) : value;
+    }
+  }
+  return out;
+}
+
+function isGroup(value: unknown): value is Catalog {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** Picks a supported locale from a header like `en-US,en;q=0.9`; zh-CN when nothing matches. */
 export function negotiateLocale(header: string | undefined | null): Locale {

@@ -1,15 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { CustomRoutes, useLogout } from 'react-admin';
+import { CustomRoutes } from 'react-admin';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route } from 'react-router-dom';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { RequirePermission } from '../components/RequirePermission.tsx';
 import { i18n, getI18nextProvider } from '../i18n/i18n.ts';
-import { AccountMenu } from '../layouts/AccountMenu.tsx';
-import { AccountTabs } from '../layouts/AccountTabs.tsx';
-import { MainLayout } from '../layouts/MainLayout.tsx';
 import { SettingsLayout } from '../layouts/SettingsLayout.tsx';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
@@ -17,30 +13,46 @@ import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { authProvider } from '../providers/authProvider.ts';
 import { createDataProvider } from '../engine/dataProvider.ts';
 import { preferenceStore } from '../engine/preferenceStore.ts';
-import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
 import { queryClient } from '../providers/queryClient.ts';
 import { Guard } from '../routes/Guard.tsx';
 import { useThemeMode } from '../theme/preferences.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 import { adminTheme } from './adminTheme.ts';
 import { LeanAdmin } from './LeanAdmin.tsx';
+import { lazyScreen } from './lazyScreen.ts';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels.ts';
 import { settingsRoutes } from './settingsRoutes.tsx';
 
-// Pages other than the lists load on first visit: opening the admin at a list does not download them.
-const PasswordPage = lazy(() =>
-  import('../pages/account/PasswordPage.tsx').then((m) => ({ default: m.PasswordPage })),
+// Pages other than the lists load on first visit, with the messages they show: opening the admin at a list
+// downloads neither.
+const PasswordPage = lazyScreen(
+  () => import('../pages/account/PasswordPage.tsx'),
+  (m) => m.PasswordPage,
 );
-const ProfilePage = lazy(() =>
-  import('../pages/account/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
+const ProfilePage = lazyScreen(
+  () => import('../pages/account/ProfilePage.tsx'),
+  (m) => m.ProfilePage,
 );
-const DashboardPage = lazy(() =>
-  import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
+// The dashboard's recent activity reads in the activity log's words (settings).
+const DashboardPage = lazyScreen(
+  () => import('../pages/dashboard/DashboardPage.tsx'),
+  (m) => m.DashboardPage,
+  ['system', 'settings'],
 );
-const GeneralSettingsPage = lazy(() =>
-  import('../pages/settings/general/GeneralSettingsPage.tsx').then((m) => ({
-    default: m.GeneralSettingsPage,
-  })),
+const GeneralSettingsPage = lazyScreen(
+  () => import('../pages/settings/general/GeneralSettingsPage.tsx'),
+  (m) => m.GeneralSettingsPage,
+  ['settings'],
+);
+// The layout of /dashboard and /account (the settings pages have their own).
+const MainShell = lazyScreen(
+  () => import('./MainShell.tsx'),
+  (m) => m.MainShell,
+);
+// The account area's tabs too (MUI Tabs with its scroll buttons): only /account shows them.
+const AccountTabs = lazyScreen(
+  () => import('../layouts/AccountTabs.tsx'),
+  (m) => m.AccountTabs,
 );
 
 /** Every registered resource, on the API contract (src/engine). */
@@ -126,29 +138,19 @@ export function AdminApp() {
   );
 }
 
+/** The /dashboard and /account layout, with a full-page loading state while its chunk loads. */
+function Shell({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<LoadingState fullScreen />}>
+      <MainShell>{children}</MainShell>
+    </Suspense>
+  );
+}
+
 function PassThrough({ children }: { children?: ReactNode }) {
   return <>{children}</>;
 }
 
 function NotFound() {
   return <ErrorPage code={404} />;
-}
-
-/** MainLayout wired to react-admin: its language switcher, its logout, and staff-only links. */
-function Shell({ children }: { children: ReactNode }) {
-  const logout = useLogout();
-  const { data } = useQuery({
-    queryKey: profileKey(STAFF_INCLUDE),
-    queryFn: () => loadProfile(queryClient, STAFF_INCLUDE),
-    staleTime: 5 * 60_000,
-  });
-  return (
-    <MainLayout
-      isStaff={Boolean(data?.staff?.id)}
-      languageSwitcher={<AdminLanguageSwitcher />}
-      accountMenu={<AccountMenu onLogout={() => void logout()} />}
-    >
-      <Suspense fallback={<LoadingState />}>{children}</Suspense>
-    </MainLayout>
-  );
 }

@@ -1,15 +1,30 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import type { ComponentProps, ReactNode } from 'react';
-import {
-  AccessDenied,
-  AdminContext,
-  AuthenticationError,
-  CoreAdminUI,
-  Error as ErrorView,
-  LoadingPage,
-  Notification,
-} from 'react-admin';
+import { Suspense, lazy } from 'react';
+import type { ComponentProps, ComponentType, ReactNode } from 'react';
+import { AdminContext, CoreAdminUI, LoadingPage, Notification } from 'react-admin';
 import type { CatchAllComponent, LayoutComponent } from 'react-admin';
+import type * as ErrorViews from './errorViews.ts';
+
+/**
+ * One of react-admin's error pages, downloaded when it is shown (./errorViews.ts), with react-admin's
+ * loading page meanwhile. Until then a working page does not carry their code.
+ */
+function lazyErrorView<K extends keyof typeof ErrorViews>(name: K) {
+  const View = lazy(() =>
+    import('./errorViews.ts').then((m) => ({ default: m[name] as ComponentType<object> })),
+  );
+  return function ErrorViewLoader(props: object) {
+    return (
+      <Suspense fallback={<LoadingPage />}>
+        <View {...props} />
+      </Suspense>
+    );
+  };
+}
+
+const AccessDenied = lazyErrorView('AccessDenied');
+const AuthenticationError = lazyErrorView('AuthenticationError');
+const ErrorView = lazyErrorView('Error');
 
 type ContextProps = ComponentProps<typeof AdminContext>;
 
@@ -22,7 +37,8 @@ type ContextProps = ComponentProps<typeof AdminContext>;
  * (node-polyglot with its polyfills and the English messages: we always pass ra-i18n-i18next's), and
  * through `AdminUI` the default layout (app bar, sidebar, menu, user menu), the login page and form and the
  * auth-callback page. The shell is only mounted at /account, /dashboard and /settings, each route with its
- * own layout (`layout`), so `/login` and `/auth-callback` are never served here.
+ * own layout (`layout`), so `/login` and `/auth-callback` are never served here. Its error pages (a failed
+ * screen, a refused permission, a failed authentication check) load when one is shown.
  *
  * @example
  * <LeanAdmin dataProvider={dataProvider} i18nProvider={i18nProvider} layout={PassThrough} catchAll={NotFound}>

@@ -1,15 +1,24 @@
-import { lazy } from 'react';
 import type { ComponentType } from 'react';
+import type { ScreenBundle } from '../../locales/languages.ts';
 import type { Resource } from '../../resources/define.ts';
 import type { ResourceViews } from '../engine/views.ts';
+import { lazyScreen } from './lazyScreen.ts';
 
 /**
- * A hand-written screen downloaded on its first visit (the settings layout shows a loading state meanwhile),
- * so opening the admin at one list does not download every other screen.
+ * A hand-written screen downloaded on its first visit with the message bundles it shows (the settings
+ * layout shows a loading state meanwhile), so opening the admin at one list does not download every other
+ * screen or its texts.
  */
-function lazyView<M>(load: () => Promise<M>, pick: (module: M) => ComponentType<{ resource: Resource }>) {
-  return lazy(() => load().then((module) => ({ default: pick(module) })));
+function lazyView<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<{ resource: Resource }>,
+  messages: readonly ScreenBundle[] = [],
+) {
+  return lazyScreen(load, pick, messages);
 }
+
+/** The people and settings screens' own texts (locales/<lang>/settings.json). */
+const SETTINGS: readonly ScreenBundle[] = ['settings'];
 
 /**
  * The one place to override a generated screen without forking the engine. Keyed by resource name; the
@@ -25,6 +34,7 @@ export const overrides: Record<string, ResourceViews> = {
     list: lazyView(
       () => import('../pages/people/DepartmentTreePage.tsx'),
       (m) => m.DepartmentTreePage,
+      SETTINGS,
     ),
     create: false,
     edit: false,
@@ -34,10 +44,12 @@ export const overrides: Record<string, ResourceViews> = {
     create: lazyView(
       () => import('../pages/people/RoleCreate.tsx'),
       (m) => m.RoleCreate,
+      SETTINGS,
     ),
     edit: lazyView(
       () => import('../pages/people/RoleEdit.tsx'),
       (m) => m.RoleEdit,
+      SETTINGS,
     ),
   },
   staff: {
@@ -48,20 +60,24 @@ export const overrides: Record<string, ResourceViews> = {
     create: lazyView(
       () => import('../pages/people/StaffCreate.tsx'),
       (m) => m.StaffCreate,
+      SETTINGS,
     ),
     edit: lazyView(
       () => import('../pages/people/StaffEdit.tsx'),
       (m) => m.StaffEdit,
+      SETTINGS,
     ),
   },
   dictionaries: {
     create: lazyView(
       () => import('../pages/settings/dictionaries/DictionaryCreate.tsx'),
       (m) => m.DictionaryCreate,
+      SETTINGS,
     ),
     edit: lazyView(
       () => import('../pages/settings/dictionaries/DictionaryEdit.tsx'),
       (m) => m.DictionaryEdit,
+      SETTINGS,
     ),
     show: false,
   },
@@ -69,6 +85,7 @@ export const overrides: Record<string, ResourceViews> = {
     list: lazyView(
       () => import('../pages/settings/files/FilesPage.tsx'),
       (m) => m.FilesPage,
+      SETTINGS,
     ),
     create: false,
     edit: false,
@@ -78,6 +95,7 @@ export const overrides: Record<string, ResourceViews> = {
     list: lazyView(
       () => import('../pages/settings/activities/ActivityLogPage.tsx'),
       (m) => m.ActivityLogPage,
+      SETTINGS,
     ),
     create: false,
     edit: false,

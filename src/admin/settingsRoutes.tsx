@@ -1,28 +1,41 @@
-import { lazy, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
 import { resources } from '../../resources/index.ts';
+import { lazyScreen } from './lazyScreen.ts';
 import { overrides } from './overrides.ts';
 
-// The system pages load on first visit (SettingsLayout shows a loading state meanwhile).
-const FilesPage = lazy(() =>
-  import('../pages/settings/files/FilesPage.tsx').then((m) => ({ default: m.FilesPage })),
+// The system pages load on first visit, with their messages (SettingsLayout shows a loading state meanwhile).
+const FilesPage = lazyScreen(
+  () => import('../pages/settings/files/FilesPage.tsx'),
+  (m) => m.FilesPage,
+  ['settings'],
 );
-const LogsPage = lazy(() =>
-  import('../pages/system/logs/LogsPage.tsx').then((m) => ({ default: m.LogsPage })),
+const LogsPage = lazyScreen(
+  () => import('../pages/system/logs/LogsPage.tsx'),
+  (m) => m.LogsPage,
+  ['system'],
 );
-const ModulesPage = lazy(() =>
-  import('../pages/system/modules/ModulesPage.tsx').then((m) => ({ default: m.ModulesPage })),
+const ModulesPage = lazyScreen(
+  () => import('../pages/system/modules/ModulesPage.tsx'),
+  (m) => m.ModulesPage,
+  ['system'],
 );
-const MonitorPage = lazy(() =>
-  import('../pages/system/monitor/MonitorPage.tsx').then((m) => ({ default: m.MonitorPage })),
+const MonitorPage = lazyScreen(
+  () => import('../pages/system/monitor/MonitorPage.tsx'),
+  (m) => m.MonitorPage,
+  ['system'],
 );
-const JobsPage = lazy(() =>
-  import('../pages/system/jobs/JobsPage.tsx').then((m) => ({ default: m.JobsPage })),
+const JobsPage = lazyScreen(
+  () => import('../pages/system/jobs/JobsPage.tsx'),
+  (m) => m.JobsPage,
+  ['system'],
 );
-const TasksPage = lazy(() =>
-  import('../pages/system/tasks/TasksPage.tsx').then((m) => ({ default: m.TasksPage })),
+const TasksPage = lazyScreen(
+  () => import('../pages/system/tasks/TasksPage.tsx'),
+  (m) => m.TasksPage,
+  ['system'],
 );
 
 /**

@@ -18,6 +18,22 @@ describe('i18n', () => {
     expect(i18n.hasResourceBundle('en', 'admin')).toBe(false);
   });
 
+  it('loads a screen bundle on demand, and in the new language on every later switch', async () => {
+    await provider.changeLocale('zh-CN');
+    expect(i18n.hasResourceBundle('zh-CN', 'system')).toBe(false);
+    // The shell's few texts of a screen namespace come with the admin bundle.
+    expect(provider.translate('system.events.reload')).toBe('重新加载');
+    await loadAdminMessages(['system']);
+    expect(provider.translate('system.dashboard.title')).toBe('仪表盘');
+    expect(i18n.hasResourceBundle('zh-CN', 'settings')).toBe(false);
+    await provider.changeLocale('en');
+    // The switch waited for the system texts of English too: no key, no Chinese.
+    expect(provider.translate('system.dashboard.title')).toBe('Dashboard');
+    expect(provider.translate('system.events.reload')).toBe('Reload');
+    expect(i18n.hasResourceBundle('en', 'settings')).toBe(false);
+    await provider.changeLocale('zh-CN');
+  });
+
   it("translates react-admin's messages with plurals and placeholders in both languages", async () => {
     await provider.changeLocale('zh-CN');
     expect(provider.translate('ra.action.save')).toBe('保存');

@@ -3,8 +3,8 @@ import type { BackendModule } from 'i18next';
 import type { I18nProvider } from 'react-admin';
 import { getI18nProvider } from 'ra-i18n-i18next';
 import { addedMessages, onMessagesAdded } from '../../locales/additions.ts';
-import { LOCALES, bundleOfNamespace } from '../../locales/languages.ts';
-import type { Catalog, Locale, MessageBundle } from '../../locales/languages.ts';
+import { LOCALES, SCREEN_NAMESPACES, bundleOfNamespace } from '../../locales/languages.ts';
+import type { Catalog, Locale, MessageBundle, ScreenBundle } from '../../locales/languages.ts';
 import { isLocale, storeLocale } from './locale.ts';
 import { loadMessages } from './messages.ts';
 
@@ -27,10 +27,11 @@ i18n.on('languageChanged', (lng: string) => {
 });
 
 /**
- * Where i18next gets its messages: the i18next namespaces are the two bundles of locales/languages.ts,
- * `public` (loaded by initI18n) and `admin` (loaded by loadAdminMessages), each downloaded for one language
- * only when it is needed. i18next waits for them before it reports a language as changed, so a switch
- * never shows keys or the other language's text.
+ * Where i18next gets its messages: the i18next namespaces are the bundles of locales/languages.ts, `public`
+ * (loaded by initI18n), `admin` and the screens' `settings` and `system` (loaded by loadAdminMessages), each
+ * downloaded for one language only when it is needed. A language switch reloads every bundle loaded so far,
+ * and i18next waits for them before it reports the language as changed, so a switch never shows keys or
+ * the other language's text.
  */
 const messagesBackend: BackendModule = {
   type: 'backend',
@@ -75,8 +76,8 @@ export async function initI18n(locale: Locale): Promise<I18nProvider> {
       load: 'currentOnly',
       ns: ['public'],
       defaultNS: 'public',
-      // One flat key space (`ra.action.save`, `auth.login.title`) across both bundles.
-      fallbackNS: 'admin',
+      // One flat key space (`ra.action.save`, `auth.login.title`) across the bundles.
+      fallbackNS: ['admin', ...SCREEN_NAMESPACES],
       interpolation: { escapeValue: false },
       // react-admin passes free text (labels, titles) through translate(); a colon in it is not a namespace.
       nsSeparator: false,
@@ -88,11 +89,16 @@ export async function initI18n(locale: Locale): Promise<I18nProvider> {
 }
 
 /**
- * Downloads the admin messages (react-admin's `ra` and the admin areas) of the current language; from then
- * on a language switch loads both bundles of the new language. Call before the admin shell renders.
+ * Downloads the admin messages (react-admin's `ra`, the generated screens' and the shell's) of the current
+ * language, and those of the screen bundles in `screens`; from then on a language switch loads them all in
+ * the new language. Call before the admin shell renders, and before a screen showing a screen bundle's
+ * texts renders (src/admin/lazyScreen.ts).
+ *
+ * @example
+ * await loadAdminMessages(['system']); // the system pages' texts
  */
-export async function loadAdminMessages(): Promise<void> {
-  await i18n.loadNamespaces('admin');
+export async function loadAdminMessages(screens: readonly ScreenBundle[] = []): Promise<void> {
+  await i18n.loadNamespaces(['admin', ...screens]);
 }
 
 /** Starts downloading a bundle early (start-up knows the stored language before GET /api/v1 answers). */
@@ -107,7 +113,11 @@ export function getI18nextProvider(): I18nProvider {
 }
 
 function isBundle(namespace: string): namespace is MessageBundle {
-  return namespace === 'public' || namespace === 'admin';
+  return (
+    namespace === 'public' ||
+    namespace === 'admin' ||
+    (SCREEN_NAMESPACES as readonly string[]).includes(namespace)
+  );
 }
 
 function withAdded(messages: Catalog, locale: Locale, bundle: MessageBundle): Catalog {

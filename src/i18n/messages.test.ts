@@ -1,19 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
-import { LOCALES, PUBLIC_NAMESPACES } from '../../locales/languages.ts';
+import { LOCALES, PUBLIC_NAMESPACES, bundleOfFile } from '../../locales/languages.ts';
+import type { Catalog } from '../../locales/languages.ts';
 import { loadMessages } from './messages.ts';
+
+/** Deep merge, as i18next's lookup across the bundles sees them. */
+function merge(target: Catalog, source: Catalog): Catalog {
+  const out: Catalog = { ...target };
+  for (const [key, value] of Object.entries(source)) {
+    const previous = out[key];
+    out[key] =
+      previous && typeof previous === 'object' && value && typeof value === 'object'
+        ? merge(previous as Catalog, value as Catalog)
+        : value;
+  }
+  return out;
+}
 
 describe('loadMessages', () => {
   it.each(LOCALES)(
-    '%s: the public and admin bundles together are exactly the catalogues the server reads',
+    '%s: the public, admin, settings and system bundles together are exactly the catalogues the server reads',
     async (locale) => {
-      const [publicPart, adminPart] = await Promise.all([
+      const [publicPart, adminPart, settingsPart, systemPart] = await Promise.all([
         loadMessages(locale, 'public'),
         loadMessages(locale, 'admin'),
+        loadMessages(locale, 'settings'),
+        loadMessages(locale, 'system'),
       ]);
       expect(Object.keys(publicPart).sort()).toEqual([...PUBLIC_NAMESPACES].sort());
-      expect(Object.keys(adminPart)).toContain('ra');
-      expect({ ...publicPart, ...adminPart }).toEqual(catalogs[locale]);
+      expect(Object.keys(adminPart).sort()).toEqual(['engine', 'ra', 'resources', 'settings', 'system']);
+      expect(Object.keys(settingsPart)).toEqual(['settings']);
+      expect(Object.keys(systemPart)).toEqual(['system']);
+      expect([publicPart, adminPart, settingsPart, systemPart].reduce(merge, {})).toEqual(catalogs[locale]);
     },
   );
+
+  it('keeps the screens texts out of the admin bundle, except what the shell shows everywhere', async () => {
+    const admin = await loadMessages('en', 'admin');
+    // The settings menu's entry for the users page and every edit screen's live-update banner.
+    expect(admin.settings).toEqual({ people: { menu: { users: 'Users' } } });
+    expect(Object.keys(admin.system as Catalog)).toEqual(['events']);
+    const system = (await loadMessages('en', 'system')).system as Catalog;
+    expect(system).toHaveProperty('dashboard.title', 'Dashboard');
+    expect(system).not.toHaveProperty('events');
+  });
+});
+
+describe('bundleOfFile', () => {
+  it.each([
+    ['locales/en/app.json', 'public'],
+    ['locales/en/ra.json', 'admin'],
+    ['locales/zh-CN/resources-people.json', 'admin'],
+    ['locales/en/settings.json', 'settings'],
+    ['locales/en/settings-shell.json', 'admin'],
+    ['locales/zh-CN/system.json', 'system'],
+    ['locales/zh-CN/system-shell.json', 'admin'],
+  ])('%s -> %s', (file, bundle) => {
+    expect(bundleOfFile(file)).toBe(bundle);
+  });
 });

@@ -1,13 +1,14 @@
-import { bundleOfNamespace, namespaceOfFile } from '../../locales/languages.ts';
+import { bundleOfFile, namespaceOfFile } from '../../locales/languages.ts';
 import type { Catalog, Locale, MessageBundle } from '../../locales/languages.ts';
 
-// One lazy module per catalogue file; vite.config.ts puts each language's public and admin files into one
-// chunk each, so a bundle is one download.
+// One lazy module per catalogue file; vite.config.ts puts each language's files of one bundle (public, admin,
+// settings, system) into one chunk, so a bundle is one download.
 const files = import.meta.glob<Catalog>('../../locales/*/*.json', { import: 'default' });
 
 /**
  * One language's catalogues of one bundle (locales/languages.ts), merged as locales/index.ts merges them
- * for the server: `{ app: {...}, auth: {...} }`, resources*.json files all under `resources`.
+ * for the server: `{ app: {...}, auth: {...} }`, resources*.json files all under `resources`. A screen namespace
+ * is split between its own bundle and `admin` (its `-shell.json` file): together they make the server's.
  *
  * @example
  * const messages = await loadMessages('en', 'public'); // { app, auth, errors, validation }
@@ -15,8 +16,8 @@ const files = import.meta.glob<Catalog>('../../locales/*/*.json', { import: 'def
 export async function loadMessages(locale: Locale, bundle: MessageBundle): Promise<Catalog> {
   const wanted = Object.keys(files)
     .filter((file) => file.split('/').at(-2) === locale)
+    .filter((file) => bundleOfFile(file) === bundle)
     .map((file) => ({ file, namespace: namespaceOfFile(file) }))
-    .filter(({ namespace }) => bundleOfNamespace(namespace) === bundle)
     // A namespace's own file first, then its extra files (resources.json, then resources-*.json).
     .sort(
       (a, b) => a.namespace.localeCompare(b.namespace) || rank(a) - rank(b) || a.file.localeCompare(b.file),

@@ -207,6 +207,24 @@ describe('settings layout', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '展开菜单' }).getAttribute('aria-expanded')).toBe('false');
   });
 
+  it('on a narrow screen, opens the menu as a drawer from the button and closes it on choosing a page', async () => {
+    const user = userEvent.setup();
+    renderAt('/settings/roles', { profile: staff([], 1) });
+    const toggle = await screen.findByRole('button', { name: '展开菜单' }, { timeout: 10_000 });
+    // No side menu until the button opens it (its drawer's code loads on the way).
+    expect(screen.queryByRole('navigation', { name: '设置导航' })).toBeNull();
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await user.click(toggle);
+    const nav = await screen.findByRole('navigation', { name: '设置导航' }, { timeout: 10_000 });
+    // The page behind the open drawer is hidden from assistive technology, the button with it.
+    expect(toggle.getAttribute('aria-label')).toBe('收起菜单');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    await user.click(within(nav).getByRole('link', { name: '员工' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/settings/staff'));
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: '设置导航' })).toBeNull());
+    expect(screen.getByRole('button', { name: '展开菜单' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('closes back to the dashboard', async () => {
     stubWideScreen();
     const user = userEvent.setup();

@@ -63,7 +63,7 @@ function renderPage() {
 describe('DepartmentTreePage', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
-    await loadAdminMessages();
+    await loadAdminMessages(['settings']);
   });
   beforeEach(() => {
     calls = [];

@@ -15,7 +15,7 @@ const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, option
 
 beforeAll(async () => {
   await initI18n('en');
-  await loadAdminMessages();
+  await loadAdminMessages(['settings']);
 });
 
 const staffUpdate: ActivityRow = {
@@ -42,7 +42,7 @@ describe('activity rows in words', () => {
     expect(actionLabel(t, 'settings.update', 'en')).toBe('Changed settings');
     expect(actionLabel(t, 'something.odd', 'en')).toBe('something.odd');
     await i18n.changeLanguage('zh-CN');
-    await loadAdminMessages();
+    await loadAdminMessages(['settings']);
     try {
       expect(actionLabel(t, 'staff.create', 'zh-CN')).toBe('新建员工');
       expect(actionLabel(t, 'auth.login', 'zh-CN')).toBe('登录');

@@ -50,7 +50,7 @@ export function fakeApi(routes: Record<string, (call: SeenCall) => FakeAnswer>):
 
 export async function renderSystemPage(page: ReactElement) {
   await initI18n('en');
-  await loadAdminMessages();
+  await loadAdminMessages(['system']);
   Cookies.set('access_token', 'tok', { path: '/' });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   // The route guard loads the profile before a settings page renders; the page reads it from the cache.
