@@ -98,6 +98,31 @@ describe('ResourceList', () => {
     );
   });
 
+  it('renders an added filter (its input loaded on demand) with the focus in it, and filters by it', async () => {
+    const calls = api();
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    // Not shown until added: no input for it on the page.
+    expect(screen.queryByRole('spinbutton', { name: 'Age' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Add filter' }));
+    await userEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Age' }));
+    const age = await screen.findByRole('spinbutton', { name: 'Age' });
+    await waitFor(() => expect(document.activeElement).toBe(age));
+    await userEvent.keyboard('30');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+        expect(last?.query.get('search')).toBe('age:30');
+      },
+      { timeout: 5000 },
+    );
+    // A relation's autocomplete, another kind loaded on demand, gets the focus too.
+    await userEvent.click(screen.getByRole('button', { name: 'Add filter' }));
+    await userEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Department' }));
+    const department = await screen.findByRole('combobox', { name: 'Department' });
+    await waitFor(() => expect(document.activeElement).toBe(department));
+  });
+
   it('disables the selected rows with one bulk call', async () => {
     const calls = api((call) =>
       call.method === 'PATCH' ? { body: { code: 200, data: ['1', '2'] } } : undefined,

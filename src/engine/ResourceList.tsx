@@ -18,7 +18,7 @@ import type { ReactElement, ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
-import { renderInput } from './inputTable.tsx';
+import { renderFilterInput } from './filterInputs.tsx';
 import { Q_FILTER } from './listQuery.ts';
 import {
   bulkStateField,
@@ -92,7 +92,7 @@ export function ResourceList({
     ...filterFields(resource).map(
       (field, index) =>
         filterInputs[field.name] ??
-        renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
+        renderFilterInput(field, { resource: resource.name, alwaysOn: index < ALWAYS_ON_FILTERS }),
     ),
   ];
   const preferenceKey = listPreferenceKey(resource.name);
