@@ -199,6 +199,30 @@ describe('ResourceList', () => {
   });
 });
 
+describe('ResourceList import (its dialog loaded on demand)', () => {
+  it('opens the import dialog, checks the chosen file with a dry run, and closes', async () => {
+    const calls = api((call) =>
+      call.path === '/api/v1/test/contacts/import'
+        ? { body: { code: 200, data: { total: 2, valid: 2, errors: [] } } }
+        : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Alice');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Import / });
+    const csv = new File(['Name\nAlice\nBob\n'], 'contacts.csv', { type: 'text/csv' });
+    await userEvent.upload(within(dialog).getByLabelText('Choose a CSV file'), csv);
+    expect(await within(dialog).findByText('2 of 2 rows are valid')).toBeTruthy();
+    expect(within(dialog).getByText('Every row is valid.')).toBeTruthy();
+    const dryRun = calls.find((c) => c.path === '/api/v1/test/contacts/import');
+    expect(dryRun?.method).toBe('POST');
+    expect(dryRun?.query.get('dry_run')).toBe('1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
 describe('ResourceList permissions', () => {
   it('hides create, export, import and delete from a user without those permissions', async () => {
     fakeFetch(() => ({ body: listEnvelope(rows) }));
