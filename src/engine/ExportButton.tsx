@@ -1,16 +1,25 @@
 import DownloadIcon from '@mui/icons-material/Download';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Button, useListContext, useNotify, useTranslate } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
-import { outputOf, requestExport, waitForCsvJob } from './csvJobs.ts';
 import { downloadFile } from './download.ts';
-import { ExportJobDialog, type ExportJobState } from './ExportJobDialog.tsx';
+import type { ExportJobState } from './ExportJobDialog.tsx';
 import { exportQuery } from './listQuery.ts';
+
+/** The export's request and job logic, and the job's dialog: loaded on the first click (or hover, ahead). */
+const loadJobs = () => import('./csvJobs.ts');
+const loadDialog = () => import('./ExportJobDialog.tsx');
+const ExportJobDialog = lazy(() => loadDialog().then((m) => ({ default: m.ExportJobDialog })));
+const prefetch = () => {
+  void loadJobs().catch(() => undefined);
+  void loadDialog().catch(() => undefined);
+};
 
 /**
  * Downloads the server's CSV export of the list with its current filters and sort (all rows, no paging). A
  * large export runs as a job on the server (202): a dialog shows its progress live and offers the file
- * once it is written.
+ * once it is written. The request and job code and the dialog load on demand: a list that is never exported
+ * does not carry them.
  */
 export function ExportButton({ resource }: { resource: Resource }) {
   const { filterValues, sort, total } = useListContext();
@@ -25,6 +34,7 @@ export function ExportButton({ resource }: { resource: Resource }) {
   const onClick = async () => {
     setIsBusy(true);
     try {
+      const { outputOf, requestExport, waitForCsvJob } = await loadJobs();
       const result = await requestExport(
         `${resource.endpoint}/export`,
         exportQuery(resource, { filter: filterValues, sort }),
@@ -76,17 +86,26 @@ export function ExportButton({ resource }: { resource: Resource }) {
   const name = translate(`resources.${resource.name}.name`, { smart_count: 2, _: resource.name });
   return (
     <>
-      <Button label="engine.action.export" onClick={onClick} disabled={isBusy || total === 0}>
+      <Button
+        label="engine.action.export"
+        onClick={onClick}
+        onMouseEnter={prefetch}
+        onFocus={prefetch}
+        disabled={isBusy || total === 0}
+      >
         <DownloadIcon />
       </Button>
       {job ? (
-        <ExportJobDialog
-          name={name}
-          job={job}
-          isDownloading={isBusy}
-          onDownload={onDownload}
-          onClose={onClose}
-        />
+        // Nothing in its place while it loads: the dialog opens over the page.
+        <Suspense fallback={null}>
+          <ExportJobDialog
+            name={name}
+            job={job}
+            isDownloading={isBusy}
+            onDownload={onDownload}
+            onClose={onClose}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -6,6 +6,8 @@ import {
   useResourceDefinition,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
+import { ADD_FILTER_CLASS, prefetchFilterInputs } from './filterInputs.tsx';
+import { filterFields } from './registry.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ImportButton } from './ImportButton.tsx';
 import { DensityButton } from './listLayout.tsx';
@@ -27,9 +29,13 @@ export function ListActions({
   preferenceKey?: string;
 }) {
   const { hasCreate } = useResourceDefinition({ resource: resource.name });
+  const prefetch = () => prefetchFilterInputs(filterFields(resource));
   return (
     <TopToolbar>
-      {hasFilters ? <FilterButton /> : null}
+      {hasFilters ? (
+        // Pointing at "Add filter" (or tabbing to it) fetches the inputs of the filters it may add.
+        <FilterButton className={ADD_FILTER_CLASS} onMouseEnter={prefetch} onFocus={prefetch} />
+      ) : null}
       {preferenceKey ? <SelectColumnsButton preferenceKey={preferenceKey} /> : null}
       {preferenceKey ? <DensityButton preferenceKey={preferenceKey} /> : null}
       {hasCreate && can.create ? <CreateButton /> : null}

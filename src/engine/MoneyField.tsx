@@ -1,4 +1,4 @@
-import { NumberInput, useLocaleState, useRecordContext, type NumberInputProps } from 'react-admin';
+import { useLocaleState, useRecordContext } from 'react-admin';
 import { formatPrice } from '../lib/price.ts';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
 
@@ -24,18 +24,4 @@ export function MoneyField({ source }: { source: string; label?: string; sortabl
   const value = record?.[source];
   if (value === null || value === undefined || value === '') return null;
   return <span>{formatPrice(value as number, { currency, decimals, locale })}</span>;
-}
-
-/** A `money()` input: typed in major units (two decimals), held and sent in minor units. */
-export function MoneyInput(props: NumberInputProps) {
-  const { currency = 'CNY' } = useSiteConfig();
-  return (
-    <NumberInput
-      {...props}
-      step={0.01}
-      format={(value: unknown) => toMajor(value)}
-      parse={(text: string) => toMinor(text)}
-      helperText={props.helperText ?? currency}
-    />
-  );
 }

@@ -98,6 +98,31 @@ describe('ResourceList', () => {
     );
   });
 
+  it('renders an added filter (its input loaded on demand) with the focus in it, and filters by it', async () => {
+    const calls = api();
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    // Not shown until added: no input for it on the page.
+    expect(screen.queryByRole('spinbutton', { name: 'Age' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Add filter' }));
+    await userEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Age' }));
+    const age = await screen.findByRole('spinbutton', { name: 'Age' });
+    await waitFor(() => expect(document.activeElement).toBe(age));
+    await userEvent.keyboard('30');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.path === '/api/v1/test/contacts').at(-1);
+        expect(last?.query.get('search')).toBe('age:30');
+      },
+      { timeout: 5000 },
+    );
+    // A relation's autocomplete, another kind loaded on demand, gets the focus too.
+    await userEvent.click(screen.getByRole('button', { name: 'Add filter' }));
+    await userEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'Department' }));
+    const department = await screen.findByRole('combobox', { name: 'Department' });
+    await waitFor(() => expect(document.activeElement).toBe(department));
+  });
+
   it('disables the selected rows with one bulk call', async () => {
     const calls = api((call) =>
       call.method === 'PATCH' ? { body: { code: 200, data: ['1', '2'] } } : undefined,
@@ -171,6 +196,30 @@ describe('ResourceList', () => {
     expect(exported?.query.get('orderBy')).toBe('name');
     expect(exported?.query.has('page')).toBe(false);
     expect(click).toHaveBeenCalledOnce();
+  });
+});
+
+describe('ResourceList import (its dialog loaded on demand)', () => {
+  it('opens the import dialog, checks the chosen file with a dry run, and closes', async () => {
+    const calls = api((call) =>
+      call.path === '/api/v1/test/contacts/import'
+        ? { body: { code: 200, data: { total: 2, valid: 2, errors: [] } } }
+        : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Alice');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Import / });
+    const csv = new File(['Name\nAlice\nBob\n'], 'contacts.csv', { type: 'text/csv' });
+    await userEvent.upload(within(dialog).getByLabelText('Choose a CSV file'), csv);
+    expect(await within(dialog).findByText('2 of 2 rows are valid')).toBeTruthy();
+    expect(within(dialog).getByText('Every row is valid.')).toBeTruthy();
+    const dryRun = calls.find((c) => c.path === '/api/v1/test/contacts/import');
+    expect(dryRun?.method).toBe('POST');
+    expect(dryRun?.query.get('dry_run')).toBe('1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
 

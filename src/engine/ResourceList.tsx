@@ -14,11 +14,11 @@ import {
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import Box from '@mui/material/Box';
-import type { ReactElement, ReactNode } from 'react';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
-import { renderInput } from './inputTable.tsx';
+import { renderFilterInput } from './filterInputs.tsx';
 import { Q_FILTER } from './listQuery.ts';
 import {
   bulkStateField,
@@ -40,9 +40,11 @@ import {
   useDensity,
   useIsPhone,
 } from './listLayout.tsx';
-import { RecordCards } from './RecordCards.tsx';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
 import { useAbilities } from './useAbilities.ts';
+
+/** The phone's cards: loaded when the phone layout is chosen, so a desk never loads them. */
+const RecordCards = lazy(() => import('./RecordCards.tsx').then((m) => ({ default: m.RecordCards })));
 
 /** How many filters are shown without opening the "Add filter" menu. */
 const ALWAYS_ON_FILTERS = 2;
@@ -92,7 +94,7 @@ export function ResourceList({
     ...filterFields(resource).map(
       (field, index) =>
         filterInputs[field.name] ??
-        renderInput(field, { resource: resource.name, isFilter: true, alwaysOn: index < ALWAYS_ON_FILTERS }),
+        renderFilterInput(field, { resource: resource.name, alwaysOn: index < ALWAYS_ON_FILTERS }),
     ),
   ];
   const preferenceKey = listPreferenceKey(resource.name);
@@ -181,12 +183,15 @@ function PhoneCards({
 }) {
   const chosen = useChosenColumns(preferenceKey, columns);
   return (
-    <RecordCards
-      resource={resource.name}
-      titleSource={representationField(resource)}
-      columns={chosen}
-      {...rest}
-    />
+    // While the cards load, the space of the cards' own loading state (three 96 px cards).
+    <Suspense fallback={<Box sx={{ p: 1, minHeight: 3 * 104 + 16 }} aria-busy="true" />}>
+      <RecordCards
+        resource={resource.name}
+        titleSource={representationField(resource)}
+        columns={chosen}
+        {...rest}
+      />
+    </Suspense>
   );
 }
 

@@ -3,9 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { AdminContext, Form, RecordContextProvider } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AssetField, AssetInput } from './AssetField.tsx';
+import { AssetField } from './AssetField.tsx';
+import { AssetInput } from './AssetInput.tsx';
 import { MarkdownInput } from './MarkdownInput.tsx';
-import { MoneyField, MoneyInput } from './MoneyField.tsx';
+import { MoneyField } from './MoneyField.tsx';
+import { MoneyInput } from './MoneyInput.tsx';
 import { fakeFetch, type FakeCall } from './testing/fakeFetch.ts';
 import { testI18nProvider } from './testing/renderEngine.tsx';
 
