@@ -4,11 +4,12 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { LOCALES, bundleOfNamespace, namespaceOfFile } from './locales/languages.ts';
+import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), resourceDescriptors()],
   build: {
     outDir: 'dist',
     sourcemap: false,
