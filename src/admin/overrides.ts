@@ -1,13 +1,17 @@
 import { lazy } from 'react';
 import type { ComponentType } from 'react';
 import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor } from '../engine/descriptor.ts';
 import type { ResourceViews } from '../engine/views.ts';
 
 /**
  * A hand-written screen downloaded on its first visit (the settings layout shows a loading state meanwhile),
  * so opening the admin at one list does not download every other screen.
  */
-function lazyView<M>(load: () => Promise<M>, pick: (module: M) => ComponentType<{ resource: Resource }>) {
+function lazyView<M, P extends { resource: Resource | ResourceDescriptor }>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
+) {
   return lazy(() => load().then((module) => ({ default: pick(module) })));
 }
 

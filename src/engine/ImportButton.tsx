@@ -1,7 +1,7 @@
 import UploadIcon from '@mui/icons-material/Upload';
 import { useState } from 'react';
 import { Button } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 import { ImportDialog } from './ImportDialog.tsx';
 
 /** Opens the CSV import dialog (dry-run preview, then the real import). */

@@ -5,7 +5,7 @@ import {
   TopToolbar,
   useResourceDefinition,
 } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ImportButton } from './ImportButton.tsx';
 import { DensityButton } from './listLayout.tsx';

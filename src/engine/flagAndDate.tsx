@@ -7,13 +7,11 @@ import {
   type BooleanInputProps,
   type DateFieldProps,
 } from 'react-admin';
-import { describeField } from '../../resources/fields.ts';
-import { isFlag } from '../../resources/flag.ts';
 import type { EngineField } from './registry.ts';
 
 /** A 0/1 integer field (`is_admin`): a switch on forms and a check mark in cells, 1/0 on the wire. */
-export function isFlagField(field: Pick<EngineField, 'schema' | 'meta'>): boolean {
-  return isFlag(describeField('', field.schema, field.meta));
+export function isFlagField(field: Pick<EngineField, 'flag'>): boolean {
+  return field.flag;
 }
 
 const toBoolean = (value: unknown) => (value === null || value === undefined ? value : Number(value) === 1);

@@ -10,10 +10,9 @@ import {
   TextInput,
 } from 'react-admin';
 import { cloneElement, type ReactElement } from 'react';
-import { searchConditions } from '../../resources/define.ts';
+import { searchConditions } from '../../resources/meta.ts';
 import { BetweenInput } from './BetweenInput.tsx';
 import type { FieldKind } from './fieldKind.ts';
-import { isRequired } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
 import { DictionaryInput } from './DictionaryInput.tsx';
 import { EnumInput } from './EnumInput.tsx';
@@ -40,7 +39,7 @@ const common = (field: EngineField, ctx: InputContext) => ({
   // Labels `resources.<resource>.fields.<field>`: the form's own resource, or the child of an inline list.
   resource: ctx.resource,
   alwaysOn: ctx.alwaysOn,
-  isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && isRequired(field.schema),
+  isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && field.required,
 });
 
 /** zod type (field kind) -> react-admin Input. */
