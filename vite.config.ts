@@ -4,12 +4,13 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { LOCALES, bundleOfFile } from './locales/languages.ts';
+import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
 import { leanDependencies } from './scripts/lib/vite-lean-deps.ts';
 
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 
 export default defineConfig({
-  plugins: [react(), leanDependencies(), precompress()],
+  plugins: [react(), leanDependencies(), resourceDescriptors(), precompress()],
   build: {
     outDir: 'dist',
     sourcemap: false,

@@ -7,6 +7,7 @@ import base from './vite.config.ts';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const REAL_REGISTRY = path.join(root, 'resources', 'index.ts');
 const FIXTURE_REGISTRY = path.join(root, 'tests', 'fixtures', 'registry.ts');
+const FIXTURE_LABELS = path.join(root, 'tests', 'fixtures', 'labels.ts');
 
 /**
  * The browser tests' build of the engine fixture (tests/e2e/engine.e2e.ts): the app with resources/index.ts
@@ -19,7 +20,11 @@ export default mergeConfig(base, {
   build: { outDir: 'dist-e2e', minify: false, reportCompressedSize: false },
 });
 
-/** Resolves every import of resources/index.ts to the fixture registry, except the fixture registry's own. */
+/**
+ * Resolves every import of resources/index.ts to the fixture registry, except the fixture registry's own.
+ * The screens' resource descriptors (scripts/lib/resourceDescriptors.ts, which resolves the registry through
+ * this plugin) bring the fixture's labels along: importing the registry used to, but a list page does not.
+ */
 function fixtureRegistry(): Plugin {
   return {
     name: 'e2e-fixture-registry',
@@ -28,6 +33,11 @@ function fixtureRegistry(): Plugin {
       if (!importer || importer === FIXTURE_REGISTRY || !source.endsWith('resources/index.ts')) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved?.id === REAL_REGISTRY ? FIXTURE_REGISTRY : null;
+    },
+    transform(code, id) {
+      return id === '\0virtual:resource-descriptors'
+        ? `import ${JSON.stringify(FIXTURE_LABELS)};\n${code}`
+        : null;
     },
   };
 }

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
 import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 
 /**
@@ -15,7 +16,7 @@ export default defineConfig({
     sequence: { sequencer: PostgresFirstSequencer },
     projects: [
       {
-        plugins: [react()],
+        plugins: [react(), resourceDescriptors()],
         test: {
           name: 'unit',
           environment: 'jsdom',
@@ -31,6 +32,8 @@ export default defineConfig({
         },
       },
       {
+        // tests/integration/data-provider.test.ts drives the browser's dataProvider.
+        plugins: [resourceDescriptors()],
         test: {
           name: 'server',
           environment: 'node',

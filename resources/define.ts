@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { ID_MAX, isIdString } from '../schemas/ids.ts';
 import type { DictionaryDeclaration } from './default-dictionaries.ts';
+import type { FieldMeta, HasMany, MenuPlace, PlainResourceOptions, ResourceOperation } from './meta.ts';
+
+export {
+  CONDITIONS,
+  RESOURCE_OPERATIONS,
+  hasOperation,
+  searchConditions,
+  type Condition,
+  type FieldMeta,
+  type HasMany,
+  type MenuPlace,
+  type PlainResourceOptions,
+  type Relation,
+  type ResourceHeader,
+  type ResourceOperation,
+} from './meta.ts';
 
 /**
  * The resource engine's declaration API. A resource is one zod object schema plus a little metadata; from it
@@ -26,75 +42,6 @@ import type { DictionaryDeclaration } from './default-dictionaries.ts';
  * ```
  */
 
-/** Search conditions of the API contract's list query. */
-export const CONDITIONS = ['=', 'like', 'in', 'between', '>=', '<=', '<>'] as const;
-export type Condition = (typeof CONDITIONS)[number];
-
-export type Relation =
-  /** belongs-to: the field holds the id of one record of `resource` (a foreign key column). */
-  | { kind: 'belongsTo'; resource: string }
-  /**
-   * many-to-many: the field holds ids, stored in a join table `<table>_<resource>` (or `through`) with the
-   * columns `<singular table>_id` and `<field without _ids>_id`: `role_ids: references('roles')` on `staff`
-   * lives in `staff_roles (staff_id, role_id)`.
-   */
-  | { kind: 'manyToMany'; resource: string; through?: string };
-
-/** What the engine knows about one field beyond its zod type. Every key is optional. */
-export interface FieldMeta {
-  /** Searchable with these conditions; the first is the default when `searchFields` names none. */
-  search?: Condition | readonly Condition[];
-  /** Allowed in `orderBy`. */
-  sort?: boolean;
-  /** Shown as a list column (default: true for the first few readable fields). */
-  list?: boolean;
-  /** Offered as a list filter (default: true when searchable). */
-  filter?: boolean;
-  /** Accepted on create/update, never returned (passwords, secrets). Hashed when `hash` is set. */
-  writeOnly?: boolean;
-  /** Returned, never accepted from a client (server-computed values). */
-  readOnly?: boolean;
-  /** Unique across the table: a second record with the same value is a 409 naming the field. */
-  unique?: boolean;
-  relation?: Relation;
-  /** Options come from the dictionary with this slug (enabled entries), in forms, filters, cells and CSV. */
-  dictionary?: string;
-  /** Input hint for generated forms. */
-  input?: 'text' | 'textarea' | 'password' | 'email' | 'url' | 'phone' | 'color' | 'markdown';
-  /** Masked in list cells (phone, email, id card), per the spec's masking helpers. */
-  mask?: 'phone' | 'email' | 'idCard';
-  /** How write-only values are stored: `argon2` hashes them (passwords). */
-  hash?: 'argon2';
-  /** Storage column of a write-only field when it differs from its name (`password` -> `password_hash`). */
-  column?: string;
-  /** Translation key of the label; default `resources.<resource>.fields.<field>`. */
-  label?: string;
-  /**
-   * The field was renamed: its column used to be called this. `make:migration` writes `RENAME COLUMN` (the
-   * data stays) instead of dropping the old column; the declaration may stay once the rename is applied.
-   */
-  renamedFrom?: string;
-  /**
-   * SQL expression filling the existing rows when this NOT NULL field is added (or becomes NOT NULL) without
-   * a default, e.g. `"''"` or `'"name"'`; `make:migration` refuses such a change without it or a default.
-   */
-  backfill?: string;
-  /** The dictionary this field's slug names, shipped in code: its migration seeds it (dictionary()). */
-  dictionarySeed?: DictionaryDeclaration;
-  /**
-   * An amount of money in minor units (fen, cents), an integer column: shown and entered in major units in
-   * the site's currency (settings `currency`; `decimals` fraction digits shown), written to CSV in major units
-   * (`24.99`) and read back from them. Set by `money()`.
-   */
-  money?: true;
-  /**
-   * An uploaded file kept as an asset (`reference('assets')`): the form uploads it inline with progress
-   * (`POST v1/resources/assets`, the size limit of settings `basic.upload_max_size`), cells and show pages
-   * link to its download, and `image` also previews it. Set by `file()` / `image()`.
-   */
-  upload?: 'file' | 'image';
-}
-
 /** Field metadata lives in a zod registry, so a field is still a plain zod schema everywhere. */
 export const fieldRegistry = z.registry<FieldMeta>();
 
@@ -116,6 +63,36 @@ export function metaOf(schema: z.ZodType): FieldMeta {
   const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
   const isWrapper = ['optional', 'nullable', 'default', 'prefault', 'readonly'].includes(def.type);
   return isWrapper && def.innerType ? { ...metaOf(def.innerType), ...own } : own;
+}
+
+/** Wrappers `metaDeep` looks through. */
+const META_WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'readonly',
+  'catch',
+  'nonoptional',
+]);
+
+/**
+ * A field's metadata, also when `field()` was applied before `.optional()` (the wrapper is a new schema, so
+ * the registry only knows the inner one): the first metadata found through wrappers and pipes.
+ */
+export function metaDeep(schema: z.ZodType): FieldMeta {
+  let current = schema;
+  for (let depth = 0; depth < 20; depth += 1) {
+    const meta = metaOf(current);
+    if (Object.keys(meta).length) return meta;
+    const def = (
+      current as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } }
+    )._zod.def;
+    const next = META_WRAPPERS.has(def.type) ? def.innerType : def.type === 'pipe' ? def.in : undefined;
+    if (!next) return {};
+    current = next;
+  }
+  return {};
 }
 
 // Ids are a shared type of schemas/ (the layer below resources), re-exported for the field helpers' users.
@@ -199,31 +176,7 @@ export function image(
   return reference('assets', { ...meta, upload: 'image' });
 }
 
-/**
- * Child rows owned by a record (has-many): a resource whose `foreignKey` field references this one. They are
- * embedded with `include=<key>` and deleted with the parent (the foreign key cascades).
- */
-export interface HasMany {
-  /** The child resource's name (a registered resource). */
-  resource: string;
-  /** Field of the child resource (a `reference()` to this resource) holding this record's id. */
-  foreignKey: string;
-  /**
-   * The children are written with the parent and edited in its form. Create and update bodies may carry
-   * `<key>: [{ id?, ...child fields except foreignKey }]`, each item validated with the child's own write
-   * schema (422 errors named `<key>.<index>.<field>`, a taken unique value a 409 named the same way). On
-   * create every item is created; on update a given list replaces the set (items with an `id` update that
-   * child, items without one are created, children left out are deleted) and an absent key leaves the
-   * children alone. All of it runs in the parent's transaction with one audit row per child write, and the
-   * create/update responses embed the children. The parent's `.create`/`.update` permission governs these
-   * writes (the child's own permissions apply to its own routes). The generated create/edit form shows the
-   * list as rows of the child's inputs, labelled `resources.<parent>.fields.<key>`. One level deep: a
-   * child's own inline lists are not written through the parent.
-   */
-  inline?: boolean;
-}
-
-export interface ResourceOptions<S extends z.ZodObject> {
+export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOptions {
   /** Table name, client resource name and locale key (`resources.<name>`). snake_case. */
   name: string;
   /** API path under /api, e.g. `v1/user/staff`. */
@@ -278,31 +231,6 @@ export interface ResourceOptions<S extends z.ZodObject> {
   dictionaries?: readonly DictionaryDeclaration[];
 }
 
-/** A resource's place in the settings menu (see `ResourceOptions.menu`). */
-export interface MenuPlace {
-  /** @mui/icons-material name among those src/layouts/menuIcons.tsx bundles; a generic icon otherwise. */
-  icon?: string;
-  /** Position within the group (default 100); the built-in pages of a group come first. */
-  order?: number;
-}
-
-/** The contract's routes of a collection, as `operations` names them. */
-export const RESOURCE_OPERATIONS = [
-  'list',
-  'read',
-  'create',
-  'update',
-  'delete',
-  'export',
-  'import',
-] as const;
-export type ResourceOperation = (typeof RESOURCE_OPERATIONS)[number];
-
-/** Whether the engine serves `operation` for a resource. */
-export function hasOperation(resource: Resource, operation: ResourceOperation): boolean {
-  return (resource.options.operations ?? RESOURCE_OPERATIONS).includes(operation);
-}
-
 /** A declared resource: the options with defaults applied. */
 export interface Resource<S extends z.ZodObject = z.ZodObject> extends Required<
   Pick<ResourceOptions<S>, 'name' | 'endpoint' | 'permission' | 'schema' | 'table' | 'timestamps' | 'module'>
@@ -343,10 +271,4 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     options: options as unknown as ResourceOptions<z.ZodObject>,
     fields,
   };
-}
-
-/** The conditions a field accepts (empty when it is not searchable). */
-export function searchConditions(meta: FieldMeta): readonly Condition[] {
-  if (!meta.search) return [];
-  return typeof meta.search === 'string' ? [meta.search] : meta.search;
 }

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
-import { ID_MAX, searchConditions, type Condition, type FieldMeta, type Resource } from './define.ts';
+import { ID_MAX } from '../schemas/ids.ts';
+import type { Resource } from './define.ts';
+import { searchConditions, type Condition, type FieldMeta } from './meta.ts';
 
-export { ID_MAX, isIdString } from './define.ts';
+export { ID_MAX, isIdString } from '../schemas/ids.ts';
 
 /**
  * The one field model of the engine: what each field of a resource is (kind, relation, dictionary, search

@@ -16,6 +16,8 @@ export const BUILD_INPUTS = [
   'public',
   'index.html',
   'vite.config.ts',
+  // The plugin computing the resource descriptors (virtual:resource-descriptors) at build time.
+  'scripts/lib/resourceDescriptors.ts',
   'package-lock.json',
 ];
 

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ScreenBundle } from '../../locales/languages.ts';
 import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor } from '../engine/descriptor.ts';
 import type { ResourceViews } from '../engine/views.ts';
 import { lazyScreen } from './lazyScreen.ts';
 
@@ -9,9 +10,9 @@ import { lazyScreen } from './lazyScreen.ts';
  * layout shows a loading state meanwhile), so opening the admin at one list does not download every other
  * screen or its texts.
  */
-function lazyView<M>(
+function lazyView<M, P extends { resource: Resource | ResourceDescriptor }>(
   load: () => Promise<M>,
-  pick: (module: M) => ComponentType<{ resource: Resource }>,
+  pick: (module: M) => ComponentType<P>,
   messages: readonly ScreenBundle[] = [],
 ) {
   return lazyScreen(load, pick, messages);

@@ -4,6 +4,7 @@ import { AdminContext, Form } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { renderInput } from './inputTable.tsx';
+import { describeResource } from './descriptor.ts';
 import { engineFields } from './registry.ts';
 import type { EngineField } from './registry.ts';
 import { contacts } from './testing/contacts.ts';
@@ -16,7 +17,7 @@ function Watch({ onValue }: { onValue: (value: unknown) => void }) {
 
 describe('BetweenInput', () => {
   it('is the filter of a field searched with `between`: two boxes whose value is [from, to]', async () => {
-    const declared = engineFields(contacts).find((f) => f.name === 'age')!;
+    const declared = engineFields(describeResource(contacts)).find((f) => f.name === 'age')!;
     const age: EngineField = { ...declared, meta: { ...declared.meta, search: ['between', '>='] } };
     const values: unknown[] = [];
     render(

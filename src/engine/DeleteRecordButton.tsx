@@ -1,5 +1,5 @@
 import { DeleteWithConfirmButton, useRecordContext } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { representationField } from './registry.ts';
 
 /** Delete with the spec's "Confirm to delete {name}?" dialog, name being the record's representation. */

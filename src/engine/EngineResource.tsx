@@ -6,12 +6,11 @@ import {
   useResourceDefinitionContext,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
-import { resources as registered } from '../../resources/index.ts';
-import { EngineRegistryContext } from './engineRegistryContext.ts';
-import { representationField } from './registry.ts';
+import type { ResourceDescriptor } from './descriptor.ts';
+import { registeredDescriptors, representationField } from './registry.ts';
 import { servesOperation } from './useAbilities.ts';
 import { ResourceList } from './ResourceList.tsx';
-import type { ResourceView, ResourceViews } from './views.ts';
+import type { ListView, ResourceView, ResourceViews } from './views.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -21,13 +20,16 @@ const ResourceCreate = lazy(() =>
 );
 const ResourceEdit = lazy(() => import('./ResourceEdit.tsx').then((m) => ({ default: m.ResourceEdit })));
 const ResourceShow = lazy(() => import('./ResourceShow.tsx').then((m) => ({ default: m.ResourceShow })));
+// Those screens read the zod declarations (validation, payloads, defaults): they come with them, so a list
+// loads no zod (registry.ts gives lists plain descriptors).
+const SchemaView = lazy(() => import('./SchemaView.tsx').then((m) => ({ default: m.SchemaView })));
 
 const NO_OVERRIDES: Record<string, ResourceViews> = {};
 
 /** The operation a generated view needs the server to serve. */
 const VIEW_OPERATION = { list: 'list', create: 'create', edit: 'update', show: 'read' } as const;
 
-const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
+const GENERATED: { list: ListView } & Required<Record<'create' | 'edit' | 'show', ResourceView>> = {
   list: ResourceList,
   create: ResourceCreate,
   edit: ResourceEdit,
@@ -42,56 +44,70 @@ const GENERATED: Required<Record<keyof ResourceViews, ResourceView>> = {
  * which views exist), so references and links between resources resolve under the same mount point.
  *
  * @example
- * <Route path="staff/*" element={<EngineResource resource={staff} />} />
+ * <Route path="staff/*" element={<EngineResource resource={findDescriptor('staff')!} />} />
+ * // tests with their own resources: describe them, and hand the declarations to the forms
+ * <EngineResource resource={describeResource(contacts)} all={[describeResource(contacts)]} schemas={[contacts]} />
  */
 export function EngineResource({
   resource,
   mount = '/settings',
   overrides = NO_OVERRIDES,
-  all = registered,
+  all = registeredDescriptors,
+  schemas,
 }: {
-  resource: Resource;
+  resource: ResourceDescriptor;
   mount?: string;
   overrides?: Record<string, ResourceViews>;
-  all?: readonly Resource[];
+  all?: readonly ResourceDescriptor[];
+  /** The zod declarations of `all` for the create, edit and show screens (resources/index.ts by default). */
+  schemas?: readonly Resource[];
 }) {
   const basename = useBasename();
   useRegisterResources(all.includes(resource) ? all : [...all, resource], overrides);
   const views = viewsOf(resource, overrides);
-  const element = (view: ResourceView | undefined) => (view ? createElement(view, { resource }) : undefined);
+  const withSchema = (view: ResourceView | undefined) =>
+    view ? <SchemaView name={resource.name} view={view} schemas={schemas} /> : undefined;
   return (
-    <EngineRegistryContext.Provider value={all}>
-      <BasenameContextProvider basename={`${basename}${mount}`}>
-        <RaResource
-          name={resource.name}
-          list={element(views.list)}
-          create={element(views.create)}
-          edit={element(views.edit)}
-          show={element(views.show)}
-          recordRepresentation={representationField(resource)}
-        />
-      </BasenameContextProvider>
-    </EngineRegistryContext.Provider>
+    <BasenameContextProvider basename={`${basename}${mount}`}>
+      <RaResource
+        name={resource.name}
+        list={views.list ? createElement(views.list, { resource }) : undefined}
+        create={withSchema(views.create)}
+        edit={withSchema(views.edit)}
+        show={withSchema(views.show)}
+        recordRepresentation={representationField(resource)}
+      />
+    </BasenameContextProvider>
   );
 }
 
 /** Each view: the override, the generated screen, or none when the override is `false`. */
 function viewsOf(
-  resource: Resource,
+  resource: ResourceDescriptor,
   overrides: Record<string, ResourceViews>,
-): Partial<Record<keyof ResourceViews, ResourceView>> {
+): { list?: ListView; create?: ResourceView; edit?: ResourceView; show?: ResourceView } {
   const own = overrides[resource.name] ?? {};
-  const out: Partial<Record<keyof ResourceViews, ResourceView>> = {};
-  for (const view of Object.keys(GENERATED) as (keyof ResourceViews)[]) {
-    const chosen = own[view];
-    if (chosen === false) continue;
-    if (chosen) out[view] = chosen;
-    else if (servesOperation(resource, VIEW_OPERATION[view])) out[view] = GENERATED[view];
-  }
-  return out;
+  const pick = <V,>(
+    view: keyof ResourceViews,
+    chosen: V | false | undefined,
+    generated: V,
+  ): V | undefined => {
+    if (chosen === false) return undefined;
+    if (chosen) return chosen;
+    return servesOperation(resource, VIEW_OPERATION[view]) ? generated : undefined;
+  };
+  return {
+    list: pick('list', own.list, GENERATED.list),
+    create: pick('create', own.create, GENERATED.create),
+    edit: pick('edit', own.edit, GENERATED.edit),
+    show: pick('show', own.show, GENERATED.show),
+  };
 }
 
-function useRegisterResources(list: readonly Resource[], overrides: Record<string, ResourceViews>): void {
+function useRegisterResources(
+  list: readonly ResourceDescriptor[],
+  overrides: Record<string, ResourceViews>,
+): void {
   const { register } = useResourceDefinitionContext();
   useEffect(() => {
     for (const resource of list) {

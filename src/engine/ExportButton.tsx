@@ -1,7 +1,7 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Button, useListContext, useNotify, useTranslate } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { downloadFile } from './download.ts';
 import type { ExportJobState } from './ExportJobDialog.tsx';
 import { exportQuery } from './listQuery.ts';

@@ -5,8 +5,8 @@ const toFlag = (value: unknown) =>
   value === null || value === undefined || value === '' ? value : value ? 1 : 0;
 
 /**
- * The switch of a 0/1 field (a yes/no/any select in filters). Apart from flagAndDate.tsx, which lists use
- * for their cells, so a list loads the switch only with a form or a flag filter.
+ * The switch of a 0/1 field (a yes/no/any select in filters). Kept apart from flagAndDate.tsx, whose cells
+ * every list uses, so a list loads the switch only with a form or a flag filter.
  */
 export function FlagInput({ isFilter, ...props }: BooleanInputProps & { isFilter?: boolean }) {
   return isFilter ? (

@@ -1,7 +1,7 @@
 import UploadIcon from '@mui/icons-material/Upload';
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 
 const loadDialog = () => import('./ImportDialog.tsx');
 const ImportDialog = lazy(() => loadDialog().then((m) => ({ default: m.ImportDialog })));

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 import { dryRunImport, runImport } from './importApi.ts';
 import type { DryRunResult } from './importApi.ts';
 import { ImportErrorTable } from './ImportErrorTable.tsx';

@@ -5,7 +5,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslate } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 import type { DryRunResult } from './importApi.ts';
 
 /** The dry run's rejected rows: one line per row and field, with the server's message. */

@@ -5,7 +5,7 @@ import {
   TopToolbar,
   useResourceDefinition,
 } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { ADD_FILTER_CLASS, prefetchFilterInputs } from './filterInputs.tsx';
 import { filterFields } from './registry.ts';
 import { ExportButton } from './ExportButton.tsx';

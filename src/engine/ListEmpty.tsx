@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { CreateButton, useResourceDefinition, useTranslate } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 import { ImportButton } from './ImportButton.tsx';
 import type { Ability } from './useAbilities.ts';
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../locales/languages.ts';
 import { LocaleDateField } from './flagAndDate.tsx';
 import { renderInput } from './inputTable.tsx';
+import { describeResource } from './descriptor.ts';
 import { engineFields } from './registry.ts';
 import type { EngineField } from './registry.ts';
 import { contacts } from './testing/contacts.ts';
@@ -19,7 +20,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-const birthday = engineFields(contacts).find((f) => f.name === 'birthday')!;
+const birthday = engineFields(describeResource(contacts)).find((f) => f.name === 'birthday')!;
 const seen: EngineField = { ...birthday, name: 'seen_at', kind: 'datetime' };
 
 function Watch({ name, onValue }: { name: string; onValue: (value: unknown) => void }) {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useRecordContext } from 'react-admin';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { setRecordLabel } from '../providers/pageTitleStore.ts';
 import { representationField } from './registry.ts';
 

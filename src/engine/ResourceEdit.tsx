@@ -1,6 +1,7 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { RecordCrumb } from './RecordCrumb.tsx';
+import { describeResource } from './descriptor.ts';
 import { ChangedUnderneathBanner } from '../events/ChangedUnderneathBanner.tsx';
 import { draftStore } from './draftStore.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
@@ -36,13 +37,15 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
         formPayload({ resource, values, isEdit: true, registry })
       }
     >
-      <RecordCrumb resource={resource} />
+      <RecordCrumb resource={describeResource(resource)} />
       <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
       <ResourceForm
         resource={resource}
         isEdit
         draftKey={draftKey}
-        toolbarExtra={can.delete ? <DeleteRecordButton resource={resource} redirect="list" /> : null}
+        toolbarExtra={
+          can.delete ? <DeleteRecordButton resource={describeResource(resource)} redirect="list" /> : null
+        }
       />
     </Edit>
   );

@@ -4,9 +4,9 @@ import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
 import { renderInput, renderReadOnlyInput } from './inputTable.tsx';
-import { engineFields, inlineCollections, inlineRowFields } from './registry.ts';
+import { inlineCollections, inlineRowFields, schemaFields } from './schemaFields.ts';
 import { useReadableCollections } from './useReadableCollections.ts';
-import type { InlineCollection } from './registry.ts';
+import type { InlineCollection } from './schemaFields.ts';
 import { schemaDefaults } from './schemaDefaults.ts';
 import { zodResolver } from './zodResolver.ts';
 import { DraftKeeper } from './DraftKeeper.tsx';
@@ -34,7 +34,7 @@ export function ResourceForm({
     () => zodResolver({ resource, translate, isEdit, registry }),
     [resource, translate, isEdit, registry],
   );
-  const fields = engineFields(resource);
+  const fields = schemaFields(resource);
   const all = useMemo(() => inlineCollections(resource, registry), [resource, registry]);
   // On edit only the lists the user may read were loaded (useReadableCollections); the others stay hidden.
   const readable = useReadableCollections(resource);

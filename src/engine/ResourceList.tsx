@@ -15,7 +15,7 @@ import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { useLiveList } from '../events/useLiveList.ts';
 import { renderField } from './fieldTable.tsx';
 import { renderFilterInput } from './filterInputs.tsx';

@@ -11,9 +11,10 @@ import {
 import type { Resource } from '../../resources/define.ts';
 import { RecordCrumb } from './RecordCrumb.tsx';
 import { renderField } from './fieldTable.tsx';
+import { describeResource } from './descriptor.ts';
 import { readableFields } from './registry.ts';
 import { useReadableCollections } from './useReadableCollections.ts';
-import type { InlineCollection } from './registry.ts';
+import type { InlineCollection } from './schemaFields.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
 import { useAbilities } from './useAbilities.ts';
 
@@ -22,6 +23,7 @@ import { useAbilities } from './useAbilities.ts';
  * has-many list as a table of the children (loaded with `include=<key>`).
  */
 export function ResourceShow({ resource }: { resource: Resource }) {
+  const described = describeResource(resource);
   const can = useAbilities(resource);
   const { hasEdit } = useResourceDefinition({ resource: resource.name });
   const collections = useReadableCollections(resource);
@@ -33,13 +35,13 @@ export function ResourceShow({ resource }: { resource: Resource }) {
       actions={
         <TopToolbar>
           {hasEdit && can.update ? <EditButton /> : null}
-          {can.delete ? <DeleteRecordButton resource={resource} redirect="list" /> : null}
+          {can.delete ? <DeleteRecordButton resource={described} redirect="list" /> : null}
         </TopToolbar>
       }
     >
-      <RecordCrumb resource={resource} />
+      <RecordCrumb resource={described} />
       <SimpleShowLayout>
-        {readableFields(resource).map((field) => renderField(field, { resource: resource.name }))}
+        {readableFields(described).map((field) => renderField(field, { resource: resource.name }))}
         {collections.map((collection) => inlineListField(collection))}
       </SimpleShowLayout>
     </Show>
@@ -49,7 +51,7 @@ export function ResourceShow({ resource }: { resource: Resource }) {
 /** The children of one inline list: a row each, columns from the child's readable fields (not the key). */
 function inlineListField(collection: InlineCollection) {
   const { child, foreignKey } = collection;
-  const columns = readableFields(child).filter((f) => f.name !== foreignKey);
+  const columns = readableFields(describeResource(child)).filter((f) => f.name !== foreignKey);
   return (
     <ArrayField key={collection.key} source={collection.key}>
       {/* Column titles are the child's labels: resources.<child>.fields.<field>. */}

@@ -1,5 +1,3 @@
-import { isBlank } from './formPayload.ts';
-
 /**
  * The fields of `data` that differ from `previous` (deep comparison), so an update PATCHes only what the
  * user changed. `id` and timestamps are never sent.
@@ -29,4 +27,9 @@ function isEqual(a: unknown, b: unknown): boolean {
     if (!isEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   }
   return true;
+}
+
+/** An empty value (what an empty input holds). Kept here, not in formPayload.ts, so updates load no zod. */
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
 }

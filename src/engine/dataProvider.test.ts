@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Cookies from 'js-cookie';
 import { createDataProvider } from './dataProvider.ts';
+import { describeResource } from './descriptor.ts';
 import { contacts } from './testing/contacts.ts';
 import { fakeFetch, listEnvelope } from './testing/fakeFetch.ts';
 import { sessionExpiry } from '../providers/httpClient.ts';
 
-const provider = createDataProvider({ resources: [contacts] });
+const provider = createDataProvider({ resources: [describeResource(contacts)], schemas: [contacts] });
 const ok = (data: unknown) => ({ body: { code: 200, data } });
 
 afterEach(() => {

@@ -2,13 +2,13 @@ import { HttpError } from 'react-admin';
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import type { CursorPagination } from '../../schemas/pagination.ts';
-import { resources as registered } from '../../resources/index.ts';
+import type { ResourceDescriptor } from './descriptor.ts';
+import { registeredDescriptors } from './registry.ts';
 import { httpClient } from '../providers/httpClient.ts';
 import type { RequestOptions } from '../providers/httpClient.ts';
 import { escapeSearchValue } from '../lib/query.ts';
 import { equalityCondition, listQuery } from './listQuery.ts';
 import { changedFields } from './changedFields.ts';
-import { asSentInlineLists } from './formPayload.ts';
 
 /** The shell's fetch wrapper: resolves with the envelope's `data`, rejects with its HttpError. */
 export type Request = <T>(path: string, options?: RequestOptions) => Promise<T>;
@@ -39,13 +39,20 @@ export interface ProviderMeta {
  *
  * @example
  * <Admin dataProvider={createDataProvider()} ... />
- * // tests: createDataProvider({ resources: [testResource], request })
+ * // tests: createDataProvider({ resources: [describeResource(testResource)], schemas: [testResource], request })
  */
 export function createDataProvider({
-  resources = registered,
+  resources = registeredDescriptors,
+  schemas,
   request = httpClient as Request,
-}: { resources?: readonly Resource[]; request?: Request } = {}): DataProvider {
-  const resourceOf = (name: string): Resource => {
+}: {
+  /** The resources it serves, described (descriptor.ts); the registry's by default. */
+  resources?: readonly ResourceDescriptor[];
+  /** Their zod declarations, read by updates of inline has-many lists (resources/index.ts by default). */
+  schemas?: readonly Resource[];
+  request?: Request;
+} = {}): DataProvider {
+  const resourceOf = (name: string): ResourceDescriptor => {
     const found = resources.find((r) => r.name === name);
     if (!found) throw new Error(`Unknown resource: ${name}`);
     return found;
@@ -123,7 +130,7 @@ export function createDataProvider({
     },
     async update(name, { id, data, previousData, meta }) {
       // Inline has-many rows of the loaded record are compared as the form sends them (no foreign key).
-      const previous = previousData && asSentInlineLists(resourceOf(name), previousData, resources);
+      const previous = previousData && (await asSent(resourceOf(name), previousData, schemas));
       const body = previous ? changedFields(data, previous) : data;
       const query = metaQuery(meta);
       return { data: await call<RaRecord>(pathOf(name, id), { method: 'PATCH', body, query }) };
@@ -203,4 +210,20 @@ export function toReactAdminError(error: unknown): unknown {
     message: error.message,
     ...(Array.isArray(missing) ? { ids: missing } : {}),
   });
+}
+
+/**
+ * A loaded record as a form sends it (formPayload.ts asSentInlineLists), so an update sends only what
+ * changed. Only inline has-many lists differ from the record, and only their forms load the zod
+ * declarations this needs (from the form's chunk), so lists never download them.
+ */
+async function asSent(
+  resource: ResourceDescriptor,
+  record: Record<string, unknown>,
+  schemas: readonly Resource[] | undefined,
+): Promise<Record<string, unknown>> {
+  const hasInline = Object.values(resource.options.hasMany ?? {}).some((spec) => spec.inline);
+  if (!hasInline) return record;
+  const { asSentInlineListsOf } = await import('./formPayload.ts');
+  return asSentInlineListsOf(resource.name, record, schemas);
 }

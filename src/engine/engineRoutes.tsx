@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { Resource } from '../../resources/define.ts';
-import { resources as registered } from '../../resources/index.ts';
+import type { ResourceDescriptor } from './descriptor.ts';
 import { EngineResource } from './EngineResource.tsx';
+import { registeredDescriptors } from './registry.ts';
 import type { ResourceViews } from './views.ts';
 
 export interface EngineRoute {
@@ -20,10 +20,10 @@ export interface EngineRoute {
  * the hand-written screen of `overrides` or the generated one.
  *
  * @example
- * export const settingsRoutes = [...pages, ...engineRoutes(resources, overrides)];
+ * export const settingsRoutes = [...pages, ...engineRoutes(registeredDescriptors, overrides)];
  */
 export function engineRoutes(
-  list: readonly Resource[] = registered,
+  list: readonly ResourceDescriptor[] = registeredDescriptors,
   overrides: Record<string, ResourceViews> = {},
 ): EngineRoute[] {
   return list.map((resource) => ({

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import type { FieldMeta } from '../../resources/define.ts';
-import { metaOf } from '../../resources/define.ts';
 import { describeField, unwrapSchema, type FieldKind as ModelKind } from '../../resources/fields.ts';
+import type { FieldMeta } from '../../resources/meta.ts';
 
 /** What the screens need to know about a field to pick its Field and Input components. */
 export type FieldKind =
@@ -41,26 +40,6 @@ interface Def {
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** Wrappers that do not change what a field holds. */
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
-/**
- * A field's metadata, also when `field()` was applied before `.optional()` (the wrapper is a new schema, so
- * the registry only knows the inner one).
- */
-export function metaDeep(schema: z.ZodType): FieldMeta {
-  let current = schema;
-  for (let depth = 0; depth < 20; depth += 1) {
-    const meta = metaOf(current);
-    if (Object.keys(meta).length) return meta;
-    const def = defOf(current);
-    const next = WRAPPERS.has(def.type) ? def.innerType : def.type === 'pipe' ? def.in : undefined;
-    if (!next) return {};
-    current = next;
-  }
-  return {};
-}
-
 /** The schema under optional/nullable/default/pipe wrappers (the input side of a transform). */
 export const unwrap = unwrapSchema;
 
@@ -94,6 +73,12 @@ const BY_INPUT_HINT: Partial<Record<NonNullable<FieldMeta['input']>, FieldKind>>
  * (password inputs), input hints, and lists (a JSON array is edited as an array).
  */
 export function fieldKind(schema: z.ZodType, meta: FieldMeta): FieldKind {
+  const isArray = defOf(unwrap(schema)).type === 'array';
+  return screenKind(describeField('', schema, meta).kind, meta, isArray);
+}
+
+/** fieldKind's table, from the model kind and the metadata (what a resource descriptor carries). */
+export function screenKind(model: ModelKind, meta: FieldMeta, isArray: boolean): FieldKind {
   if (meta.upload) return meta.upload;
   if (meta.relation) return meta.relation.kind;
   if (meta.money) return 'money';
@@ -101,8 +86,7 @@ export function fieldKind(schema: z.ZodType, meta: FieldMeta): FieldKind {
   if (meta.writeOnly || meta.input === 'password') return 'password';
   const hinted = meta.input ? BY_INPUT_HINT[meta.input] : undefined;
   if (hinted) return hinted;
-  const model = describeField('', schema, meta).kind;
-  if (model === 'json' && defOf(unwrap(schema)).type === 'array') return 'array';
+  if (model === 'json' && isArray) return 'array';
   return BY_MODEL_KIND[model];
 }
 

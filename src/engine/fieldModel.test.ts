@@ -3,13 +3,9 @@ import { resources as fixtureRegistry } from '../../tests/fixtures/registry.ts';
 import { fieldsOf, maxPageSizeOf, searchableFields, sortableFields } from '../../resources/fields.ts';
 import { parseListQuery } from '../../server/engine/query.ts';
 import { listQuery } from './listQuery.ts';
-import {
-  defaultSortOf,
-  engineFields,
-  filterFields,
-  inlineCollections,
-  sortableFields as clientSortable,
-} from './registry.ts';
+import { describeResource } from './descriptor.ts';
+import { defaultSortOf, engineFields, filterFields, sortableFields as clientSortable } from './registry.ts';
+import { inlineCollections } from './schemaFields.ts';
 import { zodResolver } from './zodResolver.ts';
 
 /**
@@ -18,25 +14,26 @@ import { zodResolver } from './zodResolver.ts';
  * registered resource (the product's and the test fixture's).
  */
 describe.each(fixtureRegistry.map((r) => [r.name, r] as const))('%s', (_name, resource) => {
+  const described = describeResource(resource);
   it('the client sorts by exactly the fields the server accepts in orderBy', () => {
-    expect([...clientSortable(resource)].sort()).toEqual([...sortableFields(resource)].sort());
-    for (const field of clientSortable(resource))
+    expect([...clientSortable(described)].sort()).toEqual([...sortableFields(resource)].sort());
+    for (const field of clientSortable(described))
       expect(() => parseListQuery(resource, { orderBy: field })).not.toThrow();
     if (!resource.timestamps) expect(() => parseListQuery(resource, { orderBy: 'updated_at' })).toThrow();
   });
 
   it('every client filter is searchable on the server with the condition the client sends', () => {
     const server = searchableFields(resource);
-    for (const f of filterFields(resource)) {
+    for (const f of filterFields(described)) {
       expect(server.has(f.name), f.name).toBe(true);
       const { conditions, kind } = server.get(f.name)!;
-      const query = listQuery(resource, { filter: { [f.name]: sampleFor(conditions[0], kind) } });
+      const query = listQuery(described, { filter: { [f.name]: sampleFor(conditions[0], kind) } });
       if (query.search) expect(() => parseListQuery(resource, query), f.name).not.toThrow();
     }
   });
 
   it('the default sort and the page-size cap are the same on both sides', () => {
-    const client = defaultSortOf(resource);
+    const client = defaultSortOf(described);
     expect(() =>
       parseListQuery(resource, { orderBy: client.field, sortedBy: client.order.toLowerCase() }),
     ).not.toThrow();
@@ -49,7 +46,7 @@ describe.each(fixtureRegistry.map((r) => [r.name, r] as const))('%s', (_name, re
 
   it("each field's screen kind is a mapping of the shared model's kind", () => {
     const model = new Map(fieldsOf(resource).map((f) => [f.name, f.kind]));
-    for (const f of engineFields(resource)) {
+    for (const f of engineFields(described)) {
       const kind = model.get(f.name)!;
       // file() / image() are references to assets the form uploads; money() is an integer of minor units.
       if (kind === 'reference') expect(['belongsTo', 'file', 'image']).toContain(f.kind);

@@ -11,7 +11,7 @@ import {
   type RefObject,
 } from 'react';
 import { useTranslateLabel } from 'react-admin';
-import { searchConditions } from '../../resources/define.ts';
+import { searchConditions } from '../../resources/meta.ts';
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';
 import type { InputContext, InputRenderer } from './inputKinds/common.ts';

@@ -1,40 +1,10 @@
-import {
-  BooleanField,
-  BooleanInput,
-  DateField,
-  NullableBooleanInput,
-  useLocaleState,
-  type BooleanInputProps,
-  type DateFieldProps,
-} from 'react-admin';
-import { describeField } from '../../resources/fields.ts';
-import { isFlag } from '../../resources/flag.ts';
+import { BooleanField, DateField, useLocaleState, type DateFieldProps } from 'react-admin';
 import type { EngineField } from './registry.ts';
 
-/** A 0/1 integer field (`is_admin`): a switch on forms and a check mark in cells, 1/0 on the wire. */
-export function isFlagField(field: Pick<EngineField, 'schema' | 'meta'>): boolean {
-  return isFlag(describeField('', field.schema, field.meta));
-}
-
-const toBoolean = (value: unknown) => (value === null || value === undefined ? value : Number(value) === 1);
-const toFlag = (value: unknown) =>
-  value === null || value === undefined || value === '' ? value : value ? 1 : 0;
-
-/** The switch of a 0/1 field (a yes/no/any select in filters). */
-export function FlagInput({ isFilter, ...props }: BooleanInputProps & { isFilter?: boolean }) {
-  return isFilter ? (
-    <NullableBooleanInput
-      source={props.source}
-      label={props.label}
-      resource={props.resource}
-      alwaysOn={props.alwaysOn as boolean | undefined}
-      format={toBoolean}
-      parse={toFlag}
-    />
-  ) : (
-    // BooleanInput's own default is `false`, which the integer schema refuses: a flag defaults to 0.
-    <BooleanInput defaultValue={0} {...props} format={(v: unknown) => Number(v) === 1} parse={toFlag} />
-  );
+/** A 0/1 integer field (`is_admin`): a switch on forms (FlagInput.tsx) and a check mark in cells, 1/0 on
+ * the wire. */
+export function isFlagField(field: Pick<EngineField, 'flag'>): boolean {
+  return field.flag;
 }
 
 /** A 0/1 field shown as a boolean (check or cross). */

@@ -1,7 +1,8 @@
 import type { Resource } from '../../resources/define.ts';
+import { isBlank } from './changedFields.ts';
 import { resources as registered } from '../../resources/index.ts';
-import { engineFields, inlineCollections } from './registry.ts';
-import type { InlineCollection } from './registry.ts';
+import { inlineCollections, schemaFields } from './schemaFields.ts';
+import type { InlineCollection } from './schemaFields.ts';
 
 /**
  * What a form sends: only the resource's own writable fields (never id, timestamps or read-only values).
@@ -65,13 +66,23 @@ export function asSentInlineLists(
   return out;
 }
 
+/** asSentInlineLists of the declared resource called `name` in `registry` (the record as it is if none). */
+export function asSentInlineListsOf(
+  name: string,
+  record: Record<string, unknown>,
+  registry: readonly Resource[] = registered,
+): Record<string, unknown> {
+  const resource = registry.find((r) => r.name === name);
+  return resource ? asSentInlineLists(resource, record, registry) : record;
+}
+
 function ownFieldsPayload(
   resource: Resource,
   values: Record<string, unknown>,
   isEdit: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { name, schema, meta } of engineFields(resource)) {
+  for (const { name, schema, meta } of schemaFields(resource)) {
     if (meta.readOnly || !(name in values)) continue;
     const value = values[name];
     if (!isBlank(value)) out[name] = value;
@@ -101,6 +112,4 @@ export function isClearable(schema: Resource['fields'][number]['schema']): boole
   return parsed.success && parsed.data === undefined;
 }
 
-export function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
-}
+export { isBlank };

@@ -1,5 +1,5 @@
 import { httpClient } from '../providers/httpClient.ts';
-import type { Resource } from '../../resources/define.ts';
+import type { ResourceHeader as Resource } from '../../resources/meta.ts';
 import { isJobTicket, outputOf, waitForCsvJob, type CsvJobTicket } from './csvJobs.ts';
 
 export interface DryRunResult {

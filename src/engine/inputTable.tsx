@@ -1,6 +1,6 @@
 import { TextInput } from 'react-admin';
 import { cloneElement, type ReactElement } from 'react';
-import { searchConditions } from '../../resources/define.ts';
+import { searchConditions } from '../../resources/meta.ts';
 import { BetweenInput } from './BetweenInput.tsx';
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from './registry.ts';

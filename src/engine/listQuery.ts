@@ -1,5 +1,5 @@
-import type { Condition, Resource } from '../../resources/define.ts';
-import { searchableFields } from '../../resources/fields.ts';
+import type { Condition } from '../../resources/meta.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { escapeSearchValue } from '../lib/query.ts';
 import { defaultSortOf, sortableFields } from './registry.ts';
 
@@ -105,14 +105,19 @@ function rangeSearch(
   const low = encodeValue(from);
   const high = encodeValue(to);
   if (low !== null && high !== null) return { value: `${low},${high}`, condition: 'between' };
-  const declared = searchableFields(resource).get(name)?.conditions ?? [];
+  const declared = conditionsOf(resource, name) ?? [];
   if (low !== null && declared.includes('>=')) return { value: low, condition: '>=' };
   if (high !== null && declared.includes('<=')) return { value: high, condition: '<=' };
   return null;
 }
 
+/** The conditions the server accepts on a field (none when it is not searchable). */
+function conditionsOf(resource: Resource, name: string): readonly Condition[] | undefined {
+  return resource.searchable.find((f) => f.name === name)?.conditions;
+}
+
 function defaultCondition(resource: Resource, name: string): Condition {
-  return searchableFields(resource).get(name)?.conditions[0] ?? '=';
+  return conditionsOf(resource, name)?.[0] ?? '=';
 }
 
 /**
@@ -121,7 +126,7 @@ function defaultCondition(resource: Resource, name: string): Condition {
  */
 export function equalityCondition(resource: Resource, name: string, value: unknown): Condition {
   if (Array.isArray(value)) return 'in';
-  const declared = searchableFields(resource).get(name)?.conditions ?? [];
+  const declared = conditionsOf(resource, name) ?? [];
   return declared.length && !declared.includes('=') && declared.includes('in') ? 'in' : '=';
 }
 

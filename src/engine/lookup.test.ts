@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineResource, dictionary, field, reference, references } from '../../resources/define.ts';
 import { fieldKind } from './fieldKind.ts';
-import { metaDeep } from './fieldKind.ts';
+import { metaDeep } from '../../resources/define.ts';
 import { formPayload } from './formPayload.ts';
+import { describeResource } from './descriptor.ts';
 import { listQuery } from './listQuery.ts';
 import { contacts } from './testing/contacts.ts';
 
@@ -39,7 +40,9 @@ describe('fieldKind: zod type and metadata -> the lookup tables key', () => {
 describe('listQuery', () => {
   it('joins arrays for `in`, takes an explicit `field@condition`, drops empty values', () => {
     expect(
-      listQuery(contacts, { filter: { 'age@<=': 40, role_ids: ['1', '2'], name: null, email: [] } }),
+      listQuery(describeResource(contacts), {
+        filter: { 'age@<=': 40, role_ids: ['1', '2'], name: null, email: [] },
+      }),
     ).toEqual({
       search: 'age:40;role_ids:1,2',
       searchFields: 'age:<=;role_ids:=',
@@ -56,7 +59,7 @@ describe('listQuery', () => {
         made_on: field(z.iso.date().optional(), { search: 'between' }),
       }),
     });
-    const query = (filter: Record<string, unknown>) => listQuery(items, { filter });
+    const query = (filter: Record<string, unknown>) => listQuery(describeResource(items), { filter });
     expect(query({ price: ['10', '20'], made_on: ['2024-01-01', '2024-12-31'] })).toEqual({
       search: 'price:10,20;made_on:2024-01-01,2024-12-31',
       searchFields: 'price:between;made_on:between',
@@ -67,7 +70,7 @@ describe('listQuery', () => {
   });
 
   it('sorts on the timestamps the engine adds', () => {
-    expect(listQuery(contacts, { sort: { field: 'created_at', order: 'DESC' } })).toEqual({
+    expect(listQuery(describeResource(contacts), { sort: { field: 'created_at', order: 'DESC' } })).toEqual({
       orderBy: 'created_at',
       sortedBy: 'desc',
     });

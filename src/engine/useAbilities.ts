@@ -1,5 +1,5 @@
-import { hasOperation } from '../../resources/define.ts';
-import type { Resource, ResourceOperation } from '../../resources/define.ts';
+import { hasOperation } from '../../resources/meta.ts';
+import type { ResourceHeader as Resource, ResourceOperation } from '../../resources/meta.ts';
 import { hasPermission } from '../providers/permissions.ts';
 import { usePermissionList } from '../providers/useCan.ts';
 

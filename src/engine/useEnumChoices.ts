@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslate } from 'react-admin';
 import type { EngineField } from './registry.ts';
-import { enumValues } from './fieldKind.ts';
 
 export interface Choice {
   id: string;
@@ -16,7 +15,7 @@ export function useEnumChoices(resource: string, field: EngineField): Choice[] {
   const translate = useTranslate();
   return useMemo(
     () =>
-      enumValues(field.schema).map((value) => ({
+      field.enumValues.map((value) => ({
         id: value,
         name: translate(`resources.${resource}.enums.${field.name}.${value}`, { _: value }),
       })),

@@ -3,7 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { hasPermission } from '../providers/permissions.ts';
 import { usePermissionList } from '../providers/useCan.ts';
 import { useEngineRegistry } from './engineRegistryContext.ts';
-import { inlineCollections, type InlineCollection } from './registry.ts';
+import { inlineCollections, type InlineCollection } from './schemaFields.ts';
 
 /**
  * The inline has-many lists the signed-in staff member may read (the child resource's permission): only those

@@ -5,7 +5,7 @@ import { bodySchemas } from '../../resources/inline-lists.ts';
 import { writeSchemas } from '../../resources/write.ts';
 import { decodeMessage, issueKey } from '../../schemas/messages.ts';
 import { formPayload, isBlank } from './formPayload.ts';
-import { engineFields } from './registry.ts';
+import { schemaFields } from './schemaFields.ts';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -68,7 +68,7 @@ function blankedOnEdit(
   values: Record<string, unknown>,
   payload: Record<string, unknown>,
 ): { path: PropertyKey[]; message: string; code: string }[] {
-  return engineFields(resource)
+  return schemaFields(resource)
     .filter(
       (f) =>
         !f.meta.readOnly &&

@@ -9,7 +9,7 @@ import { Fragment, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { filterMenu, settingsMenu, visibleMenu } from '../../schemas/permissions.ts';
-import { resources } from '../../resources/index.ts';
+import { registeredDescriptors as resources } from '../engine/registry.ts';
 import type { MenuItem } from '../../schemas/permissions.ts';
 import { useSettingsMenu } from '../pages/people/useSettingsMenu.ts';
 import { hasPermission } from '../providers/permissions.ts';

@@ -1,5 +1,5 @@
-import type { Resource } from '../../resources/define.ts';
-import { resources as registered } from '../../resources/index.ts';
+import type { ResourceHeader } from '../../resources/meta.ts';
+import { registeredDescriptors as registered } from '../engine/registry.ts';
 import { SETTINGS_MENU, type MenuItem } from '../../schemas/permissions.ts';
 
 /** One step of the breadcrumb trail; the last one is the page itself (no link). */
@@ -38,7 +38,7 @@ export function pageTitleOf(
     recordLabel,
     language = 'zh-CN',
     list = registered,
-  }: { recordLabel?: string | null; language?: string; list?: readonly Resource[] } = {},
+  }: { recordLabel?: string | null; language?: string; list?: readonly ResourceHeader[] } = {},
 ): PageTitle {
   const segments = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const [area, channel, id, view] = segments;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { DataProvider, HttpError } from 'react-admin';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDataProvider } from '../../src/engine/dataProvider.ts';
+import { describeResource } from '../../src/engine/descriptor.ts';
 import { setDefaultHeader } from '../../src/providers/httpClient.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
@@ -29,7 +30,10 @@ beforeAll(async () => {
   // How the shell sends its headers with every call; here the administrator's token and English messages.
   setDefaultHeader('Authorization', `Bearer ${await t.adminToken()}`);
   setDefaultHeader('Accept-Language', 'en');
-  provider = createDataProvider({ resources: fixtureResources });
+  provider = createDataProvider({
+    resources: fixtureResources.map((r) => describeResource(r)),
+    schemas: fixtureResources,
+  });
 });
 afterAll(async () => {
   setDefaultHeader('Authorization', null);

@@ -1,6 +1,5 @@
 import type { ReactElement } from 'react';
 import type { FieldKind } from '../fieldKind.ts';
-import { isRequired } from '../fieldKind.ts';
 import type { EngineField } from '../registry.ts';
 
 export interface InputContext {
@@ -23,5 +22,5 @@ export const common = (field: EngineField, ctx: InputContext) => ({
   // Labels `resources.<resource>.fields.<field>`: the form's own resource, or the child of an inline list.
   resource: ctx.resource,
   alwaysOn: ctx.alwaysOn,
-  isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && isRequired(field.schema),
+  isRequired: !ctx.isFilter && !(ctx.isEdit && field.meta.writeOnly) && field.required,
 });

@@ -11,6 +11,7 @@ import type { Locale } from '../../../locales/index.ts';
 import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
 import type { Profile } from '../../providers/profile.ts';
 import { createDataProvider } from '../dataProvider.ts';
+import { describeResource } from '../descriptor.ts';
 import { EngineResource } from '../EngineResource.tsx';
 import type { ResourceViews } from '../views.ts';
 import { contacts } from './contacts.ts';
@@ -25,6 +26,8 @@ export const ADMIN_PROFILE: Profile = {
 };
 
 export const testResources = [contacts, departments, roles, kits, kitItems];
+/** The test resources as the list screens see them (described at run time, like the build does the registry's). */
+export const testDescriptors = testResources.map((resource) => describeResource(resource));
 
 /** react-admin's i18nProvider over the real catalogues, one i18next instance per call. */
 export async function testI18nProvider(locale: Locale = 'en'): Promise<I18nProvider> {
@@ -66,16 +69,23 @@ export async function renderEngine({
     <TestMemoryRouter initialEntries={[path]} locationCallback={(l) => onLocation?.(l.pathname)}>
       <AdminContext
         queryClient={queryClient}
-        dataProvider={createDataProvider({ resources: testResources })}
+        dataProvider={createDataProvider({ resources: testDescriptors, schemas: testResources })}
         i18nProvider={i18nProvider}
         store={store}
       >
         <Routes>
-          {testResources.map((resource) => (
+          {testDescriptors.map((resource) => (
             <Route
               key={resource.name}
               path={`/settings/${resource.name}/*`}
-              element={<EngineResource resource={resource} all={testResources} overrides={overrides} />}
+              element={
+                <EngineResource
+                  resource={resource}
+                  all={testDescriptors}
+                  schemas={testResources}
+                  overrides={overrides}
+                />
+              }
             />
           ))}
         </Routes>

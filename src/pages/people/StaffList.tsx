@@ -1,4 +1,4 @@
-import type { Resource } from '../../../resources/define.ts';
+import type { ResourceDescriptor as Resource } from '../../engine/descriptor.ts';
 import { ResourceList } from '../../engine/ResourceList.tsx';
 import { DepartmentTreeInput } from './DepartmentTreeInput.tsx';
 

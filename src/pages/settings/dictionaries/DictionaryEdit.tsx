@@ -1,6 +1,7 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../../resources/define.ts';
 import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
+import { describeResource } from '../../../engine/descriptor.ts';
 import { draftStore } from '../../../engine/draftStore.ts';
 import { formPayload } from '../../../engine/formPayload.ts';
 import { useSaveSuccess } from '../../../engine/useSaveSuccess.ts';
@@ -22,7 +23,7 @@ export function DictionaryEdit({ resource }: { resource: Resource }) {
         resource={resource}
         isEdit
         draftKey={draftKey}
-        toolbarExtra={<DeleteRecordButton resource={resource} redirect="list" />}
+        toolbarExtra={<DeleteRecordButton resource={describeResource(resource)} redirect="list" />}
       />
     </Edit>
   );

@@ -13,6 +13,7 @@ import {
 } from 'react-admin';
 import { assets } from '../../../../resources/assets.ts';
 import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
+import { describeResource } from '../../../engine/descriptor.ts';
 import { downloadFile } from '../../../engine/download.ts';
 import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
@@ -47,7 +48,7 @@ export function FilesPage() {
         <TextField source="mime" />
         <LocaleDateField source="created_at" showTime />
         <DownloadButton />
-        <DeleteRecordButton resource={assets} />
+        <DeleteRecordButton resource={describeResource(assets)} />
       </Datagrid>
     </List>
   );

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { AdminContext, Notification, TestMemoryRouter, memoryStore } from 'react-admin';
 import { Route, Routes } from 'react-router-dom';
 import type { Locale } from '../../../../locales/index.ts';
-import { resources } from '../../../../resources/index.ts';
+import { registeredDescriptors as resources } from '../../../engine/registry.ts';
 import { createDataProvider } from '../../../engine/dataProvider.ts';
 import { EngineResource } from '../../../engine/EngineResource.tsx';
 import { overrides } from '../../../admin/overrides.ts';

@@ -1,0 +1,29 @@
+import { createElement } from 'react';
+import type { Resource } from '../../resources/define.ts';
+import { resources as registered } from '../../resources/index.ts';
+import { EngineRegistryContext } from './engineRegistryContext.ts';
+import type { ResourceView } from './views.ts';
+
+/**
+ * A create, edit or show screen with the zod declaration of its resource: EngineResource loads this module
+ * (and with it zod and resources/) only when such a screen opens, so a list never downloads them. `schemas`
+ * is the declared resources the screen's inline lists and validation look children up in (the registry by
+ * default); it is also what the screen's EngineRegistryContext holds.
+ */
+export function SchemaView({
+  name,
+  view,
+  schemas = registered,
+}: {
+  name: string;
+  view: ResourceView;
+  schemas?: readonly Resource[];
+}) {
+  const resource = schemas.find((r) => r.name === name);
+  if (!resource) throw new Error(`Unknown resource: ${name}`);
+  return (
+    <EngineRegistryContext.Provider value={schemas}>
+      {createElement(view, { resource })}
+    </EngineRegistryContext.Provider>
+  );
+}
