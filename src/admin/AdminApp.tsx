@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { CustomRoutes } from 'react-admin';
 import { useTranslation } from 'react-i18next';
@@ -88,7 +88,7 @@ export function AdminApp() {
           path="/account"
           element={
             <Guard auth>
-              <Shell>
+              <Shell preload={AccountTabs.preload}>
                 <AccountTabs />
               </Shell>
             </Guard>
@@ -102,7 +102,7 @@ export function AdminApp() {
           path="/dashboard"
           element={
             <Guard staff>
-              <Shell>
+              <Shell preload={DashboardPage.preload}>
                 <DashboardPage />
               </Shell>
             </Guard>
@@ -138,8 +138,12 @@ export function AdminApp() {
   );
 }
 
-/** The /dashboard and /account layout, with a full-page loading state while its chunk loads. */
-function Shell({ children }: { children: ReactNode }) {
+/**
+ * The /dashboard and /account layout, with a full-page loading state while its chunk loads. `preload` starts
+ * the page's own download at the same time, instead of after the layout's.
+ */
+function Shell({ children, preload }: { children: ReactNode; preload: () => void }) {
+  useEffect(preload, [preload]);
   return (
     <Suspense fallback={<LoadingState fullScreen />}>
       <MainShell>{children}</MainShell>

@@ -9,6 +9,9 @@ import { loadAdminMessages } from '../i18n/i18n.ts';
  * paints a raw key, and the first list page downloads neither the screen nor those messages. The layout
  * around it shows its loading state meanwhile (a Suspense boundary).
  *
+ * `preload()` starts the download ahead (e.g. with the layout the screen renders in); a failed download is not
+ * kept, so rendering the screen after a failed preload downloads it again.
+ *
  * @example
  * const LogsPage = lazyScreen(() => import('../pages/system/logs/LogsPage.tsx'), (m) => m.LogsPage, ['system']);
  */
@@ -17,8 +20,17 @@ export function lazyScreen<M, P extends object>(
   pick: (module: M) => ComponentType<P>,
   messages: readonly ScreenBundle[] = [],
 ) {
-  return lazy(async () => {
-    const [module] = await Promise.all([load(), messages.length ? loadAdminMessages(messages) : null]);
-    return { default: pick(module) };
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  // One download however often it is asked for: by React when the screen renders, or ahead by `preload`.
+  const loadScreen = () =>
+    (loading ??= Promise.all([load(), messages.length ? loadAdminMessages(messages) : null]).then(
+      ([module]) => ({ default: pick(module) }),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(lazy(loadScreen), {
+    preload: () => void loadScreen().catch(() => undefined),
   });
 }
