@@ -16,8 +16,10 @@ export const BUILD_INPUTS = [
   'public',
   'index.html',
   'vite.config.ts',
-  // The plugin computing the resource descriptors (virtual:resource-descriptors) at build time.
+  // The build's own plugins: the resource descriptors (virtual:resource-descriptors) and how react-admin's
+  // dependencies resolve.
   'scripts/lib/resourceDescriptors.ts',
+  'scripts/lib/vite-lean-deps.ts',
   'package-lock.json',
 ];
 
