@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
+import { muiEsmAlias } from './scripts/lib/vite-lean-deps.ts';
 import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 
 /**
@@ -17,6 +18,8 @@ export default defineConfig({
     projects: [
       {
         plugins: [react(), resourceDescriptors()],
+        // src/lib/muiOnDemand imports MUI's files by path (the production build's plugin resolves them).
+        resolve: { alias: [muiEsmAlias] },
         test: {
           name: 'unit',
           environment: 'jsdom',

@@ -1,11 +1,47 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
 /** The module react-admin's default CSV exporter is given instead of jsonexport itself. */
 const JSONEXPORT_ON_DEMAND = fileURLToPath(new URL('../../src/lib/jsonexportOnDemand.ts', import.meta.url));
 
+/** The folder of the stand-ins for MUI components that render nothing until opened. */
+const MUI_ON_DEMAND_DIR = fileURLToPath(new URL('../../src/lib/muiOnDemand/', import.meta.url));
+/** `@mui/material`'s ES modules (`node_modules/@mui/material/esm/`), which its package exports keep private. */
+const MUI_ESM_DIR = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@mui/material/package.json')),
+  'esm',
+  path.sep,
+);
+
 /**
- * Two swaps in how the browser build resolves react-admin's dependencies, so every admin screen stops
+ * The MUI components (their folders in `@mui/material/esm`) the browser build gives on demand: each renders
+ * nothing until a user opens it, and the first list page renders many of them closed.
+ * - Popper (with @popperjs/core): every Tooltip's popup, shown on hover or focus; Autocomplete's list.
+ * - Modal, and the components built on it, Popover (react-admin's column chooser), Menu (selects such as
+ *   rows per page, "Add filter", the account and language menus) and Dialog (confirmations): opened by a
+ *   click or a key. Menu is on demand for Popover's sake: its module builds its paper on Popover's, so a
+ *   Menu in the page would keep Popover's module there.
+ * Left as they are, though they also wait for something: Snackbar (react-admin's notifications: they report
+ * errors, a failed request included, and must show even when a download cannot happen, offline), Drawer
+ * (the phone drawer is on demand already, src/layouts/SettingsLayout.tsx), Fab (react-admin's create button
+ * on a phone: shown at once there), TextareaAutosize (renders a textarea at once in any multiline input: a
+ * form would show it late) and Tooltip itself (it renders its child at once; its Popper is on demand).
+ */
+export const MUI_ON_DEMAND = ['Popper', 'Modal', 'Popover', 'Menu', 'Dialog'] as const;
+/**
+ * An import that may name one of them: the package path, the barrel's `./X/index.js`, MUI's `../X/index.js`
+ * and `../X/X.js` (MUI's Select imports `../Menu/Menu.js`).
+ */
+const MUI_ON_DEMAND_SOURCE = new RegExp(
+  `(?:^@mui/material/|/)(${MUI_ON_DEMAND.join('|')})(?:/(?:index|\\1)(?:\\.js)?)?$`,
+);
+/** The real components' own files: what they import comes with them (Menu's Popover, Popover's Modal). */
+const MUI_ON_DEMAND_REAL = MUI_ON_DEMAND.map((name) => path.join(MUI_ESM_DIR, name, path.sep));
+
+/**
+ * Three swaps in how the browser build resolves react-admin's dependencies, so every admin screen stops
  * carrying code it does not run (issue 14 item 7, `npm run bench:bundle`):
  *
  * - `lodash/<name>.js` (CommonJS, one wrapped module per internal helper; ra-core and ra-ui-materialui
@@ -15,17 +51,68 @@ const JSONEXPORT_ON_DEMAND = fileURLToPath(new URL('../../src/lib/jsonexportOnDe
  *   controller, resolves to src/lib/jsonexportOnDemand.ts: the same function, loading jsonexport on the
  *   first call. The product's lists export through the server (src/engine/ExportButton.tsx), so the
  *   library only loads if a screen ever uses react-admin's own `<ExportButton>`.
+ * - In a production build only, `@mui/material/esm/<Name>/index.js` (or `<Name>/<Name>.js`) for the
+ *   components in `MUI_ON_DEMAND` (however it is imported: react-admin through the `@mui/material` barrel,
+ *   MUI's own components through `../<Name>/index.js`, ours through `@mui/material/<Name>`) resolves to
+ *   src/lib/muiOnDemand/<Name>.ts: the index's exports (an importer asking for anything else fails the build
+ *   loudly), with a component that renders nothing while the real one would render nothing and
+ *   downloads the real one when first opened (src/lib/muiOnDemand/onDemand.tsx). The stand-ins (their
+ *   download, `import('@mui/material/<Name>')`) and the real components themselves get the real modules,
+ *   so what a real component imports downloads with it (Menu's Popover, Popover's Modal), in one go.
+ *   The stand-ins re-export the index's other exports (class names, ModalManager, Popover's paper) from
+ *   `@mui/material/esm/<file>`, which the plugin resolves for them to a second instance of that module,
+ *   side-effect free: Rollup puts a module a chunk imports statically into that chunk, used or not, so
+ *   importing the real files would pull e.g. Popover.js (and Modal) back into the page; the second instance
+ *   is left out unless something uses one of its exports.
+ *   Not in `vite dev`: there the dependencies come pre-bundled, and importing MUI's files beside that bundle
+ *   would run a second copy of MUI.
+ *
+ * It also resolves `@mui/material/esm/<path>`, which the package's exports hide, to the file.
  */
 export function leanDependencies(): Plugin {
+  let build = false;
   return {
     name: 'lean-dependencies',
     enforce: 'pre',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
     async resolveId(source, importer, options) {
       const lodash = /^lodash\/([A-Za-z]+)(?:\.js)?$/.exec(source);
       if (lodash) return this.resolve(`lodash-es/${lodash[1]}.js`, importer, { ...options, skipSelf: true });
       if (source === 'jsonexport/dist/index.js' && importer !== JSONEXPORT_ON_DEMAND)
         return JSONEXPORT_ON_DEMAND;
+      if (source.startsWith('@mui/material/esm/')) {
+        const file = await this.resolve(path.join(MUI_ESM_DIR, source.slice(18)), importer, {
+          ...options,
+          skipSelf: true,
+        });
+        // A stand-in's own instance of the module (see above), left out of the build unless used.
+        if (file && build && importer?.startsWith(MUI_ON_DEMAND_DIR))
+          return { id: `${file.id}${EXPORTS_ONLY}`, moduleSideEffects: false };
+        return file;
+      }
+      const mui = MUI_ON_DEMAND_SOURCE.exec(source);
+      if (build && mui && importer && !getsReal(importer)) {
+        const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+        const name = mui[1]!;
+        const real = [path.join(MUI_ESM_DIR, name, 'index.js'), path.join(MUI_ESM_DIR, name, `${name}.js`)];
+        if (resolved && real.includes(resolved.id)) return path.join(MUI_ON_DEMAND_DIR, `${name}.ts`);
+        return resolved;
+      }
       return null;
     },
   };
 }
+
+/** Marks a stand-in's instance of one of MUI's modules (see `leanDependencies`). */
+const EXPORTS_ONLY = '?mui-on-demand-exports';
+
+/** Whether `importer` is a stand-in or a real on-demand component: these import the real components. */
+function getsReal(importer: string): boolean {
+  if (importer.startsWith(MUI_ON_DEMAND_DIR)) return true;
+  return !importer.endsWith(EXPORTS_ONLY) && MUI_ON_DEMAND_REAL.some((dir) => importer.startsWith(dir));
+}
+
+/** For configurations without the plugin (the unit tests): where `@mui/material/esm/<path>` is. */
+export const muiEsmAlias = { find: /^@mui\/material\/esm\//, replacement: MUI_ESM_DIR };

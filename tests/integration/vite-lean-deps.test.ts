@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, type Rollup } from 'vite';
+import { build, createServer, type Rollup } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { leanDependencies } from '../../scripts/lib/vite-lean-deps.ts';
 import jsonExport from '../../src/lib/jsonexportOnDemand.ts';
@@ -12,8 +12,16 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lean-deps-'));
 fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+interface Chunk {
+  ids: string[];
+  isEntry: boolean;
+  /** The chunks it imports statically (downloaded with it) and dynamically (on demand). */
+  imports: string[];
+  dynamicImports: string[];
+}
+
 /** Builds `source` as an entry with the plugin; returns each chunk's module ids (relative to the repo). */
-async function bundle(source: string): Promise<Map<string, { ids: string[]; isEntry: boolean }>> {
+async function bundle(source: string): Promise<Map<string, Chunk>> {
   const entry = path.join(dir, `entry-${Math.random().toString(36).slice(2)}.js`);
   fs.writeFileSync(entry, source);
   const output = (await build({
@@ -23,11 +31,12 @@ async function bundle(source: string): Promise<Map<string, { ids: string[]; isEn
     plugins: [leanDependencies()],
     build: { write: false, rollupOptions: { input: entry }, minify: false },
   })) as Rollup.RollupOutput;
-  const chunks = new Map<string, { ids: string[]; isEntry: boolean }>();
+  const chunks = new Map<string, Chunk>();
   for (const chunk of output.output) {
     if (chunk.type !== 'chunk') continue;
     const ids = Object.keys(chunk.modules).map((id) => path.relative(repoRoot, id));
-    chunks.set(chunk.fileName, { ids, isEntry: chunk.isEntry });
+    const { isEntry, imports, dynamicImports } = chunk;
+    chunks.set(chunk.fileName, { ids, isEntry, imports, dynamicImports });
   }
   return chunks;
 }
@@ -51,6 +60,89 @@ describe('leanDependencies (vite plugin)', () => {
     expect(entry.ids.filter((id) => id.includes('node_modules/jsonexport/'))).toEqual([]);
     const lazy = [...chunks.values()].filter((c) => !c.isEntry).flatMap((c) => c.ids);
     expect(lazy).toContain('node_modules/jsonexport/dist/index.js');
+  }, 60_000);
+});
+
+/** Every chunk `file` downloads with it: itself and its static imports, transitively. */
+function withStaticImports(chunks: Map<string, Chunk>, file: string, into = new Set<string>()): Set<string> {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const imported of chunks.get(file)!.imports) withStaticImports(chunks, imported, into);
+  return into;
+}
+
+describe("leanDependencies: MUI's closed-until-opened components on demand", () => {
+  const REAL =
+    /^node_modules\/@mui\/material\/esm\/(Popper|Modal|Popover|Menu|Dialog)\/(?!\w+Classes\.js|DialogContext\.js)/;
+
+  it('leaves Popper (and @popperjs/core), Modal, Popover, Menu and Dialog out of a list page, each a download', async () => {
+    // What a list screen renders: react-admin's list, its filter, column and pagination controls, a delete
+    // confirmation, and MUI's tooltips and selects.
+    const chunks = await bundle(
+      "import { List, DataTable, FilterButton, SelectColumnsButton, Pagination, DeleteWithConfirmButton, Confirm, BulkDeleteButton } from 'react-admin';\n" +
+        "import { Tooltip, Select, Autocomplete } from '@mui/material';\n" +
+        'console.log(List, DataTable, FilterButton, SelectColumnsButton, Pagination, DeleteWithConfirmButton, Confirm, BulkDeleteButton, Tooltip, Select, Autocomplete);\n',
+    );
+    const entryFile = [...chunks].find(([, c]) => c.isEntry)![0];
+    const page = [...withStaticImports(chunks, entryFile)].flatMap((file) => chunks.get(file)!.ids);
+    expect(page.filter((id) => REAL.test(id) || id.includes('@popperjs/'))).toEqual([]);
+    // Its stand-ins (Modal's own is not needed: Popover and Dialog download the real Modal with them).
+    for (const name of ['Popper', 'Popover', 'Menu', 'Dialog'])
+      expect(page).toContain(`src/lib/muiOnDemand/${name}.ts`);
+    // The real ones are in the build, as downloads of their own.
+    const lazy = [...chunks.values()].filter((c) => !c.isEntry).flatMap((c) => c.ids);
+    for (const file of [
+      'Popper/Popper.js',
+      'Modal/Modal.js',
+      'Popover/Popover.js',
+      'Menu/Menu.js',
+      'Dialog/Dialog.js',
+    ])
+      expect(lazy).toContain(`node_modules/@mui/material/esm/${file}`);
+    expect(lazy).toContain('node_modules/@popperjs/core/lib/createPopper.js');
+    // Nothing waits for another download: a Menu's download brings its Popover and Modal along.
+    const menuChunk = [...chunks].find(([, c]) =>
+      c.ids.includes('node_modules/@mui/material/esm/Menu/Menu.js'),
+    )![0];
+    const withMenu = [...withStaticImports(chunks, menuChunk)].flatMap((file) => chunks.get(file)!.ids);
+    expect(withMenu).toContain('node_modules/@mui/material/esm/Popover/Popover.js');
+    expect(withMenu).toContain('node_modules/@mui/material/esm/Modal/Modal.js');
+  }, 120_000);
+
+  it("keeps the index's other exports, and a used one comes without the real component", async () => {
+    const chunks = await bundle(
+      "import { popperClasses, ModalManager, getOffsetTop, PopoverPaper, menuClasses, dialogClasses } from '@mui/material';\n" +
+        'console.log(popperClasses.root, new ModalManager(), getOffsetTop, PopoverPaper, menuClasses, dialogClasses);\n',
+    );
+    const entry = [...chunks.values()].find((c) => c.isEntry)!;
+    expect(entry.ids).toContain('node_modules/@mui/material/esm/Popover/Popover.js?mui-on-demand-exports');
+    expect(entry.ids).toContain('node_modules/@mui/material/esm/Modal/ModalManager.js?mui-on-demand-exports');
+    // Popover.js's paper is there, its component (and Modal's) a download.
+    expect(entry.ids).not.toContain('node_modules/@mui/material/esm/Popover/Popover.js');
+    expect(entry.ids).not.toContain('node_modules/@mui/material/esm/Modal/Modal.js');
+  }, 120_000);
+
+  it('leaves `vite dev` as it was: there MUI comes pre-bundled, whole', async () => {
+    const server = await createServer({
+      configFile: false,
+      root: dir,
+      logLevel: 'silent',
+      plugins: [leanDependencies()],
+      server: { middlewareMode: true, ws: false },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    try {
+      const importer = path.join(dir, 'main.js');
+      const resolved = await server.pluginContainer.resolveId('@mui/material/Menu', importer);
+      expect(resolved?.id).toMatch(/node_modules\/@mui\/material\/esm\/Menu\/index\.js$/);
+      const barrel = await server.pluginContainer.resolveId(
+        './Dialog/index.js',
+        path.join(dir, 'node_modules/@mui/material/esm/index.js'),
+      );
+      expect(barrel?.id).toMatch(/@mui\/material\/esm\/Dialog\/index\.js$/);
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 });
 

@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import app from '../../locales/zh-CN/app.json';
+import engine from '../../locales/zh-CN/engine.json';
+import ra from '../../locales/zh-CN/ra.json';
+import { launchBrowser, signIn } from './helpers/browser.ts';
+import { DIST_E2E, startFixtureServer } from './helpers/fixture-server.ts';
+import { E2E_ADMIN } from './helpers/server.ts';
+import type { E2eServer } from './helpers/server.ts';
+
+// Issue 14 item 7: MUI's Popper (tooltips), Menu, Popover and Dialog (with Modal) download when first opened
+// (scripts/lib/vite-lean-deps.ts, src/lib/muiOnDemand). On a freshly loaded list page, each one's first open
+// works by pointer and keyboard, with the focus and roles of the real component, even when the download
+// is still on its way as the user opens it: the test holds the download back until it has opened.
+// Texts come from the zh-CN catalogues, the app's default language.
+
+let server: E2eServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token = '';
+
+/** The build's chunks holding the real components (found by their code: Popper's and Modal's). */
+let onDemandChunks: Set<string>;
+/** Their requests since the last page load, and a barrier that holds them back while closed. */
+let requested: string[] = [];
+let release: () => void = () => undefined;
+let held: Promise<void> = Promise.resolve();
+function holdDownloads(): void {
+  held = new Promise((resolve) => (release = resolve));
+}
+
+const t = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
+
+async function api(
+  method: string,
+  apiPath: string,
+  body?: unknown,
+): Promise<{ status: number; data: unknown }> {
+  const res = await fetch(`${server.baseURL}/api/${apiPath}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      'accept-language': 'en',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { data: unknown };
+  return { status: res.status, data: json.data };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  const assets = path.join(DIST_E2E, 'assets');
+  onDemandChunks = new Set(
+    fs
+      .readdirSync(assets)
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) =>
+        /\bpopperGenerator\b|\bclass ModalManager\b/.test(fs.readFileSync(path.join(assets, file), 'utf8')),
+      )
+      .map((file) => `/assets/${file}`),
+  );
+  expect(onDemandChunks.size).toBeGreaterThanOrEqual(2);
+  token = (
+    (await api('POST', 'v1/user/login', { ...E2E_ADMIN, remember: false })).data as { access_token: string }
+  ).access_token;
+  const created = await api('POST', 'v1/test/gadgets', { name: 'On demand row', sku: 'OD-1', price: 1 });
+  expect(created.status).toBe(201);
+
+  browser = await launchBrowser();
+  context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US' });
+  // Routing also turns the HTTP cache off: every page load downloads the chunks again.
+  await context.route(
+    (url) => onDemandChunks.has(url.pathname),
+    async (route) => {
+      requested.push(new URL(route.request().url()).pathname);
+      await held;
+      await route.continue();
+    },
+  );
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await signIn(page, E2E_ADMIN);
+}, 900_000);
+
+afterAll(async () => {
+  release();
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A fresh load of the gadgets list, untouched: nothing of the closed components is downloaded. */
+beforeEach(async () => {
+  release();
+  requested = [];
+  await page.goto(`/settings/gadgets?filter=${encodeURIComponent('{}')}`);
+  await page.getByRole('cell', { name: 'On demand row' }).waitFor();
+  expect(requested).toEqual([]);
+  holdDownloads();
+});
+
+const focused = () =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return {
+      role: element?.getAttribute('role') ?? element?.tagName.toLowerCase(),
+      text: element?.textContent ?? '',
+      label: element?.getAttribute('aria-label') ?? '',
+      inDialog: Boolean(element?.closest('.MuiDialog-root')),
+    };
+  });
+
+describe('closed MUI components download on their first open', () => {
+  test("a tooltip: pointing at a control downloads it; it shows once there, with the control's name", async () => {
+    const close = page.getByRole('link', { name: app.settings.close });
+    await close.hover();
+    await expect.poll(() => requested.length).toBeGreaterThan(0);
+    expect(await page.getByRole('tooltip').count()).toBe(0);
+    release();
+    await page.getByRole('tooltip', { name: app.settings.close }).waitFor();
+    await page.mouse.move(0, 0);
+    await page.getByRole('tooltip').waitFor({ state: 'detached' });
+  });
+
+  test('"Add filter" from the keyboard: the menu opens on its first item, arrows move, Escape gives the focus back', async () => {
+    const addFilter = page.getByRole('button', { name: ra.action.add_filter });
+    await addFilter.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => requested.length).toBeGreaterThan(0);
+    expect(await page.getByRole('menu').count()).toBe(0);
+    release();
+    await page.getByRole('menu').waitFor();
+    await expect.poll(async () => (await focused()).role).toBe('menuitemcheckbox');
+    const first = (await focused()).text;
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await focused()).text).not.toBe(first);
+    expect((await focused()).role).toBe('menuitemcheckbox');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await focused()).text).toBe(ra.action.add_filter);
+  });
+
+  test('a delete confirmation: opens by click, holds the focus, Cancel closes it and nothing is deleted', async () => {
+    const row = page.locator('table tbody tr').filter({ hasText: 'On demand row' });
+    await row.getByRole('button', { name: ra.action.delete }).click();
+    await expect.poll(() => requested.length).toBeGreaterThan(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    release();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(t(engine.delete.confirm, { name: 'On demand row' })).waitFor();
+    await expect.poll(async () => (await focused()).inDialog).toBe(true);
+    // Tab stays in the dialog, on its buttons.
+    for (let i = 0; i < 3; i += 1) {
+      await page.keyboard.press('Tab');
+      expect((await focused()).inDialog).toBe(true);
+    }
+    await dialog.getByRole('button', { name: ra.action.cancel }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await focused()).text).toBe(ra.action.delete);
+    await page.getByRole('cell', { name: 'On demand row' }).waitFor();
+    // The second open is the real component's at once (no download): Escape closes it from the keyboard.
+    await row.getByRole('button', { name: ra.action.delete }).focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await focused()).text).toBe(ra.action.delete);
+  });
+});
