@@ -20,7 +20,8 @@ import type { ListQuery } from './query.ts';
  * arrives (PGlite delivers in process, before the writer's query resolves). So a page read through an
  * anchor is checked after its query: if any table changed meanwhile (the generation moved), it is read
  * again the plain way; a read that saw a change come in stores nothing. Anchors are used only while the
- * server is listening, only for lists whose filter reads known tables (ListQuery `reads`), and bounded:
+ * server is listening, only for lists whose filter reads known tables (ListQuery `reads`) that all have the
+ * trigger (a table made by a hand-written migration without it keeps none), and bounded:
  * MAX_ANCHORS per query and MAX_QUERIES queries, each least recently used first out.
  */
 export const TABLE_CHANNEL = 'table_changes';
@@ -55,6 +56,8 @@ interface AnchorCache {
   /** Bumped on every change heard: a read that began in an older generation stores nothing. */
   generation: number;
   queries: Map<string, QueryAnchors>;
+  /** Tables with a trigger calling table_changed() (read whenever listening starts): only they keep anchors. */
+  watched: Set<string>;
   /** Pages answered through an anchor since the process started (for tests and the operations doc). */
   hits: number;
 }
@@ -86,13 +89,20 @@ export function dropAnchors(db: Db, table: string | null): void {
 export async function listenForTableChanges(db: Db): Promise<() => Promise<void>> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { listening: 0, generation: 0, queries: new Map(), hits: 0 };
+    cache = { listening: 0, generation: 0, queries: new Map(), watched: new Set(), hits: 0 };
     caches.set(db, cache);
   }
   const own = cache;
   let unlisten: () => Promise<void>;
   try {
     unlisten = await db.listen(TABLE_CHANNEL, (table) => dropAnchors(db, table), { everyConnection: true });
+    // A table made by a hand-written migration without the trigger would never say it changed.
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT DISTINCT c.relname AS name FROM pg_trigger t
+         JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE p.proname = 'table_changed' AND NOT t.tgisinternal`,
+    );
+    own.watched = new Set(rows.map((r) => r.name));
   } catch {
     return async () => {};
   }
@@ -136,14 +146,17 @@ export interface AnchorScope {
 }
 
 /**
- * The scope of `q`'s anchors, or null when none may be used: the server is not listening, or the filter
- * runs SQL of a hook's own. The key is `fingerprint()`'s inputs without the page size (positions are rows).
+ * The scope of `q`'s anchors, or null when none may be used: the server is not listening, the filter runs
+ * SQL of a hook's own, or a table it reads has no `table_changed` trigger. The key is `fingerprint()`'s
+ * inputs without the page size (positions are rows).
  */
 export function anchorScope(db: Queryable, resource: Resource, q: ListQuery): AnchorScope | null {
   const cache = cacheOf(db);
   if (!cache || cache.listening === 0 || q.reads === null) return null;
+  const tables = [resource.table, ...q.reads];
+  if (!tables.every((table) => cache.watched.has(table))) return null;
   const key = JSON.stringify([resource.table, q.where, q.params, q.orderBy]);
-  return { cache, key, tables: [resource.table, ...q.reads], generation: cache.generation };
+  return { cache, key, tables, generation: cache.generation };
 }
 
 /** Whether no table changed since the scope was taken (what it read, and its anchors, are still current). */

@@ -204,7 +204,8 @@ async function readSpan(
     ]);
   }
   const rows = span.system === 'start' ? kept : kept.reverse();
-  return { rows, hasMore: more, fetched: fetched.length };
+  // As if one row more had been read whenever more follow (a backward read knows it from its anchor).
+  return { rows, hasMore: more, fetched: kept.length + (more ? 1 : 0) };
 }
 
 /** Runs a plan; the rows come back in the span's system order (the query's order for `start`). */

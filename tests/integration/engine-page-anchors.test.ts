@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import type { Db } from '../../server/db/index.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
-import { ANCHOR_MIN_WALK, anchorHits, anchoredQueries } from '../../server/engine/anchors.ts';
+import {
+  ANCHOR_MIN_WALK,
+  anchorHits,
+  anchoredQueries,
+  listenForTableChanges,
+} from '../../server/engine/anchors.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
 import { parseListQuery } from '../../server/engine/query.ts';
 import { modules as defaultModules, resourceHooks } from '../../server/modules/index.ts';
@@ -128,6 +133,11 @@ async function expectPlainPage(query: string, page: number, size: number, server
   const want = await expectedPage(query, page, size, got.pagination);
   expect(got.ids, `${query} size ${size} page ${page}`).toEqual(want.ids);
   expect(got.pagination.next_cursor !== null, `more after ${query} page ${page}`).toBe(want.more);
+  if (query.startsWith('q=b')) {
+    // Not counted: the total is the rows up to this page, "N+" while more follow.
+    expect(got.pagination.total).toBe((page - 1) * size + want.ids.length);
+    expect(got.pagination.total_is_capped ?? false).toBe(want.more);
+  }
   return got;
 }
 
@@ -301,6 +311,34 @@ describe('remembered page positions', () => {
     expect(anchoredQueries(t.db)).toBe(0);
     await expectPlainPage(query, page, 25);
     expect(anchorHits(t.db)).toBe(hits + 1);
+  });
+
+  it('a table without the table_changed trigger keeps no positions', async () => {
+    await seed();
+    const query = 'orderBy=name&sortedBy=asc';
+    const page = Math.ceil(ANCHOR_MIN_WALK / 25) + 10;
+    await t.db.exec('DROP TRIGGER gadgets_table_changed ON gadgets');
+    // Listening (re)starts by reading which tables have the trigger, as a server start does.
+    await (
+      await listenForTableChanges(t.db)
+    )();
+    try {
+      const hits = anchorHits(t.db);
+      for (let i = 0; i < 3; i++) await expectPlainPage(query, page, 25);
+      expect(anchorHits(t.db)).toBe(hits);
+      expect(anchoredQueries(t.db)).toBe(0);
+    } finally {
+      await t.db.exec(
+        `CREATE TRIGGER gadgets_table_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON gadgets
+           FOR EACH STATEMENT EXECUTE FUNCTION table_changed()`,
+      );
+      await (
+        await listenForTableChanges(t.db)
+      )();
+    }
+    await expectPlainPage(query, page, 25);
+    await expectPlainPage(query, page, 25);
+    expect(anchoredQueries(t.db)).toBe(1);
   });
 
   // PGlite is one in-process database: a second server with its own connections exists only on PostgreSQL.
