@@ -141,6 +141,20 @@ async function expectPlainPage(query: string, page: number, size: number, server
   return got;
 }
 
+/**
+ * Visits a page (each time the plain page) until it is answered from a remembered position; returns the
+ * visits it took. On PostgreSQL a write's notification reaches each listening connection of the pool, some
+ * a moment after the write returned: a visit while one comes in is read the plain way and stores nothing.
+ */
+async function visitUntilHit(query: string, page: number, server?: FastifyInstance, db: Db = t.db) {
+  const hits = anchorHits(db);
+  for (let visits = 1; visits <= 5; visits++) {
+    await expectPlainPage(query, page, 25, server);
+    if (anchorHits(db) > hits) return visits;
+  }
+  throw new Error(`${query} page ${page}: five visits, none from a remembered position`);
+}
+
 const SORTS = [
   'orderBy=views&sortedBy=desc',
   'orderBy=released_on&sortedBy=asc',
@@ -276,14 +290,16 @@ describe('remembered page positions', () => {
     await seed();
     const query = 'orderBy=views&sortedBy=desc';
     const page = Math.ceil(ANCHOR_MIN_WALK / 25) + 40;
-    const hits = anchorHits(t.db);
+    const cold = anchorHits(t.db);
     await expectPlainPage(query, page, 25);
-    expect(anchorHits(t.db)).toBe(hits); // the first visit walks
-    for (const p of [page, page + 1, page - 1, page + 2]) await expectPlainPage(query, p, 25);
-    expect(anchorHits(t.db)).toBe(hits + 4);
+    expect(anchorHits(t.db)).toBe(cold); // the first visit walks
+    expect(await visitUntilHit(query, page)).toBeGreaterThan(0);
+    const hits = anchorHits(t.db);
+    for (const p of [page + 1, page - 1, page + 2]) await expectPlainPage(query, p, 25);
+    expect(anchorHits(t.db)).toBe(hits + 3);
     // Pages near the start are read plainly and leave nothing behind.
     await expectPlainPage('orderBy=name&sortedBy=asc', 3, 25);
-    expect(anchorHits(t.db)).toBe(hits + 4);
+    expect(anchorHits(t.db)).toBe(hits + 3);
   });
 
   it('a write by hand-written SQL or through the API forgets them before the next request', async () => {
@@ -297,12 +313,12 @@ describe('remembered page positions', () => {
       `DELETE FROM gadgets WHERE id IN (SELECT id FROM gadgets ORDER BY released_on, id LIMIT 40)`,
     );
     expect(anchoredQueries(t.db)).toBe(0);
-    const hits = anchorHits(t.db);
+    let hits = anchorHits(t.db);
     await expectPlainPage(query, page, 25);
     expect(anchorHits(t.db)).toBe(hits);
 
-    await expectPlainPage(query, page, 25);
-    expect(anchorHits(t.db)).toBe(hits + 1);
+    await visitUntilHit(query, page);
+    hits = anchorHits(t.db);
     const { rows } = await t.db.query<{ id: string }>(
       'SELECT id::text AS id FROM gadgets ORDER BY released_on, id LIMIT 1',
     );
@@ -310,7 +326,7 @@ describe('remembered page positions', () => {
     expect(res.statusCode).toBe(200);
     expect(anchoredQueries(t.db)).toBe(0);
     await expectPlainPage(query, page, 25);
-    expect(anchorHits(t.db)).toBe(hits + 1);
+    expect(anchorHits(t.db)).toBe(hits);
   });
 
   it('a table without the table_changed trigger keeps no positions', async () => {
@@ -336,9 +352,7 @@ describe('remembered page positions', () => {
         await listenForTableChanges(t.db)
       )();
     }
-    await expectPlainPage(query, page, 25);
-    await expectPlainPage(query, page, 25);
-    expect(anchoredQueries(t.db)).toBe(1);
+    await visitUntilHit(query, page);
   });
 
   // PGlite is one in-process database: a second server with its own connections exists only on PostgreSQL.
@@ -350,10 +364,7 @@ describe('remembered page positions', () => {
       const query = 'orderBy=views&sortedBy=desc';
       const page = Math.ceil(ANCHOR_MIN_WALK / 25) + 20;
       for (let round = 0; round < 20; round++) {
-        const cold = anchorHits(secondDb!);
-        await expectPlainPage(query, page, 25, second!);
-        await expectPlainPage(query, page, 25, second!);
-        expect(anchorHits(secondDb!), 'a revisit starts from a remembered position').toBeGreaterThan(cold);
+        await visitUntilHit(query, page, second!, secondDb!);
         const hits = anchorHits(secondDb!);
         // Through the first server's pool, a connection the second server never used.
         await t.db.query(
