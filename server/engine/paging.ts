@@ -378,7 +378,22 @@ function keysetPredicate(
     else after = nullable[i] ? `(${col} >${eq} ${v} OR ${col} IS NULL)` : `${col} >${eq} ${v}`;
     terms.push(`(${[...equal, after].join(' AND ')})`);
   }
-  return terms.join(' OR ');
+  // A bound on the first column that an index scan can start from (the chain alone would be a filter over
+  // the whole index): every row after the keys has its first column at or past the key's (descending,
+  // NULLs come first, so before it; ascending after a NULL, only NULLs follow).
+  const first = values[0];
+  const bound =
+    first === null
+      ? order[0]!.desc
+        ? null
+        : `${cols[0]} IS NULL`
+      : order[0]!.desc
+        ? `${cols[0]} <= ${first}`
+        : nullable[0]
+          ? null
+          : `${cols[0]} >= ${first}`;
+  const chain = terms.join(' OR ');
+  return bound ? `${bound} AND (${chain})` : chain;
 }
 
 /** The query a cursor belongs to: the filter, its values, the order and the page size. */
