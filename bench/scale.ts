@@ -8,6 +8,11 @@
  * the filter. Cases: first page, page 2 (by number and by cursor), a deep page, the last page, every
  * sortable field, a selective and an unselective `like`, an `=` filter, filter + sort; then one CSV export
  * of the whole table next to `COPY ... TO STDOUT` of the same columns.
+ * The deep page by number is asked for again and again (its first visit walks, the later ones start from
+ * the positions it left, server/engine/anchors.ts), then its next page, then the same page right after a
+ * write to the table (an UPDATE of no row, untimed, before each round), which forgets those positions: that
+ * row is the cold figure, the first visit of a deep page. Then the deep page sorted by a nullable field
+ * (`last_login_at`, descending), asked for again and again too.
  * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL.
  */
 import type { Db } from '../server/db/index.ts';
@@ -86,6 +91,23 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
         sql: [page('', 'ORDER BY id DESC', deepPage), count('')],
       },
       {
+        name: `page ${deepPage + 1} (next)`,
+        query: `page=${deepPage + 1}`,
+        sql: [page('', 'ORDER BY id DESC', deepPage + 1), count('')],
+      },
+      {
+        name: `page ${deepPage}, after write`,
+        query: `page=${deepPage}`,
+        sql: [page('', 'ORDER BY id DESC', deepPage), count('')],
+        // A statement-level trigger fires for an UPDATE of no row too: the table's positions are forgotten.
+        before: () => db.exec('UPDATE users SET name = name WHERE false'),
+      },
+      {
+        name: `page ${deepPage}, login desc`,
+        query: `page=${deepPage}&orderBy=last_login_at&sortedBy=desc`,
+        sql: [page('', 'ORDER BY last_login_at DESC, id DESC', deepPage), count('')],
+      },
+      {
         name: `page ${deepPage} by cursor`,
         query: `cursor=${deepCursor ?? ''}`,
         sql: [page('', 'ORDER BY id DESC', deepPage), count('')],
@@ -130,6 +152,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
       const bare: number[] = [];
       const url = `${base}/api/${users.endpoint}?size=${SIZE}${c.query ? `&${c.query}` : ''}`;
       for (let i = 0; i < ROUNDS; i++) {
+        await c.before?.();
         engine.push(await time(() => get(url, token)));
         bare.push(await time(async () => void (await Promise.all(c.sql.map((s) => db.query(s))))));
       }
@@ -152,6 +175,8 @@ interface Case {
   name: string;
   query: string;
   sql: string[];
+  /** Run before each engine round, untimed. */
+  before?: () => Promise<void>;
 }
 
 /** The whole table's CSV export over HTTP (read by another process), next to COPY of the same columns. */

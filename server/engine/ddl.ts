@@ -19,6 +19,7 @@ export function createTableSql(s: TableSnapshot, options: DdlOptions = {}): stri
   for (const c of s.columns.filter((x) => x.sortIndex)) out.push(createSortIndex(s.table, c.name));
   for (const c of s.columns.filter((x) => x.trigram)) out.push(createTrigramIndex(s.table, c.name));
   for (const i of s.indexes) out.push(createCompositeIndex(s.table, i));
+  out.push(tableChangedTrigger(s.table));
   for (const j of s.joinTables) out.push(...createJoinTable(s.table, j));
   out.push(...seedDictionaries([], s.dictionaries, options.dictionaryTable));
   return withExtensions(out);
@@ -115,8 +116,31 @@ function planRenames(
 
 const CREATE_PG_TRGM = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;';
 
-/** Puts the extension line first (after the header comment) when a statement needs pg_trgm. */
+/**
+ * The function every table's change trigger calls (as migration 0111 defines it): NOTIFY `table_changes`
+ * with the table's name, so every server forgets the page positions it remembered for that table
+ * (server/engine/anchors.ts). Repeated in each migration that needs it, so the file applies on its own.
+ */
+const CREATE_TABLE_CHANGED = `CREATE OR REPLACE FUNCTION table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('table_changes', TG_TABLE_NAME);
+  RETURN NULL;
+END
+$$;`;
+
+/** Any write to `table`, by whatever writes it, notifies the servers at commit (one per statement). */
+function tableChangedTrigger(table: string): string {
+  return `CREATE TRIGGER ${q(`${table}_table_changed`.slice(0, 63))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${q(table)}
+  FOR EACH STATEMENT EXECUTE FUNCTION table_changed();`;
+}
+
+/**
+ * Puts the extension line first (after the header comment) when a statement needs pg_trgm, and the
+ * `table_changed()` function before the first trigger calling it.
+ */
 function withExtensions(out: string[]): string {
+  const trigger = out.findIndex((line) => line.includes(' EXECUTE FUNCTION table_changed();'));
+  if (trigger !== -1) out.splice(trigger, 0, CREATE_TABLE_CHANGED);
   if (out.some((line) => line.includes(' gin_trgm_ops)'))) out.splice(1, 0, CREATE_PG_TRGM);
   return `${out.join('\n')}\n`;
 }
@@ -339,5 +363,6 @@ function createJoinTable(owner: string, j: JoinTableSnapshot): string[] {
   PRIMARY KEY (${o}, ${tc})
 );`,
     createIndex(j.table, j.targetColumn),
+    tableChangedTrigger(j.table),
   ];
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineResource, field, reference } from '../../resources/define.ts';
+import { defineResource, field, reference, references } from '../../resources/define.ts';
 import { openPglite } from '../db/pglite.ts';
 import { readMigrations } from '../db/migrate.ts';
 import { makeMigration as makeOne } from './make-migration.ts';
@@ -106,6 +106,55 @@ describe('make:migration', () => {
     await expect(mod.register({} as never, {} as never)).rejects.toThrow(
       'Resource "widgets" has no migration: run `npm run make:migration widgets`.',
     );
+  });
+
+  it('a new table and its join table notify table_changes on every write, so servers forget page positions', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-migrations-notify-'));
+    const labels = defineResource({
+      name: 'labels',
+      endpoint: 'v1/t/labels',
+      permission: 't.labels',
+      schema: z.object({ name: field(z.string().min(1), {}) }),
+    });
+    const crates = defineResource({
+      name: 'crates',
+      endpoint: 'v1/t/crates',
+      permission: 't.crates',
+      schema: z.object({ code: field(z.string().min(1), { sort: true }), label_ids: references('labels') }),
+    });
+    const registry = [labels, crates];
+    makeMigration({ resource: labels, registry, dir: out });
+    const created = makeMigration({ resource: crates, registry, dir: out });
+    const sql = fs.readFileSync(created.file!, 'utf8');
+    expect(sql).toContain(
+      'CREATE TRIGGER "crates_table_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "crates"\n' +
+        '  FOR EACH STATEMENT EXECUTE FUNCTION table_changed();',
+    );
+    expect(sql).toContain('CREATE TRIGGER "crates_labels_table_changed"');
+    // The function comes first, so the file applies on its own (as on a database without migration 0111).
+    expect(sql.indexOf('CREATE OR REPLACE FUNCTION table_changed()')).toBeLessThan(
+      sql.indexOf('CREATE TRIGGER'),
+    );
+    const db = await openPglite(null);
+    try {
+      for (const m of readMigrations(out)) await db.exec(m.sql);
+      const heard: string[] = [];
+      await db.listen('table_changes', (table) => heard.push(table));
+      await db.query("INSERT INTO labels (name) VALUES ('a')");
+      await db.query("INSERT INTO crates (code) VALUES ('b')");
+      await db.query(
+        'INSERT INTO crates_labels (crate_id, label_id) SELECT b.id, l.id FROM crates b, labels l',
+      );
+      await db.query("UPDATE crates SET code = 'c' WHERE false");
+      await db.query('DELETE FROM crates_labels');
+      await db.exec('TRUNCATE crates CASCADE');
+      expect(heard.slice(0, 5)).toEqual(['labels', 'crates', 'crates_labels', 'crates', 'crates_labels']);
+      // TRUNCATE ... CASCADE empties the join table too: both say so.
+      expect(heard.slice(5).sort()).toEqual(['crates', 'crates_labels']);
+    } finally {
+      await db.close();
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   describe('trigram indexes for like searches', () => {

@@ -5,6 +5,7 @@ import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv-jobs.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { registerResourceRoutes } from './routes.ts';
+import { registerAnchors } from './anchors.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './snapshot.ts';
 
@@ -38,6 +39,8 @@ export function createResourcesModule({
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
+      // Deep pages by number start from remembered positions, forgotten when their table changes.
+      registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.
       await app.register(async (scope) => {
         await scope.register(multipart, {

@@ -4,6 +4,16 @@ import { fieldByName } from '../../resources/fields.ts';
 import { classifyDbError } from '../core/db-errors.ts';
 import { AppError } from '../core/errors.ts';
 import type { Queryable } from '../db/index.ts';
+import {
+  ANCHOR_MIN_WALK,
+  anchorScope,
+  anchorsOf,
+  countHit,
+  isCurrent,
+  remember,
+  type Anchor,
+  type AnchorScope,
+} from './anchors.ts';
 import { ident } from './fields.ts';
 import { orderBySql, type ListQuery, type SortKey } from './query.ts';
 import { selectColumns } from './records.ts';
@@ -25,6 +35,16 @@ import { selectColumns } from './records.ts';
  * - Deep pages by number. A `page` in the second half of a known total is read from the other end (the
  *   order reversed, the short OFFSET from the end, the rows flipped back), so the last page costs what the
  *   first does. With an estimated total that page is "the rows that far from the end".
+ * - Remembered positions (anchors.ts). PostgreSQL has no index that knows a row's position, so the first
+ *   visit to a deep page still walks past every row before it (by id alone, `skipping`). A page whose plain
+ *   read skips ANCHOR_MIN_WALK rows or more leaves, per process, the sort keys and positions of its first and
+ *   last rows for its query (the inputs of `fingerprint()` but the page size). A later page of that query
+ *   reads from the nearest of them when that walks less than the plain way: forward `WHERE (sort, id) >=
+ *   keys` with the short OFFSET to the page, or backward in the reversed order with `<=` and the rows
+ *   flipped back, through the same deferred join (readSpan). So the revisited page and its neighbours cost
+ *   about a cursor page, with exactly the rows of the plain OFFSET. Any write to the table (NOTIFY
+ *   `table_changes` from the triggers of migration 0111) forgets them first; a read through a position while
+ *   a change came in is read again the plain way.
  */
 
 /** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
@@ -70,12 +90,12 @@ export async function readPage(db: Queryable, resource: Resource, q: ListQuery):
     return finish(resource, q, rows.rows, rows.rows.length > q.size, state.page, total);
   }
   const offset = (q.page - 1) * q.size;
+  // Taken before the first statement: a table change heard from here on stores no anchors.
+  const scope = offset > 0 ? anchorScope(db, resource, q) : null;
   if (isUncounted(resource, q)) {
-    const { rows } = await db.query(
-      skipping(resource, select, q.where, q.orderBy, q.size + 1, offset),
-      q.params,
-    );
-    return finish(resource, q, rows, rows.length > q.size, q.page, seenSoFar(q, q.page, rows.length));
+    const span: Span = { system: 'start', at: offset, count: q.size, more: null, fromEnd: null };
+    const read = await readSpan(db, resource, q, select, span, scope);
+    return finish(resource, q, read.rows, read.hasMore, q.page, seenSoFar(q, q.page, read.fetched));
   }
   if (offset === 0) {
     const [rows, total] = await Promise.all([
@@ -86,21 +106,133 @@ export async function readPage(db: Queryable, resource: Resource, q: ListQuery):
   }
   const total = await countRows(db, resource, q);
   const remaining = total.total - offset;
+  let span: Span = { system: 'start', at: offset, count: q.size, more: null, fromEnd: null };
   if (!total.isCapped && remaining > 0 && remaining < offset) {
-    // Closer to the end: read this page from the other end.
+    // Closer to the end: read this page from the other end. With an estimated total the page is the rows
+    // that far from the end, so its positions count from there.
     const limit = Math.min(q.size, remaining);
     const fromEnd = remaining - limit;
-    const { rows } = await db.query(
-      skipping(resource, select, q.where, orderBySql(resource.table, q.order, true), limit, fromEnd),
-      q.params,
-    );
-    return finish(resource, q, rows.reverse(), fromEnd > 0, q.page, total);
+    span = total.isEstimate
+      ? { system: 'end', at: fromEnd, count: limit, more: fromEnd > 0, fromEnd: null }
+      : { system: 'start', at: offset, count: limit, more: fromEnd > 0, fromEnd };
+  }
+  const read = await readSpan(db, resource, q, select, span, scope);
+  return finish(resource, q, read.rows, read.hasMore, q.page, total);
+}
+
+/**
+ * The rows at positions `at` .. `at + count - 1` of the list, counted from its start (`system: 'start'`,
+ * the order of the query) or from its end (`'end'`, the reversed order). `more`: whether rows follow the
+ * span in the query's order, null when unknown (one row more is read to find out). `fromEnd`: the rows after
+ * the span when the total is exact (the span may then be read from the other end).
+ */
+interface Span {
+  system: Anchor['system'];
+  at: number;
+  count: number;
+  more: boolean | null;
+  fromEnd: number | null;
+}
+
+/**
+ * How a span is read: in its system's order (`back: false`) or the reverse, from the first row (`from`
+ * null) or from an anchor's row inclusive, skipping `offset` rows; `walk` is the rows skipped.
+ */
+interface Plan {
+  back: boolean;
+  from: Anchor | null;
+  offset: number;
+  limit: number;
+  walk: number;
+}
+
+/**
+ * Reads a span the shortest way: from the start, from the end (an exact total), or from the nearest anchor
+ * of this query (anchors.ts) ahead of or behind it, whichever walks past fewest rows. A page read through an
+ * anchor while a table changed is read again the plain way. Returns the rows in the query's order, whether
+ * more follow, how many were fetched (for seenSoFar), and remembers the span's first and last rows when its
+ * plain read walks ANCHOR_MIN_WALK rows or more.
+ */
+async function readSpan(
+  db: Queryable,
+  resource: Resource,
+  q: ListQuery,
+  select: string,
+  span: Span,
+  scope: AnchorScope | null,
+): Promise<{ rows: Record<string, unknown>[]; hasMore: boolean; fetched: number }> {
+  const extra = span.more === null ? 1 : 0;
+  const plain: Plan[] = [
+    { back: false, from: null, offset: span.at, limit: span.count + extra, walk: span.at },
+  ];
+  if (span.fromEnd !== null)
+    plain.push({ back: true, from: null, offset: span.fromEnd, limit: span.count, walk: span.fromEnd });
+  const shortest = (plans: Plan[]) => plans.reduce((a, b) => (b.walk < a.walk ? b : a));
+  const plainPlan = shortest(plain);
+  const plans = [...plain];
+  if (scope && isCurrent(scope) && plainPlan.walk > 0) {
+    const last = span.at + span.count - 1;
+    for (const a of anchorsOf(scope, span.system)) {
+      if (a.pos <= span.at)
+        plans.push({
+          back: false,
+          from: a,
+          offset: span.at - a.pos,
+          limit: span.count + extra,
+          walk: span.at - a.pos,
+        });
+      else if (a.pos >= last && (span.more !== null || a.pos > last || a.next !== null))
+        plans.push({ back: true, from: a, offset: a.pos - last, limit: span.count, walk: a.pos - last });
+    }
+  }
+  let plan = shortest(plans);
+  let fetched = await readPlan(db, resource, q, select, span, plan);
+  if (plan.from && scope && !isCurrent(scope)) {
+    plan = plainPlan;
+    fetched = await readPlan(db, resource, q, select, span, plan);
+  } else if (plan.from && scope) countHit(scope);
+  const kept = fetched.slice(0, span.count);
+  let more = span.more ?? fetched.length > span.count;
+  if (plan.back && plan.from && span.more === null)
+    more = plan.from.pos > span.at + span.count - 1 || plan.from.next!;
+  if (scope && plainPlan.walk >= ANCHOR_MIN_WALK && kept.length > 0) {
+    const keysOf = (row: Record<string, unknown>) => row[KEYS] as (string | null)[];
+    const next = span.system === 'start' ? more : null;
+    remember(scope, [
+      { system: span.system, pos: span.at, keys: keysOf(kept[0]!), next: kept.length > 1 ? true : next },
+      { system: span.system, pos: span.at + kept.length - 1, keys: keysOf(kept[kept.length - 1]!), next },
+    ]);
+  }
+  const rows = span.system === 'start' ? kept : kept.reverse();
+  // As if one row more had been read whenever more follow (a backward read knows it from its anchor).
+  return { rows, hasMore: more, fetched: kept.length + (more ? 1 : 0) };
+}
+
+/** Runs a plan; the rows come back in the span's system order (the query's order for `start`). */
+async function readPlan(
+  db: Queryable,
+  resource: Resource,
+  q: ListQuery,
+  select: string,
+  span: Span,
+  plan: Plan,
+): Promise<Record<string, unknown>[]> {
+  // The order read in: the span's system order, or its reverse; `true` is the query's order reversed.
+  const reversed = (span.system === 'end') !== plan.back;
+  const order = reversed ? q.order.map((o) => ({ field: o.field, desc: !o.desc })) : q.order;
+  const orderBy = orderBySql(resource.table, order);
+  let where = q.where;
+  const params = [...q.params];
+  if (plan.from) {
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const from = keysetPredicate(resource, order, plan.from.keys, bind, true);
+    where = q.where ? `${q.where} AND (${from})` : `WHERE ${from}`;
   }
   const { rows } = await db.query(
-    skipping(resource, select, q.where, q.orderBy, q.size + 1, offset),
-    q.params,
+    skipping(resource, select, where, orderBy, plan.limit, plan.offset),
+    params,
   );
-  return finish(resource, q, rows, rows.length > q.size, q.page, total);
+  return plan.back ? rows.reverse() : rows;
 }
 
 /**
@@ -219,6 +351,7 @@ function keysetPredicate(
   order: readonly SortKey[],
   keys: readonly (string | null)[],
   bind: (value: unknown) => string,
+  inclusive = false,
 ): string {
   const cols = order.map((o) => ident(o.field));
   const nullable = order.map(
@@ -227,7 +360,7 @@ function keysetPredicate(
   const values = keys.map((k) => (k === null ? null : bind(k)));
   const sameWay = order.every((o) => o.desc === order[0]!.desc);
   if (sameWay && values.every((v) => v !== null) && !nullable.some(Boolean)) {
-    const op = order[0]!.desc ? '<' : '>';
+    const op = `${order[0]!.desc ? '<' : '>'}${inclusive ? '=' : ''}`;
     return order.length === 1
       ? `${cols[0]} ${op} ${values[0]}`
       : `(${cols.join(', ')}) ${op} (${values.join(', ')})`;
@@ -237,13 +370,30 @@ function keysetPredicate(
     const equal = values.slice(0, i).map((v, j) => (v === null ? `${cols[j]} IS NULL` : `${cols[j]} = ${v}`));
     const v = values[i];
     const col = cols[i]!;
+    // `inclusive`: the last column (the id) may also equal its key, which takes in the row itself.
+    const eq = inclusive && i === order.length - 1 ? '=' : '';
     let after: string;
     if (v === null) after = order[i]!.desc ? `${col} IS NOT NULL` : 'FALSE';
-    else if (order[i]!.desc) after = `${col} < ${v}`;
-    else after = nullable[i] ? `(${col} > ${v} OR ${col} IS NULL)` : `${col} > ${v}`;
+    else if (order[i]!.desc) after = `${col} <${eq} ${v}`;
+    else after = nullable[i] ? `(${col} >${eq} ${v} OR ${col} IS NULL)` : `${col} >${eq} ${v}`;
     terms.push(`(${[...equal, after].join(' AND ')})`);
   }
-  return terms.join(' OR ');
+  // A bound on the first column that an index scan can start from (the chain alone would be a filter over
+  // the whole index): every row after the keys has its first column at or past the key's (descending,
+  // NULLs come first, so before it; ascending after a NULL, only NULLs follow).
+  const first = values[0];
+  const bound =
+    first === null
+      ? order[0]!.desc
+        ? null
+        : `${cols[0]} IS NULL`
+      : order[0]!.desc
+        ? `${cols[0]} <= ${first}`
+        : nullable[0]
+          ? null
+          : `${cols[0]} >= ${first}`;
+  const chain = terms.join(' OR ');
+  return bound ? `${bound} AND (${chain})` : chain;
 }
 
 /** The query a cursor belongs to: the filter, its values, the order and the page size. */

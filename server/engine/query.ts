@@ -42,6 +42,12 @@ export interface ListQuery {
    * its matches scans the table. The list count caps (or skips) such a count instead of scanning per keystroke.
    */
   shortLike: boolean;
+  /**
+   * The tables `where` reads besides the resource's own (the join tables of many-to-many conditions), or
+   * null when a resource's filter hook wrote SQL of its own (it may read anything, even the clock). Remembered
+   * page positions (anchors.ts) are kept only for lists whose every input is known.
+   */
+  reads: string[] | null;
 }
 
 /** pg_trgm indexes serve a `%term%` search from 3 characters on; a shorter term is a scan. */
@@ -83,7 +89,10 @@ export function parseListQuery(
   if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
   const clauses = conditions.map((c) => c.toSql(bind));
   const text = one(raw, 'q')?.trim();
-  const everywhere = text ? likeEverywhere(resource, text, filters).toSql(bind) : null;
+  const inText = text ? likeEverywhere(resource, text, filters) : null;
+  const everywhere = inText ? inText.toSql(bind) : null;
+  const parts = inText ? [...conditions, inText] : conditions;
+  const reads = parts.some((c) => c.reads === null) ? null : [...new Set(parts.flatMap((c) => c.reads!))];
   const joined = clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `);
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
@@ -101,6 +110,7 @@ export function parseListQuery(
     includes: parseIncludes(resource, raw),
     hasFilter: clauses.length > 0 || everywhere !== null,
     shortLike,
+    reads,
   };
 }
 
@@ -119,6 +129,8 @@ export function includeNames(resource: Resource): string[] {
 
 interface ParsedCondition {
   toSql(bind: (v: unknown) => string): string;
+  /** Other tables the clause reads; null: unknown (a filter hook's own SQL). */
+  reads: string[] | null;
 }
 
 /** Search value parsers by kind: the raw text -> a bound value, or undefined when it is not valid. */
@@ -170,7 +182,13 @@ function parseConditions(resource: Resource, raw: RawQuery, filters: SearchFilte
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
     const values = parseValues(name, target.kind, condition, value, target.info);
-    out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind, filters) });
+    const reads =
+      target.kind === 'references' && target.info
+        ? [joinTableOf(resource, target.info).table]
+        : Object.hasOwn(filters, target.name) && filters[target.name]
+          ? null
+          : [];
+    out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind, filters), reads });
   }
   return out;
 }
@@ -199,6 +217,7 @@ function anyField(resource: Resource, value: string): ParsedCondition {
   const fields = fieldsOf(resource).filter((f) => f.conditions[0] === 'like' && TEXT_KINDS.has(f.kind));
   if (fields.length === 0) throw queryError('search', 'engine.query.unknown_search_field', value);
   return {
+    reads: [],
     toSql: (bind) => {
       const p = bind(`%${escapeLike(value)}%`);
       return fields.map((f) => `${ident(f.name)}::text ILIKE ${p}`).join(' OR ');
@@ -221,6 +240,7 @@ function likeEverywhere(resource: Resource, value: string, custom: SearchFilters
   const fields = qFields(resource);
   if (fields.length === 0) throw queryError('q', 'engine.query.unknown_search_field', 'q');
   return {
+    reads: fields.some((f) => custom[f.name]) ? null : [],
     toSql: (bind) => {
       let shared: string | null = null;
       return fields
