@@ -5,13 +5,15 @@
  * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
  * (resources.<name>.fields.<field>, merged from resources*.json so each area keeps its own file), settings, system, errors and validation (server messages too).
  * `settings-shell.json` and `system-shell.json` are parts of `settings` and `system` the browser downloads with
- * the admin shell (locales/languages.ts); they are merged into their namespace here.
+ * the admin shell (locales/languages.ts); they are merged into their namespace here, as is `engine-server.json`
+ * (the server's own messages, which the browser never downloads).
  */
 import { DEFAULT_LOCALE, LOCALES } from './languages.ts';
 import type { Catalog, Locale } from './languages.ts';
 import enApp from './en/app.json';
 import enAuth from './en/auth.json';
 import enEngine from './en/engine.json';
+import enEngineServer from './en/engine-server.json';
 import enErrors from './en/errors.json';
 import enRa from './en/ra.json';
 import enResources from './en/resources.json';
@@ -25,6 +27,7 @@ import enValidation from './en/validation.json';
 import zhApp from './zh-CN/app.json';
 import zhAuth from './zh-CN/auth.json';
 import zhEngine from './zh-CN/engine.json';
+import zhEngineServer from './zh-CN/engine-server.json';
 import zhErrors from './zh-CN/errors.json';
 import zhRa from './zh-CN/ra.json';
 import zhResources from './zh-CN/resources.json';
@@ -43,7 +46,7 @@ export const catalogs: Record<Locale, Catalog> = {
   'zh-CN': {
     app: zhApp,
     auth: zhAuth,
-    engine: zhEngine,
+    engine: merged(zhEngine, zhEngineServer),
     errors: zhErrors,
     ra: zhRa,
     resources: { ...zhResources, ...zhResourcesPeople, ...zhResourcesContent },
@@ -54,7 +57,7 @@ export const catalogs: Record<Locale, Catalog> = {
   en: {
     app: enApp,
     auth: enAuth,
-    engine: enEngine,
+    engine: merged(enEngine, enEngineServer),
     errors: enErrors,
     ra: enRa,
     resources: { ...enResources, ...enResourcesPeople, ...enResourcesContent },

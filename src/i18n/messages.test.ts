@@ -19,7 +19,7 @@ function merge(target: Catalog, source: Catalog): Catalog {
 
 describe('loadMessages', () => {
   it.each(LOCALES)(
-    '%s: the public, admin, settings and system bundles together are exactly the catalogues the server reads',
+    "%s: the public, admin, settings and system bundles and the server's own messages are the server's catalogues",
     async (locale) => {
       const [publicPart, adminPart, settingsPart, systemPart] = await Promise.all([
         loadMessages(locale, 'public'),
@@ -31,7 +31,15 @@ describe('loadMessages', () => {
       expect(Object.keys(adminPart).sort()).toEqual(['engine', 'ra', 'resources', 'settings', 'system']);
       expect(Object.keys(settingsPart)).toEqual(['settings']);
       expect(Object.keys(systemPart)).toEqual(['system']);
-      expect([publicPart, adminPart, settingsPart, systemPart].reduce(merge, {})).toEqual(catalogs[locale]);
+      // The server's own messages (engine-server.json) are no bundle's: the browser never downloads them.
+      expect(await loadMessages(locale, 'server')).toEqual({});
+      const server = {
+        engine: (await import(`../../locales/${locale}/engine-server.json`)).default as Catalog,
+      };
+      expect((adminPart.engine as Catalog).query).toBeUndefined();
+      expect([publicPart, adminPart, settingsPart, systemPart, server].reduce(merge, {})).toEqual(
+        catalogs[locale],
+      );
     },
   );
 
@@ -55,6 +63,7 @@ describe('bundleOfFile', () => {
     ['locales/en/settings-shell.json', 'admin'],
     ['locales/zh-CN/system.json', 'system'],
     ['locales/zh-CN/system-shell.json', 'admin'],
+    ['locales/en/engine-server.json', 'server'],
   ])('%s -> %s', (file, bundle) => {
     expect(bundleOfFile(file)).toBe(bundle);
   });
