@@ -307,6 +307,26 @@ describe('ResourceList table preferences', () => {
     expect(screen.queryByText('a***e@example.com')).toBeNull();
   });
 
+  it('opens the column chooser from the keyboard, hides a column and gives the focus back', async () => {
+    api();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    const columns = screen.getByRole('button', { name: 'Columns' });
+    columns.focus();
+    await userEvent.keyboard('{Enter}');
+    // The popover loads on the first use; its switches name the columns.
+    const phone = await screen.findByRole('switch', { name: 'Phone' });
+    expect(screen.getByRole('switch', { name: 'Name' })).toBeTruthy();
+    phone.focus();
+    await userEvent.keyboard(' ');
+    expect((phone as HTMLInputElement).checked).toBe(false);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('switch', { name: 'Phone' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(columns));
+    expect(headers()).not.toContain('Phone');
+    expect(headers()).toContain('Email');
+  });
+
   it('keeps each list its own choices, and list state (filters) in memory only', async () => {
     api((call) =>
       call.path === '/api/v1/test/kits'
