@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
-import { LOCALES, PUBLIC_NAMESPACES, bundleOfFile } from '../../locales/languages.ts';
+import { LOCALES, PUBLIC_NAMESPACES, bundleOfFile, namespaceOfFile } from '../../locales/languages.ts';
 import type { Catalog } from '../../locales/languages.ts';
 import { loadMessages } from './messages.ts';
+
+/** The server's own messages (`<namespace>-server.json`), which no bundle holds. */
+const SERVER_FILES = import.meta.glob<Catalog>('../../locales/*/*-server.json', {
+  import: 'default',
+  eager: true,
+});
 
 /** Deep merge, as i18next's lookup across the bundles sees them. */
 function merge(target: Catalog, source: Catalog): Catalog {
@@ -31,12 +37,16 @@ describe('loadMessages', () => {
       expect(Object.keys(adminPart).sort()).toEqual(['engine', 'ra', 'resources', 'settings', 'system']);
       expect(Object.keys(settingsPart)).toEqual(['settings']);
       expect(Object.keys(systemPart)).toEqual(['system']);
-      // The server's own messages (engine-server.json) are no bundle's: the browser never downloads them.
+      // The server's own messages (<namespace>-server.json) are no bundle's: the browser never downloads them.
       expect(await loadMessages(locale, 'server')).toEqual({});
-      const server = {
-        engine: (await import(`../../locales/${locale}/engine-server.json`)).default as Catalog,
-      };
+      const server = Object.fromEntries(
+        Object.entries(SERVER_FILES)
+          .filter(([file]) => file.split('/').at(-2) === locale)
+          .map(([file, catalog]) => [namespaceOfFile(file), catalog]),
+      );
+      expect(Object.keys(server).sort()).toEqual(['auth', 'engine']);
       expect((adminPart.engine as Catalog).query).toBeUndefined();
+      expect((publicPart.auth as Catalog).mail).toBeUndefined();
       expect([publicPart, adminPart, settingsPart, systemPart, server].reduce(merge, {})).toEqual(
         catalogs[locale],
       );
