@@ -5,13 +5,16 @@
  * Namespaces: app (shell and pages), ra (react-admin), auth, engine (generated screens), resources
  * (resources.<name>.fields.<field>, merged from resources*.json so each area keeps its own file), settings, system, errors and validation (server messages too).
  * `settings-shell.json` and `system-shell.json` are parts of `settings` and `system` the browser downloads with
- * the admin shell (locales/languages.ts); they are merged into their namespace here.
+ * the admin shell (locales/languages.ts); they are merged into their namespace here, as are the `<namespace>-server.json`
+ * files (the server's own messages: e-mails, SMS, API errors; the browser never downloads them).
  */
 import { DEFAULT_LOCALE, LOCALES } from './languages.ts';
 import type { Catalog, Locale } from './languages.ts';
 import enApp from './en/app.json';
 import enAuth from './en/auth.json';
+import enAuthServer from './en/auth-server.json';
 import enEngine from './en/engine.json';
+import enEngineServer from './en/engine-server.json';
 import enErrors from './en/errors.json';
 import enRa from './en/ra.json';
 import enResources from './en/resources.json';
@@ -24,7 +27,9 @@ import enSystemShell from './en/system-shell.json';
 import enValidation from './en/validation.json';
 import zhApp from './zh-CN/app.json';
 import zhAuth from './zh-CN/auth.json';
+import zhAuthServer from './zh-CN/auth-server.json';
 import zhEngine from './zh-CN/engine.json';
+import zhEngineServer from './zh-CN/engine-server.json';
 import zhErrors from './zh-CN/errors.json';
 import zhRa from './zh-CN/ra.json';
 import zhResources from './zh-CN/resources.json';
@@ -42,8 +47,8 @@ export type { Catalog, Locale };
 export const catalogs: Record<Locale, Catalog> = {
   'zh-CN': {
     app: zhApp,
-    auth: zhAuth,
-    engine: zhEngine,
+    auth: merged(zhAuth, zhAuthServer),
+    engine: merged(zhEngine, zhEngineServer),
     errors: zhErrors,
     ra: zhRa,
     resources: { ...zhResources, ...zhResourcesPeople, ...zhResourcesContent },
@@ -53,8 +58,8 @@ export const catalogs: Record<Locale, Catalog> = {
   },
   en: {
     app: enApp,
-    auth: enAuth,
-    engine: enEngine,
+    auth: merged(enAuth, enAuthServer),
+    engine: merged(enEngine, enEngineServer),
     errors: enErrors,
     ra: enRa,
     resources: { ...enResources, ...enResourcesPeople, ...enResourcesContent },

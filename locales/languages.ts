@@ -16,8 +16,10 @@ export type Catalog = Record<string, unknown>;
  * does not download the dashboard's, the system pages' or the people pages' texts. A screen namespace's
  * `<namespace>-shell.json` holds the few of its messages the shell shows everywhere (a menu entry, the
  * live-update banner of every edit screen) and goes with `admin`. A namespace not listed here is an admin one.
+ * A `<namespace>-server.json` file holds messages only the server sends (already translated: query, record
+ * and CSV errors): the `server` part, which the browser never downloads.
  */
-export type MessageBundle = 'public' | 'admin' | ScreenBundle;
+export type MessageBundle = 'public' | 'admin' | 'server' | ScreenBundle;
 export type ScreenBundle = (typeof SCREEN_NAMESPACES)[number];
 export const PUBLIC_NAMESPACES: readonly string[] = ['app', 'auth', 'errors', 'validation'];
 export const SCREEN_NAMESPACES = ['settings', 'system'] as const;
@@ -38,14 +40,17 @@ export function bundleOfNamespace(namespace: string): MessageBundle {
 }
 
 /**
- * The part a catalogue file is downloaded with: its namespace's, except `<namespace>-shell.json` (admin).
+ * The part a catalogue file is downloaded with: its namespace's, except `<namespace>-shell.json` (admin) and
+ * `<namespace>-server.json` (server: not downloaded).
  *
  * @example
  * bundleOfFile('locales/en/system.json'); // 'system'
  * bundleOfFile('locales/en/system-shell.json'); // 'admin'
+ * bundleOfFile('locales/en/engine-server.json'); // 'server'
  */
 export function bundleOfFile(file: string): MessageBundle {
   const namespace = namespaceOfFile(file);
+  if (/-server\.json$/.test(file)) return 'server';
   if (/-shell\.json$/.test(file) && bundleOfNamespace(namespace) !== 'public') return 'admin';
   return bundleOfNamespace(namespace);
 }

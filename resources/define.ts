@@ -189,8 +189,8 @@ export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOpt
    */
   permission: string;
   /**
-   * Where the resource sits in the settings menu (schemas/permissions.ts `settingsMenu`): an icon (a name of
-   * src/layouts/menuIcons.tsx) and an order within its group (default 100; lower first). `false` keeps it out
+   * Where the resource sits in the settings menu (schemas/permissions.ts `settingsMenu`): an icon (any
+   * @mui/icons-material component name: the build bundles the icons the menu names) and an order within its group (default 100; lower first). `false` keeps it out
    * of the menu (a child edited inline in its parent) while its permission stays grantable. The entry's
    * title is the resource's plural label, `resources.<name>.name_other`.
    */

@@ -102,7 +102,7 @@ export interface HasMany {
 
 /** A resource's place in the settings menu (see `ResourceOptions.menu`). */
 export interface MenuPlace {
-  /** @mui/icons-material name among those src/layouts/menuIcons.tsx bundles; a generic icon otherwise. */
+  /** A @mui/icons-material component name (`Inventory2`), bundled because it is named; a generic icon if none. */
   icon?: string;
   /** Position within the group (default 100); the built-in pages of a group come first. */
   order?: number;

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import { useEffect, useState } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { currentLocale } from '../i18n/locale.ts';
-import { ASSETS_ENDPOINT } from '../providers/uploadFile.ts';
+import { ASSETS_ENDPOINT } from '../providers/assetsEndpoint.ts';
 import { buildUrl } from '../providers/httpClient.ts';
 import { getToken } from '../providers/token.ts';
 import { downloadFile } from './download.ts';

@@ -7,7 +7,8 @@ import {
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
-import { registeredDescriptors, representationField } from './registry.ts';
+import { listFields, registeredDescriptors, representationField } from './registry.ts';
+import { preloadFieldKinds } from './fieldTable.tsx';
 import { servesOperation } from './useAbilities.ts';
 import { ResourceList } from './ResourceList.tsx';
 import type { ListView, ResourceView, ResourceViews } from './views.ts';
@@ -65,6 +66,9 @@ export function EngineResource({
   const basename = useBasename();
   useRegisterResources(all.includes(resource) ? all : [...all, resource], overrides);
   const views = viewsOf(resource, overrides);
+  // The list's column kinds not loaded with every list start loading with the route, beside a hand-written
+  // list's own chunk.
+  if (views.list) preloadFieldKinds(listFields(resource), { isListCell: true });
   const withSchema = (view: ResourceView | undefined) =>
     view ? <SchemaView name={resource.name} view={view} schemas={schemas} /> : undefined;
   return (

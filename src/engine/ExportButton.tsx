@@ -2,16 +2,20 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Button, useListContext, useNotify, useTranslate } from 'react-admin';
 import type { ResourceDescriptor as Resource } from './descriptor.ts';
-import { downloadFile } from './download.ts';
 import type { ExportJobState } from './ExportJobDialog.tsx';
 import { exportQuery } from './listQuery.ts';
 
-/** The export's request and job logic, and the job's dialog: loaded on the first click (or hover, ahead). */
+/**
+ * The export's request, job and download logic, and the job's dialog: loaded on the first click (or hover,
+ * ahead).
+ */
 const loadJobs = () => import('./csvJobs.ts');
+const loadDownload = () => import('./download.ts');
 const loadDialog = () => import('./ExportJobDialog.tsx');
 const ExportJobDialog = lazy(() => loadDialog().then((m) => ({ default: m.ExportJobDialog })));
 const prefetch = () => {
   void loadJobs().catch(() => undefined);
+  void loadDownload().catch(() => undefined);
   void loadDialog().catch(() => undefined);
 };
 
@@ -69,6 +73,7 @@ export function ExportButton({ resource }: { resource: Resource }) {
     if (!job) return;
     setIsBusy(true);
     try {
+      const { downloadFile } = await loadDownload();
       await downloadFile(`${resource.endpoint}/export/${job.id}/download`);
       notify('engine.export.done', { type: 'success' });
       setJob(null);

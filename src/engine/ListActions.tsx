@@ -1,16 +1,10 @@
-import {
-  CreateButton,
-  FilterButton,
-  SelectColumnsButton,
-  TopToolbar,
-  useResourceDefinition,
-} from 'react-admin';
+import { CreateButton, FilterButton, TopToolbar, useResourceDefinition } from 'react-admin';
 import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { ADD_FILTER_CLASS, prefetchFilterInputs } from './filterInputs.tsx';
 import { filterFields } from './registry.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { ImportButton } from './ImportButton.tsx';
-import { DensityButton } from './listLayout.tsx';
+import { ColumnsButton, DensityButton } from './listLayout.tsx';
 import type { Ability } from './useAbilities.ts';
 
 /**
@@ -36,7 +30,7 @@ export function ListActions({
         // Pointing at "Add filter" (or tabbing to it) fetches the inputs of the filters it may add.
         <FilterButton className={ADD_FILTER_CLASS} onMouseEnter={prefetch} onFocus={prefetch} />
       ) : null}
-      {preferenceKey ? <SelectColumnsButton preferenceKey={preferenceKey} /> : null}
+      {preferenceKey ? <ColumnsButton preferenceKey={preferenceKey} /> : null}
       {preferenceKey ? <DensityButton preferenceKey={preferenceKey} /> : null}
       {hasCreate && can.create ? <CreateButton /> : null}
       {can.export ? <ExportButton resource={resource} /> : null}

@@ -139,6 +139,32 @@ describe('ResourceList', () => {
     expect(patch?.body).toEqual({ state: false });
   });
 
+  it('shows the bulk buttons once a row is selected, and runs them from the keyboard', async () => {
+    const calls = api((call) =>
+      call.method === 'DELETE' ? { body: { code: 200, data: ['1'] } } : undefined,
+    );
+    await renderEngine({ path: '/settings/contacts' });
+    await screen.findByText('Bob');
+    // Nothing selected: no bulk button is rendered (they load with the first selection).
+    expect(screen.queryByRole('button', { name: 'Enable' })).toBeNull();
+    const alice = screen.getByText('Alice').closest('tr') as HTMLElement;
+    const select = within(alice).getByRole('checkbox');
+    select.focus();
+    await userEvent.keyboard(' ');
+    const enable = await screen.findByRole('button', { name: 'Enable' });
+    expect(screen.getByRole('button', { name: 'Disable' })).toBeTruthy();
+    const toolbar = enable.closest('[data-test="bulk-actions-toolbar"]') as HTMLElement;
+    const remove = within(toolbar).getByRole('button', { name: 'Delete' });
+    remove.focus();
+    await userEvent.keyboard('{Enter}');
+    within(await screen.findByRole('dialog'))
+      .getByRole('button', { name: 'Confirm' })
+      .focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true));
+    expect(calls.find((c) => c.method === 'DELETE')?.query.get('ids')).toBe('1');
+  });
+
   it('sorts on a sortable column', async () => {
     const calls = api();
     await renderEngine({ path: '/settings/contacts' });
@@ -279,6 +305,26 @@ describe('ResourceList table preferences', () => {
     expect(screen.getByRole('button', { name: 'Compact rows' }).getAttribute('aria-pressed')).toBe('false');
     expect(screen.getByRole('cell', { name: 'Alice' }).className).toContain('MuiTableCell-sizeMedium');
     expect(screen.queryByText('a***e@example.com')).toBeNull();
+  });
+
+  it('opens the column chooser from the keyboard, hides a column and gives the focus back', async () => {
+    api();
+    await renderEngine({ path: '/settings/contacts', store: preferenceStore() });
+    await screen.findByText('Alice');
+    const columns = screen.getByRole('button', { name: 'Columns' });
+    columns.focus();
+    await userEvent.keyboard('{Enter}');
+    // The popover loads on the first use; its switches name the columns.
+    const phone = await screen.findByRole('switch', { name: 'Phone' });
+    expect(screen.getByRole('switch', { name: 'Name' })).toBeTruthy();
+    phone.focus();
+    await userEvent.keyboard(' ');
+    expect((phone as HTMLInputElement).checked).toBe(false);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('switch', { name: 'Phone' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(columns));
+    expect(headers()).not.toContain('Phone');
+    expect(headers()).toContain('Email');
   });
 
   it('keeps each list its own choices, and list state (filters) in memory only', async () => {

@@ -1,6 +1,4 @@
 import {
-  BulkDeleteButton,
-  BulkUpdateButton,
   DatagridConfigurable,
   EditButton,
   List,
@@ -11,13 +9,11 @@ import {
   useResourceDefinition,
   useTranslate,
 } from 'react-admin';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
-import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
 import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { useLiveList } from '../events/useLiveList.ts';
-import { renderField } from './fieldTable.tsx';
+import { renderField, useFieldKinds } from './fieldTable.tsx';
 import { renderFilterInput } from './filterInputs.tsx';
 import { Q_FILTER } from './listQuery.ts';
 import {
@@ -45,6 +41,15 @@ import { useAbilities } from './useAbilities.ts';
 
 /** The phone's cards: loaded when the phone layout is chosen, so a desk never loads them. */
 const RecordCards = lazy(() => import('./RecordCards.tsx').then((m) => ({ default: m.RecordCards })));
+
+/**
+ * The selected rows' buttons: react-admin renders the bulk toolbar's children even with nothing selected (the
+ * toolbar is collapsed), so BulkActions renders them only once a row is selected, and they load then; pointing
+ * at or tabbing to a row's checkbox fetches them ahead (prefetchBulkActions).
+ */
+const loadBulkActionButtons = () => import('./BulkActionButtons.tsx');
+const BulkActionButtons = lazy(() => loadBulkActionButtons().then((m) => ({ default: m.BulkActionButtons })));
+const prefetchBulkActions = () => void loadBulkActionButtons().catch(() => undefined);
 
 /** How many filters are shown without opening the "Add filter" menu. */
 const ALWAYS_ON_FILTERS = 2;
@@ -77,6 +82,10 @@ export function ResourceList({
   const can = useAbilities(resource);
   const translate = useTranslate();
   useLiveList(resource.name);
+  const fields = listFields(resource);
+  // The renderers of the column kinds not loaded with every list (money, files...) load before it paints; the
+  // route starts them ahead (EngineResource).
+  useFieldKinds(fields, { isListCell: true });
   const { hasEdit, hasShow } = useResourceDefinition({ resource: resource.name });
   const sortable = sortableFields(resource);
   const filters = [
@@ -109,7 +118,7 @@ export function ResourceList({
     );
   const hasRowActions = (hasEdit && can.update) || hasShow || can.delete;
   const columns = [
-    ...listFields(resource).map((field) =>
+    ...fields.map((field) =>
       renderField(field, {
         resource: resource.name,
         sortable: sortable.has(field.name),
@@ -145,25 +154,32 @@ export function ResourceList({
       empty={<ListEmpty resource={resource} can={can} />}
     >
       <ScrollKeeper storeKey={`engine.${resource.name}.list.scroll`} />
-      {isPhone ? (
-        <PhoneCards
-          resource={resource}
-          preferenceKey={preferenceKey}
-          columns={columns}
-          rowLink={rowLink}
-          bulkActionButtons={bulkActionButtons}
-        />
-      ) : (
-        <DatagridConfigurable
-          preferenceKey={preferenceKey}
-          size={tableSize(density)}
-          sx={stickyHeaderSx}
-          rowClick={rowLink}
-          bulkActionButtons={bulkActionButtons}
-        >
-          {columns}
-        </DatagridConfigurable>
-      )}
+      {/* A box that lays nothing out: it hears the pointer and focus reaching a selection checkbox. */}
+      <Box
+        sx={{ display: 'contents' }}
+        onMouseOver={bulkActionButtons ? prefetchOnCheckbox : undefined}
+        onFocus={bulkActionButtons ? prefetchOnCheckbox : undefined}
+      >
+        {isPhone ? (
+          <PhoneCards
+            resource={resource}
+            preferenceKey={preferenceKey}
+            columns={columns}
+            rowLink={rowLink}
+            bulkActionButtons={bulkActionButtons}
+          />
+        ) : (
+          <DatagridConfigurable
+            preferenceKey={preferenceKey}
+            size={tableSize(density)}
+            sx={stickyHeaderSx}
+            rowClick={rowLink}
+            bulkActionButtons={bulkActionButtons}
+          >
+            {columns}
+          </DatagridConfigurable>
+        )}
+      </Box>
     </List>
   );
 }
@@ -217,30 +233,27 @@ function RowActions({
   );
 }
 
-/** The actions on the selected rows the caller may take: enable/disable (a `state` field), delete. */
+/**
+ * The actions on the selected rows the caller may take: enable/disable (a `state` field), delete. Nothing
+ * until a row is selected; while the buttons load, the toolbar (a fixed height) shows the selection's count.
+ */
 function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<typeof useAbilities> }) {
+  const { selectedIds } = useListContext();
+  if (!selectedIds?.length) return null;
   const state = can.update ? bulkStateField(resource) : undefined;
   return (
-    <>
-      {state ? (
-        <>
-          <BulkUpdateButton
-            label="engine.bulk.enable"
-            data={{ [state.name]: true }}
-            mutationMode="pessimistic"
-            icon={<CheckCircleOutlineIcon />}
-          />
-          <BulkUpdateButton
-            label="engine.bulk.disable"
-            data={{ [state.name]: false }}
-            mutationMode="pessimistic"
-            icon={<HighlightOffIcon />}
-          />
-        </>
-      ) : null}
-      {can.delete ? <BulkDeleteButton mutationMode="pessimistic" /> : null}
-    </>
+    <Suspense fallback={<Box component="span" aria-busy="true" />}>
+      <BulkActionButtons state={state?.name} canDelete={can.delete} />
+    </Suspense>
   );
+}
+
+/** Fetches the bulk buttons when a row's (or the header's) selection checkbox is pointed at or focused. */
+function prefetchOnCheckbox(event: { target: EventTarget }) {
+  const target = event.target as Element | null;
+  if (target instanceof Element && target.closest('input[type="checkbox"], .MuiCheckbox-root')) {
+    prefetchBulkActions();
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { RecordCrumb } from './RecordCrumb.tsx';
-import { renderField } from './fieldTable.tsx';
+import { renderField, useFieldKinds } from './fieldTable.tsx';
 import { describeResource } from './descriptor.ts';
 import { readableFields } from './registry.ts';
 import { useReadableCollections } from './useReadableCollections.ts';
@@ -28,6 +28,9 @@ export function ResourceShow({ resource }: { resource: Resource }) {
   const { hasEdit } = useResourceDefinition({ resource: resource.name });
   const collections = useReadableCollections(resource);
   const include = collections.map((c) => c.key);
+  const fields = readableFields(described);
+  // The renderers of the kinds shown here that were not loaded yet (money, files...) load before it paints.
+  useFieldKinds([...fields, ...collections.flatMap((c) => childColumns(c))], {});
   return (
     <Show
       resource={resource.name}
@@ -41,7 +44,7 @@ export function ResourceShow({ resource }: { resource: Resource }) {
     >
       <RecordCrumb resource={described} />
       <SimpleShowLayout>
-        {readableFields(described).map((field) => renderField(field, { resource: resource.name }))}
+        {fields.map((field) => renderField(field, { resource: resource.name }))}
         {collections.map((collection) => inlineListField(collection))}
       </SimpleShowLayout>
     </Show>
@@ -50,8 +53,8 @@ export function ResourceShow({ resource }: { resource: Resource }) {
 
 /** The children of one inline list: a row each, columns from the child's readable fields (not the key). */
 function inlineListField(collection: InlineCollection) {
-  const { child, foreignKey } = collection;
-  const columns = readableFields(describeResource(child)).filter((f) => f.name !== foreignKey);
+  const { child } = collection;
+  const columns = childColumns(collection);
   return (
     <ArrayField key={collection.key} source={collection.key}>
       {/* Column titles are the child's labels: resources.<child>.fields.<field>. */}
@@ -62,4 +65,9 @@ function inlineListField(collection: InlineCollection) {
       </ResourceContextProvider>
     </ArrayField>
   );
+}
+
+/** The columns of an inline list: the child's readable fields but the key to the parent. */
+function childColumns({ child, foreignKey }: InlineCollection) {
+  return readableFields(describeResource(child)).filter((f) => f.name !== foreignKey);
 }

@@ -1,9 +1,10 @@
 import DensityMediumIcon from '@mui/icons-material/DensityMedium';
 import DensitySmallIcon from '@mui/icons-material/DensitySmall';
+import ViewWeekIcon from '@mui/icons-material/ViewWeek';
 import Button from '@mui/material/Button';
 import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { Children, isValidElement } from 'react';
+import { Children, isValidElement, lazy, Suspense, useState } from 'react';
 import type { ReactElement, ReactNode } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 
@@ -48,6 +49,45 @@ export function DensityButton({ preferenceKey }: { preferenceKey: string }) {
     >
       {translate('engine.table.compact')}
     </Button>
+  );
+}
+
+const loadColumnChooser = () => import('./ColumnChooser.tsx');
+const ColumnChooser = lazy(() => loadColumnChooser().then((m) => ({ default: m.ColumnChooser })));
+const prefetchColumnChooser = () => void loadColumnChooser().catch(() => undefined);
+
+/**
+ * The table's column chooser: a "Columns" button (as react-admin's SelectColumnsButton shows it on a desk)
+ * whose popover loads on the first use; pointing at the button or tabbing to it fetches it ahead. The
+ * choice is kept in `preferences.<preferenceKey>.columns`, which DatagridConfigurable reads.
+ */
+export function ColumnsButton({ preferenceKey }: { preferenceKey: string }) {
+  const translate = useTranslate();
+  const [anchorEl, setAnchorEl] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<ViewWeekIcon />}
+        onClick={(event) => setAnchorEl(event.currentTarget)}
+        onMouseEnter={prefetchColumnChooser}
+        onFocus={prefetchColumnChooser}
+        // react-admin's button corrects the small button's icon alignment so.
+        sx={{ lineHeight: 1.5 }}
+      >
+        {translate('ra.action.select_columns', { _: 'Columns' })}
+      </Button>
+      {anchorEl ? (
+        // Nothing in its place while it loads: the popover opens over the page.
+        <Suspense fallback={null}>
+          <ColumnChooser
+            preferenceKey={preferenceKey}
+            anchorEl={anchorEl}
+            onClose={() => setAnchorEl(null)}
+          />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 

@@ -4,3 +4,10 @@ declare module 'virtual:resource-descriptors' {
 
   export const descriptors: ResourceDescriptor[];
 }
+
+/** Served by scripts/lib/resourceDescriptors.ts: the @mui/icons-material icons the settings menu names. */
+declare module 'virtual:menu-icons' {
+  import type { SvgIconComponent } from '@mui/icons-material';
+
+  export const MENU_ICONS: Partial<Record<string, SvgIconComponent>>;
+}

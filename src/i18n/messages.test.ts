@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
-import { LOCALES, PUBLIC_NAMESPACES, bundleOfFile } from '../../locales/languages.ts';
+import { LOCALES, PUBLIC_NAMESPACES, bundleOfFile, namespaceOfFile } from '../../locales/languages.ts';
 import type { Catalog } from '../../locales/languages.ts';
 import { loadMessages } from './messages.ts';
+
+/** The server's own messages (`<namespace>-server.json`), which no bundle holds. */
+const SERVER_FILES = import.meta.glob<Catalog>('../../locales/*/*-server.json', {
+  import: 'default',
+  eager: true,
+});
 
 /** Deep merge, as i18next's lookup across the bundles sees them. */
 function merge(target: Catalog, source: Catalog): Catalog {
@@ -19,7 +25,7 @@ function merge(target: Catalog, source: Catalog): Catalog {
 
 describe('loadMessages', () => {
   it.each(LOCALES)(
-    '%s: the public, admin, settings and system bundles together are exactly the catalogues the server reads',
+    "%s: the public, admin, settings and system bundles and the server's own messages are the server's catalogues",
     async (locale) => {
       const [publicPart, adminPart, settingsPart, systemPart] = await Promise.all([
         loadMessages(locale, 'public'),
@@ -31,7 +37,19 @@ describe('loadMessages', () => {
       expect(Object.keys(adminPart).sort()).toEqual(['engine', 'ra', 'resources', 'settings', 'system']);
       expect(Object.keys(settingsPart)).toEqual(['settings']);
       expect(Object.keys(systemPart)).toEqual(['system']);
-      expect([publicPart, adminPart, settingsPart, systemPart].reduce(merge, {})).toEqual(catalogs[locale]);
+      // The server's own messages (<namespace>-server.json) are no bundle's: the browser never downloads them.
+      expect(await loadMessages(locale, 'server')).toEqual({});
+      const server = Object.fromEntries(
+        Object.entries(SERVER_FILES)
+          .filter(([file]) => file.split('/').at(-2) === locale)
+          .map(([file, catalog]) => [namespaceOfFile(file), catalog]),
+      );
+      expect(Object.keys(server).sort()).toEqual(['auth', 'engine']);
+      expect((adminPart.engine as Catalog).query).toBeUndefined();
+      expect((publicPart.auth as Catalog).mail).toBeUndefined();
+      expect([publicPart, adminPart, settingsPart, systemPart, server].reduce(merge, {})).toEqual(
+        catalogs[locale],
+      );
     },
   );
 
@@ -55,6 +73,7 @@ describe('bundleOfFile', () => {
     ['locales/en/settings-shell.json', 'admin'],
     ['locales/zh-CN/system.json', 'system'],
     ['locales/zh-CN/system-shell.json', 'admin'],
+    ['locales/en/engine-server.json', 'server'],
   ])('%s -> %s', (file, bundle) => {
     expect(bundleOfFile(file)).toBe(bundle);
   });

@@ -2,8 +2,11 @@ import { bundleOfFile, namespaceOfFile } from '../../locales/languages.ts';
 import type { Catalog, Locale, MessageBundle } from '../../locales/languages.ts';
 
 // One lazy module per catalogue file; vite.config.ts puts each language's files of one bundle (public, admin,
-// settings, system) into one chunk, so a bundle is one download.
-const files = import.meta.glob<Catalog>('../../locales/*/*.json', { import: 'default' });
+// settings, system) into one chunk, so a bundle is one download. The server's own messages
+// (`*-server.json`) are not the browser's.
+const files = import.meta.glob<Catalog>(['../../locales/*/*.json', '!../../locales/*/*-server.json'], {
+  import: 'default',
+});
 
 /**
  * One language's catalogues of one bundle (locales/languages.ts), merged as locales/index.ts merges them

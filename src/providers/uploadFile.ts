@@ -1,3 +1,4 @@
+import { ASSETS_ENDPOINT } from './assetsEndpoint.ts';
 import { currentLocale } from '../i18n/locale.ts';
 import { buildUrl, getDefaultHeaders } from './httpClient.ts';
 import { getToken, getXsrfToken } from './token.ts';
@@ -11,7 +12,7 @@ export interface Asset {
   created_at: string;
 }
 
-export const ASSETS_ENDPOINT = 'v1/resources/assets';
+export { ASSETS_ENDPOINT };
 
 /**
  * Uploads one file as multipart (part `file`) with the app's token, XSRF header and language, reporting

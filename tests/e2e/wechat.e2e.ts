@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import zh from '../../locales/zh-CN/auth.json';
+import zhServer from '../../locales/zh-CN/auth-server.json';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
 import { launchBrowser } from './helpers/browser.ts';
@@ -173,7 +174,9 @@ describe('WeChat sign-in round trip', () => {
     const res = await fetch(`${baseURL}/api/v1/wechat/officialaccount/auth`);
     const { code, state } = await authorize(((await res.json()) as { data: { url: string } }).data.url);
     await page.goto(`/login?code=${code}&state=${state}`);
-    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toBe(zh.wechat.errors.state_invalid);
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), POLL)
+      .toBe(zhServer.wechat.errors.state_invalid);
     await page.getByRole('link', { name: zh.wechat.back_to_login }).click();
     await expect
       .poll(() => page.getByRole('button', { name: zh.wechat.button }).isVisible(), POLL)

@@ -2,14 +2,14 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/credentials/password.ts';
 import { WECHAT_TIMEOUT_MS } from '../../server/modules/wechat/client.ts';
-import en from '../../locales/en/auth.json';
+import enServer from '../../locales/en/auth-server.json';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
 
 // WeChat unreachable (refused, timed out, busy) and the account area's identity calls.
 let t: TestApp;
 let wx: FakeWechat;
-const E = en.wechat.errors;
+const E = enServer.wechat.errors;
 const PASSWORD = 'lunar-otter-plays-cello';
 const TABLES = ['users', 'wechat_identities', 'wechat_tickets', 'access_tokens', 'activity_logs'];
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import en from '../../locales/en/auth.json';
+import enServer from '../../locales/en/auth-server.json';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
 
 // The authorisation URL, WeChat's code errors, the state rules, the on/off switch and the OpenAPI entries.
 let t: TestApp;
 let wx: FakeWechat;
-const E = en.wechat.errors;
+const E = enServer.wechat.errors;
 
 beforeAll(async () => {
   wx = await startFakeWechat();

@@ -9,6 +9,7 @@ import { ensureFirstAdmin } from '../../server/bootstrap.ts';
 import { loadConfig } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/core/logger.ts';
 import en from '../../locales/en/auth.json';
+import enServer from '../../locales/en/auth-server.json';
 import { ADMIN } from '../helpers/app.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
@@ -24,7 +25,7 @@ let wx: FakeWechat;
 let smtp: TestSmtp;
 let adminToken: string;
 const PASSWORD = 'lunar-otter-plays-cello';
-const E = en.wechat.errors;
+const E = enServer.wechat.errors;
 
 beforeAll(async () => {
   wx = await startFakeWechat();

@@ -14,6 +14,7 @@ import { createDataProvider } from '../dataProvider.ts';
 import { describeResource } from '../descriptor.ts';
 import { EngineResource } from '../EngineResource.tsx';
 import type { ResourceViews } from '../views.ts';
+import type { Resource } from '../../../resources/define.ts';
 import { contacts } from './contacts.ts';
 import { kitItems, kits } from './kits.ts';
 import { departments, roles } from './related.ts';
@@ -51,7 +52,10 @@ export async function renderEngine({
   onLocation,
   profile = ADMIN_PROFILE,
   store = memoryStore(),
+  extraResources = [],
 }: {
+  /** More resources besides the test ones, for one test. */
+  extraResources?: readonly Resource[];
   profile?: Profile;
   /** react-admin's store; a fresh memory store by default. */
   store?: Store;
@@ -65,24 +69,26 @@ export async function renderEngine({
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   queryClient.setQueryData(profileKey(STAFF_INCLUDE), profile);
   const i18nProvider = await testI18nProvider(locale);
+  const schemas = [...testResources, ...extraResources];
+  const descriptors = [...testDescriptors, ...extraResources.map((r) => describeResource(r))];
   const view = render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(l) => onLocation?.(l.pathname)}>
       <AdminContext
         queryClient={queryClient}
-        dataProvider={createDataProvider({ resources: testDescriptors, schemas: testResources })}
+        dataProvider={createDataProvider({ resources: descriptors, schemas })}
         i18nProvider={i18nProvider}
         store={store}
       >
         <Routes>
-          {testDescriptors.map((resource) => (
+          {descriptors.map((resource) => (
             <Route
               key={resource.name}
               path={`/settings/${resource.name}/*`}
               element={
                 <EngineResource
                   resource={resource}
-                  all={testDescriptors}
-                  schemas={testResources}
+                  all={descriptors}
+                  schemas={schemas}
                   overrides={overrides}
                 />
               }

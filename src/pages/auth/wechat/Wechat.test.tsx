@@ -5,6 +5,7 @@ import type { ReactElement } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import en from '../../../../locales/en/auth.json';
+import enServer from '../../../../locales/en/auth-server.json';
 import { AppProviders } from '../../../AppProviders.tsx';
 import { i18n, initI18n } from '../../../i18n/i18n.ts';
 import { queryClient } from '../../../providers/queryClient.ts';
@@ -144,11 +145,11 @@ describe('return from WeChat', { timeout: 20_000 }, () => {
     stubApi({
       'POST /api/v1/wechat/officialaccount/login': () => ({
         status: 422,
-        body: { code: 422, message: W.errors.code_used, data: null },
+        body: { code: 422, message: enServer.wechat.errors.code_used, data: null },
       }),
     });
     renderAt('/login?code=c-used&state=s2', <LoginPage />);
-    expect((await screen.findByRole('alert')).textContent).toBe(W.errors.code_used);
+    expect((await screen.findByRole('alert')).textContent).toBe(enServer.wechat.errors.code_used);
     expect(screen.getByRole('link', { name: W.back_to_login }).getAttribute('href')).toBe('/login');
   });
 
