@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
-import { muiEsmAlias } from './scripts/lib/vite-lean-deps.ts';
+import { muiEsmAlias, raUiDistAlias } from './scripts/lib/vite-lean-deps.ts';
 import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 
 /**
@@ -18,8 +18,9 @@ export default defineConfig({
     projects: [
       {
         plugins: [react(), resourceDescriptors()],
-        // src/lib/muiOnDemand imports MUI's files by path (the production build's plugin resolves them).
-        resolve: { alias: [muiEsmAlias] },
+        // src/lib/muiOnDemand and src/lib/standIns import MUI's and react-admin's files by path (the
+        // production build's plugin resolves them).
+        resolve: { alias: [muiEsmAlias, raUiDistAlias] },
         test: {
           name: 'unit',
           environment: 'jsdom',

@@ -37,11 +37,50 @@ export const MUI_ON_DEMAND = ['Popper', 'Modal', 'Popover', 'Menu', 'Dialog'] as
 const MUI_ON_DEMAND_SOURCE = new RegExp(
   `(?:^@mui/material/|/)(${MUI_ON_DEMAND.join('|')})(?:/(?:index|\\1)(?:\\.js)?)?$`,
 );
+/** The folder of the stand-ins for single modules of react-admin and MUI (see `STAND_INS`). */
+const STAND_INS_DIR = fileURLToPath(new URL('../../src/lib/standIns/', import.meta.url));
+/** react-admin's MUI components (`node_modules/ra-ui-materialui/dist/`), whose files its exports keep private. */
+const RA_UI_DIST_DIR = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('ra-ui-materialui')),
+  path.sep,
+);
+
+/**
+ * Modules that a file of react-admin or MUI imports statically but no page of the product runs, and what
+ * that file gets instead in the production build (a module of src/lib/standIns; other importers keep the
+ * real one). Each stand-in has the exports the importer asks for (Rollup fails the build if one is missing).
+ * - `DatagridEditor`, which `DatagridConfigurable` hands to react-admin's Inspector: the product opens no
+ *   Inspector (its column chooser is a download of its own). On demand: the editor, its `FieldsSelector`, a
+ *   `FieldToggle` per column and MUI's `Switch` download when an editor first renders.
+ * - MUI's `CssVarsProvider`, which `ThemeProvider` renders only for themes with color schemes: on demand.
+ * - MUI's `createThemeWithVars`, which `createTheme` calls only with `cssVariables: true`: an error saying
+ *   so (a theme is made while a page renders and cannot wait for a download). The product's themes use
+ *   neither (src/lib/standIns/standIns.test.tsx; the build: tests/integration/vite-lean-deps.test.ts).
+ * Together about 9 kB gzip off every page (`npm run bench:bundle`).
+ */
+export const STAND_INS: readonly { importer: string; source: string; standIn: string }[] = [
+  {
+    importer: path.join(RA_UI_DIST_DIR, 'list', 'datagrid', 'DatagridConfigurable.js'),
+    source: './DatagridEditor.js',
+    standIn: path.join(STAND_INS_DIR, 'DatagridEditor.tsx'),
+  },
+  {
+    importer: path.join(MUI_ESM_DIR, 'styles', 'ThemeProvider.js'),
+    source: './ThemeProviderWithVars.js',
+    standIn: path.join(STAND_INS_DIR, 'ThemeProviderWithVars.tsx'),
+  },
+  {
+    importer: path.join(MUI_ESM_DIR, 'styles', 'createTheme.js'),
+    source: './createThemeWithVars.js',
+    standIn: path.join(STAND_INS_DIR, 'createThemeWithVars.ts'),
+  },
+];
+
 /** The real components' own files: what they import comes with them (Menu's Popover, Popover's Modal). */
 const MUI_ON_DEMAND_REAL = MUI_ON_DEMAND.map((name) => path.join(MUI_ESM_DIR, name, path.sep));
 
 /**
- * Three swaps in how the browser build resolves react-admin's dependencies, so every admin screen stops
+ * Four swaps in how the browser build resolves react-admin's dependencies, so every admin screen stops
  * carrying code it does not run (issue 14 item 7, `npm run bench:bundle`):
  *
  * - `lodash/<name>.js` (CommonJS, one wrapped module per internal helper; ra-core and ra-ui-materialui
@@ -67,7 +106,10 @@ const MUI_ON_DEMAND_REAL = MUI_ON_DEMAND.map((name) => path.join(MUI_ESM_DIR, na
  *   Not in `vite dev`: there the dependencies come pre-bundled, and importing MUI's files beside that bundle
  *   would run a second copy of MUI.
  *
- * It also resolves `@mui/material/esm/<path>`, which the package's exports hide, to the file.
+ * - In a production build only, the modules in `STAND_INS` resolve, for their one importer, to their stand-ins.
+ *
+ * It also resolves `@mui/material/esm/<path>` and `ra-ui-materialui/dist/<path>`, which the packages' exports
+ * hide, to the files.
  */
 export function leanDependencies(): Plugin {
   let build = false;
@@ -82,6 +124,15 @@ export function leanDependencies(): Plugin {
       if (lodash) return this.resolve(`lodash-es/${lodash[1]}.js`, importer, { ...options, skipSelf: true });
       if (source === 'jsonexport/dist/index.js' && importer !== JSONEXPORT_ON_DEMAND)
         return JSONEXPORT_ON_DEMAND;
+      if (build && importer) {
+        const standIn = STAND_INS.find((entry) => entry.importer === importer && entry.source === source);
+        if (standIn) return standIn.standIn;
+      }
+      if (source.startsWith('ra-ui-materialui/dist/'))
+        return this.resolve(path.join(RA_UI_DIST_DIR, source.slice(22)), importer, {
+          ...options,
+          skipSelf: true,
+        });
       if (source.startsWith('@mui/material/esm/')) {
         const file = await this.resolve(path.join(MUI_ESM_DIR, source.slice(18)), importer, {
           ...options,
@@ -116,3 +167,5 @@ function getsReal(importer: string): boolean {
 
 /** For configurations without the plugin (the unit tests): where `@mui/material/esm/<path>` is. */
 export const muiEsmAlias = { find: /^@mui\/material\/esm\//, replacement: MUI_ESM_DIR };
+/** For configurations without the plugin (the unit tests): where `ra-ui-materialui/dist/<path>` is. */
+export const raUiDistAlias = { find: /^ra-ui-materialui\/dist\//, replacement: RA_UI_DIST_DIR };

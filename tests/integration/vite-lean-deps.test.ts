@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, createServer, type Rollup } from 'vite';
+import { build, createServer, type Rollup, type ViteDevServer } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { leanDependencies } from '../../scripts/lib/vite-lean-deps.ts';
 import jsonExport from '../../src/lib/jsonexportOnDemand.ts';
@@ -63,6 +63,23 @@ describe('leanDependencies (vite plugin)', () => {
   }, 60_000);
 });
 
+/** `vite dev` with the plugin (no pre-bundling), for `use`; closed afterwards. */
+async function withDevServer(use: (server: ViteDevServer) => Promise<void>): Promise<void> {
+  const server = await createServer({
+    configFile: false,
+    root: dir,
+    logLevel: 'silent',
+    plugins: [leanDependencies()],
+    server: { middlewareMode: true, ws: false },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  try {
+    await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
 /** Every chunk `file` downloads with it: itself and its static imports, transitively. */
 function withStaticImports(chunks: Map<string, Chunk>, file: string, into = new Set<string>()): Set<string> {
   if (into.has(file)) return into;
@@ -123,15 +140,7 @@ describe("leanDependencies: MUI's closed-until-opened components on demand", () 
   }, 120_000);
 
   it('leaves `vite dev` as it was: there MUI comes pre-bundled, whole', async () => {
-    const server = await createServer({
-      configFile: false,
-      root: dir,
-      logLevel: 'silent',
-      plugins: [leanDependencies()],
-      server: { middlewareMode: true, ws: false },
-      optimizeDeps: { noDiscovery: true, include: [] },
-    });
-    try {
+    await withDevServer(async (server) => {
       const importer = path.join(dir, 'main.js');
       const resolved = await server.pluginContainer.resolveId('@mui/material/Menu', importer);
       expect(resolved?.id).toMatch(/node_modules\/@mui\/material\/esm\/Menu\/index\.js$/);
@@ -140,9 +149,56 @@ describe("leanDependencies: MUI's closed-until-opened components on demand", () 
         path.join(dir, 'node_modules/@mui/material/esm/index.js'),
       );
       expect(barrel?.id).toMatch(/@mui\/material\/esm\/Dialog\/index\.js$/);
-    } finally {
-      await server.close();
-    }
+    });
+  }, 60_000);
+});
+
+describe('leanDependencies: stand-ins for modules no page runs (STAND_INS)', () => {
+  const LEFT_OUT = [
+    'node_modules/ra-ui-materialui/dist/list/datagrid/DatagridEditor.js',
+    'node_modules/ra-ui-materialui/dist/preferences/FieldsSelector.js',
+    'node_modules/ra-ui-materialui/dist/preferences/FieldToggle.js',
+    'node_modules/@mui/material/esm/Switch/Switch.js',
+    'node_modules/@mui/material/esm/styles/ThemeProviderWithVars.js',
+    'node_modules/@mui/material/esm/styles/createThemeWithVars.js',
+    'node_modules/@mui/system/esm/cssVars/createCssVarsProvider.js',
+    'node_modules/@mui/system/esm/cssVars/useCurrentColorScheme.js',
+  ];
+
+  it("leaves react-admin's datagrid editor and MUI's CSS-variables theming out of a themed configurable list", async () => {
+    const chunks = await bundle(
+      "import { DatagridConfigurable, TextField } from 'react-admin';\n" +
+        "import { ThemeProvider, createTheme } from '@mui/material/styles';\n" +
+        'console.log(DatagridConfigurable, TextField, ThemeProvider, createTheme({ palette: { mode: "dark" } }));\n',
+    );
+    const entryFile = [...chunks].find(([, c]) => c.isEntry)![0];
+    const page = [...withStaticImports(chunks, entryFile)].flatMap((file) => chunks.get(file)!.ids);
+    expect(page.filter((id) => LEFT_OUT.includes(id))).toEqual([]);
+    for (const standIn of ['DatagridEditor.tsx', 'ThemeProviderWithVars.tsx', 'createThemeWithVars.ts'])
+      expect(page).toContain(`src/lib/standIns/${standIn}`);
+    // The on-demand ones are downloads of their own; createThemeWithVars (an error) is nowhere.
+    const all = [...chunks.values()].flatMap((c) => c.ids);
+    expect(all).toContain('node_modules/ra-ui-materialui/dist/list/datagrid/DatagridEditor.js');
+    expect(all).toContain('node_modules/@mui/material/esm/styles/ThemeProviderWithVars.js');
+    expect(all).not.toContain('node_modules/@mui/material/esm/styles/createThemeWithVars.js');
+  }, 120_000);
+
+  it('gives the real modules to every other importer: the MUI barrel still exports extendTheme', async () => {
+    const chunks = await bundle(
+      "import { extendTheme } from '@mui/material/styles';\nconsole.log(extendTheme({}).vars !== undefined);\n",
+    );
+    const entry = [...chunks.values()].find((c) => c.isEntry)!;
+    expect(entry.ids).toContain('node_modules/@mui/material/esm/styles/createThemeWithVars.js');
+  }, 120_000);
+
+  it('leaves `vite dev` as it was', async () => {
+    await withDevServer(async (server) => {
+      const importer = path.join(repoRoot, 'node_modules/@mui/material/esm/styles/createTheme.js');
+      const resolved = await server.pluginContainer.resolveId('./createThemeWithVars.js', importer);
+      expect(resolved?.id).toBe(
+        path.join(repoRoot, 'node_modules/@mui/material/esm/styles/createThemeWithVars.js'),
+      );
+    });
   }, 60_000);
 });
 
