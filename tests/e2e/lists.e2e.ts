@@ -7,6 +7,7 @@ import { launchBrowser, signIn } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
+import { apiData, apiSignIn } from './helpers/api.ts';
 
 // Issue 17's browser proof on the gadgets fixture: the list's `q` search box, a filter value holding `;` and
 // `:` (escaped on the wire), and bulk actions on selected rows (disable, delete: the atomic bulk calls).
@@ -20,27 +21,15 @@ let page: Page;
 let token: string;
 
 /** The API as an outside client calls it (seeding and checking), with the administrator's token. */
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
-  const res = await fetch(`${server.baseURL}/api/${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      'accept-language': 'en',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { data: unknown };
-  return { status: res.status, data: json.data };
+function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  return apiData(server.baseURL, method, path, { token, body, language: 'en' });
 }
 
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  token = (
-    (await api('POST', 'v1/user/login', { ...E2E_ADMIN, remember: false })).data as { access_token: string }
-  ).access_token;
+  token = await apiSignIn(server.baseURL, E2E_ADMIN.username, E2E_ADMIN.password);
   const seed = [
     { name: 'Lists alpha', sku: 'L-1', price: 1, description: 'a needle in here' },
     { name: 'Lists beta', sku: 'L-2', price: 2, email: 'needle@example.com' },

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/browser.ts';
+import { apiFetch, apiSignIn } from './helpers/api.ts';
 
 // Issue 6 in the browser: the dashboard draws its sign-ins chart (x-charts, lazy-loaded), and a generated
 // list refreshes by itself when a record changes through the API (live events over GET v1/events).
@@ -9,26 +10,12 @@ let context: BrowserContext;
 let page: Page;
 let token: string;
 
-async function api(method: string, url: string, body?: unknown, as = token): Promise<Response> {
-  return fetch(`${baseURL()}/api/${url}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${as}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
+function api(method: string, url: string, body?: unknown, as = token): Promise<Response> {
+  return apiFetch(baseURL(), method, url, { token: as, body });
 }
 
-async function signInApi(username: string, password: string): Promise<string> {
-  const login = await fetch(`${baseURL()}/api/v1/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ username, password, remember: false }),
-  });
-  expect(login.status).toBe(200);
-  return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+function signInApi(username: string, password: string): Promise<string> {
+  return apiSignIn(baseURL(), username, password);
 }
 
 /** Resolves when the app's live event stream (GET v1/events) has answered, i.e. is subscribed. */

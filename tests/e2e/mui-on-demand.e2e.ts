@@ -9,6 +9,7 @@ import { launchBrowser, signIn } from './helpers/browser.ts';
 import { DIST_E2E, startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
+import { apiData, apiSignIn } from './helpers/api.ts';
 
 // Issue 14 item 7: MUI's Popper (tooltips), Menu, Popover and Dialog (with Modal) download when first opened
 // (scripts/lib/vite-lean-deps.ts, src/lib/muiOnDemand). On a freshly loaded list page, each one's first open
@@ -35,22 +36,8 @@ function holdDownloads(): void {
 const t = (template: string, values: Record<string, string>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
 
-async function api(
-  method: string,
-  apiPath: string,
-  body?: unknown,
-): Promise<{ status: number; data: unknown }> {
-  const res = await fetch(`${server.baseURL}/api/${apiPath}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      'accept-language': 'en',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { data: unknown };
-  return { status: res.status, data: json.data };
+function api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  return apiData(server.baseURL, method, apiPath, { token, body, language: 'en' });
 }
 
 beforeAll(async () => {
@@ -66,9 +53,7 @@ beforeAll(async () => {
       .map((file) => `/assets/${file}`),
   );
   expect(onDemandChunks.size).toBeGreaterThanOrEqual(2);
-  token = (
-    (await api('POST', 'v1/user/login', { ...E2E_ADMIN, remember: false })).data as { access_token: string }
-  ).access_token;
+  token = await apiSignIn(server.baseURL, E2E_ADMIN.username, E2E_ADMIN.password);
   const created = await api('POST', 'v1/test/gadgets', { name: 'On demand row', sku: 'OD-1', price: 1 });
   expect(created.status).toBe(201);
 

@@ -8,6 +8,7 @@ import people from '../../locales/zh-CN/resources-people.json';
 import settings from '../../locales/zh-CN/settings.json';
 import { launchBrowser } from './helpers/browser.ts';
 import { E2E_ADMIN, startServer, type E2eServer } from './helpers/server.ts';
+import { apiFetch, apiSignIn } from './helpers/api.ts';
 
 // Issue 5, people and access, in the browser: an administrator builds a department, a role with two pages
 // and a staff member; the invitee registers through the link (SMS code from the log driver's outbox) and
@@ -32,21 +33,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(method: string, url: string, token: string | null, body?: unknown): Promise<Response> {
-  return fetch(`${server.baseURL}/api/${url}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
+function api(method: string, url: string, token: string | null, body?: unknown): Promise<Response> {
+  return apiFetch(server.baseURL, method, url, { token, body });
 }
 
-async function apiLogin(username: string, password: string): Promise<string> {
-  const res = await api('POST', 'v1/user/login', null, { username, password, remember: false });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
+function apiLogin(username: string, password: string): Promise<string> {
+  return apiSignIn(server.baseURL, username, password);
 }
 
 async function newPage(): Promise<Page> {

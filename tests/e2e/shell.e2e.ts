@@ -9,6 +9,7 @@ import settingsEn from '../../locales/en/settings.json';
 import system from '../../locales/zh-CN/system.json';
 import { launchBrowser, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServer, type E2eServer } from './helpers/server.ts';
+import { apiData, apiSignIn } from './helpers/api.ts';
 
 // Issue 13 items 1, 3 (dates), 4, 8, 10 and 11 in Chromium, against a server of its own that writes its daily log file
 // (the shared one runs with LOG_TO_FILE=0): the activity log in words, title/h1/main/breadcrumbs on every
@@ -42,37 +43,27 @@ const ROUTES = [
   '/settings/users',
 ];
 
-async function api<T>(method: string, url: string, token: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.baseURL}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: T };
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
+async function api<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
+  const { status, data } = await apiData(server.baseURL, method, path, { token, body });
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(data)}`);
+  return data as T;
 }
 
 let staffId = '';
 
 beforeAll(async () => {
   server = await startServer({ extraEnv: { LOG_TO_FILE: '1', LOG_LEVEL: 'info' } });
-  const login = await fetch(`${server.baseURL}/api/v1/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_ADMIN),
-  });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-  const role = await api<{ id: string }>('POST', '/api/v1/user/roles', token, { name: '审计员' });
-  const department = await api<{ id: string }>('POST', '/api/v1/user/departments', token, { name: '销售部' });
-  const staff = await api<{ id: string }>('POST', '/api/v1/user/staff', token, {
+  const token = await apiSignIn(server.baseURL, E2E_ADMIN.username, E2E_ADMIN.password);
+  const role = await api<{ id: string }>('POST', 'v1/user/roles', token, { name: '审计员' });
+  const department = await api<{ id: string }>('POST', 'v1/user/departments', token, { name: '销售部' });
+  const staff = await api<{ id: string }>('POST', 'v1/user/staff', token, {
     name: 'Li Lei',
     role_ids: [role.id],
     department_id: department.id,
   });
   staffId = staff.id;
-  await api('PATCH', `/api/v1/user/staff/${staffId}`, token, { is_admin: 1 });
-  await api('POST', '/api/v1/settings/site', token, { site_name: 'E2E 后台', site_logo: '/robots.txt' });
+  await api('PATCH', `v1/user/staff/${staffId}`, token, { is_admin: 1 });
+  await api('POST', 'v1/settings/site', token, { site_name: 'E2E 后台', site_logo: '/robots.txt' });
   browser = await launchBrowser();
   context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US' });
   page = await context.newPage();

@@ -4,6 +4,7 @@ import engine from '../../locales/zh-CN/engine.json';
 import ra from '../../locales/zh-CN/ra.json';
 import resources from '../../locales/zh-CN/resources-content.json';
 import { adminCredentials, baseURL, launchBrowser, newContext, signIn } from './helpers/browser.ts';
+import { apiData, apiSignIn } from './helpers/api.ts';
 
 // Issue 13, item 5: the generated lists' tables at desk size (column chooser and density remembered per list
 // across a reload, sticky headers) and, at phone size, cards instead of a clipped table, with selection, bulk
@@ -19,21 +20,13 @@ let browser: Browser;
 let token: string;
 const ids: Record<string, string> = {};
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
-  const res = await fetch(`${baseURL()}/api/${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, data: ((await res.json()) as { data: unknown }).data };
+function api(method: string, path: string, body?: unknown): Promise<{ status: number; data: unknown }> {
+  return apiData(baseURL(), method, path, { token, body });
 }
 
 beforeAll(async () => {
-  const login = await api('POST', 'v1/user/login', { ...adminCredentials(), remember: false });
-  token = (login.data as { access_token: string }).access_token;
+  const { username, password } = adminCredentials();
+  token = await apiSignIn(baseURL(), username, password);
   for (let i = 1; i <= SEEDED; i++) {
     const name = `表格 ${String(i).padStart(2, '0')}`;
     const created = await api('POST', 'v1/dictionary/types', { name, slug: `table_${i}`, data: [] });
