@@ -117,6 +117,16 @@ async function serve(): Promise<void> {
   await migrations.migrate(db);
   for (const m of migrations.readMigrations(FIXTURE_MIGRATIONS)) await db.exec(m.sql);
   await ensureFirstAdmin(db, { username: config.adminUsername, password: config.adminPassword });
+  // The dictionary the gadgets' `category` field reads (tests/fixtures/gadgets.ts), so its lists and forms
+  // get their choices as a real deployment would (without it, every gadget screen asked for it and got a 404).
+  await db.query(
+    'INSERT INTO dictionary_types (name, slug, data) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING',
+    [
+      'Gadget category',
+      'gadget_category',
+      JSON.stringify([{ label: 'Kitchen tools', value: 'kitchen', state: true, memo: '' }]),
+    ],
+  );
   const fixtureModule = {
     ...engine.createResourcesModule({
       resources: fixtures.fixtureResources,
