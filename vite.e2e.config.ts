@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeConfig } from 'vite';
-import type { Plugin } from 'vite';
+import type { Plugin, PluginOption } from 'vite';
 import base from './vite.config.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -15,10 +15,18 @@ const FIXTURE_LABELS = path.join(root, 'tests', 'fixtures', 'labels.ts');
  * build (vite.config.ts, dist/) never sees the fixture. Unminified and without size reports: it only has to
  * be quick to build.
  */
-export default mergeConfig(base, {
+const merged = mergeConfig(base, {
   plugins: [fixtureRegistry()],
   build: { outDir: 'dist-e2e', minify: false, reportCompressedSize: false },
 });
+// Nor the precompressed copies (brotli at its strongest is seconds of CPU beside the product's build): the
+// fixture server sends the files as they are.
+export default {
+  ...merged,
+  plugins: (merged.plugins as PluginOption[] | undefined)?.filter(
+    (plugin) => !(plugin && 'name' in plugin && plugin.name === 'precompress'),
+  ),
+};
 
 /**
  * Resolves every import of resources/index.ts to the fixture registry, except the fixture registry's own.
