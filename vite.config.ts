@@ -16,7 +16,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
     // Terser rather than esbuild: about 3% less JS after gzip (10.6 kB on the first list page, measured with
-    // `npm run bench:bundle`) for about 20 s more per build. Vite sets `module` for ES output itself.
+    // `npm run bench:bundle`) for 12-23 s more per build. Vite sets `module` for ES output itself.
     minify: 'terser',
     terserOptions: { ecma: 2020, compress: { passes: 2 }, format: { comments: false } },
     rollupOptions: {
