@@ -41,7 +41,7 @@ const list = (query: string, token = auditor.token) => t.request({ url: `${BASE}
 
 describe('activity log', () => {
   it('lists rows newest first with the operator embedded and contract fields', async () => {
-    const res = await list('size=50');
+    const res = await list('size=50', admin);
     expect(res.statusCode).toBe(200);
     const { data, meta } = res.json().data;
     expect(meta.pagination.total).toBe(data.length);
@@ -56,6 +56,11 @@ describe('activity log', () => {
       created_at: expect.stringMatching(/Z$/),
     });
     expect(created.operator).toHaveProperty('name');
+    expect(created.changes_withheld).toEqual([]);
+    // A reader of the log alone may not read dictionaries: the changed fields, not their values.
+    const seen = (await list('size=50')).json().data.data.find((r: { id: string }) => r.id === created.id);
+    expect(seen).toMatchObject({ changes: {}, changes_withheld: Object.keys(created.changes) });
+    expect(seen.changes_withheld).toEqual(expect.arrayContaining(['name', 'slug']));
     const times = data.map((r: { created_at: string }) => Date.parse(r.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });

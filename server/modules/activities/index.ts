@@ -32,7 +32,9 @@ const activitySchema = z.object({
   action: z.string(),
   subject_type: z.string().nullable().optional(),
   subject_id: z.string().nullable().optional(),
+  /** Only the values the reader may see (./access.ts); the other changed fields are named in `changes_withheld`. */
   changes: z.unknown().optional(),
+  changes_withheld: z.array(z.string()).optional(),
   ip: z.string().nullable().optional(),
   user_agent: z.string().nullable().optional(),
   created_at: wireTime,
@@ -42,7 +44,9 @@ const activitySchema = z.object({
  * The activity log (`GET v1/user/logs`, `GET v1/user/logs/<id>`, `GET v1/user/logs/operators?q=&id=`): the engine's list query language on the
  * `activities` resource (paging; filters by operator_id, action, subject_type, created_at between ...), each
  * row with its operator embedded as `{ id, username, name }`, its subject's representation (`subject`) and the
- * names of the records its changes refer to (`names`, see ./names.ts). Read-only: there is no write route at all,
+ * names of the records its changes refer to (`names`, see ./names.ts). The values of `changes` are there only
+ * for a reader who may read the row's subject (./access.ts); otherwise `changes` is `{}` and
+ * `changes_withheld` lists the changed fields. Read-only: there is no write route at all,
  * rows are written by the audit of every operation and removed only by `trimActivityLog`.
  */
 export const activitiesModule: AppModule = {

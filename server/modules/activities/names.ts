@@ -1,9 +1,9 @@
 import type { Resource } from '../../../resources/define.ts';
 import { fieldsOf, isIdString } from '../../../resources/fields.ts';
-import { resources } from '../../../resources/index.ts';
-import { can, type Principal } from '../../core/principal.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../../engine/fields.ts';
+import { canReadSubject, changeAccess, subjectResource, visibleChanges } from './access.ts';
 
 /** What a log row says about its subject: its representation today, or that it is gone. */
 export interface SubjectInfo {
@@ -29,22 +29,30 @@ export function representationColumn(resource: Resource): string | null {
 }
 
 /**
- * Adds to each log row what makes it legible without a second request: `subject` (the subject record's
+ * Makes each log row what `principal` may see of it, legible without a second request: `changes` reduced to
+ * the values the reader may see and `changes_withheld` naming the changed fields whose values were withheld
+ * (./access.ts: the subject's read permission decides, per field), `subject` (the subject record's
  * representation, or `deleted: true` once it is gone) and `names` (representations of the records its
- * changes refer to through reference fields, e.g. role and department names). Only resources the caller may
- * read are looked up; rows about anything else carry `subject: null` and no names, so nothing leaks past
- * the read permission of the resource. One query per mentioned resource for the whole page.
+ * visible changes refer to through reference fields, e.g. role and department names). Only resources the
+ * caller may read are looked up; rows about anything else carry `subject: null` and no names, so nothing
+ * leaks past the read permission of the resource. One query per mentioned resource for the whole page.
+ * Every path that answers log rows (list, single read, dashboard) goes through here.
  */
 export async function withNames<R extends Record<string, unknown>>(
   db: Queryable,
   principal: Principal,
   rows: R[],
-): Promise<(R & { subject: SubjectInfo | null; names: NameMap })[]> {
+): Promise<
+  (R & {
+    changes: Record<string, unknown> | null;
+    changes_withheld: string[];
+    subject: SubjectInfo | null;
+    names: NameMap;
+  })[]
+> {
   const readable = (name: unknown) => {
-    const resource = typeof name === 'string' ? resources.find((r) => r.name === name) : undefined;
-    return resource && resource.name !== 'activities' && can(principal, resource.permission)
-      ? resource
-      : undefined;
+    const resource = subjectResource(name);
+    return resource && canReadSubject(principal, resource.name) ? resource : undefined;
   };
   const wanted = new Map<Resource, Set<string>>();
   const want = (resource: Resource | undefined, id: unknown) => {
@@ -61,6 +69,7 @@ export async function withNames<R extends Record<string, unknown>>(
     const out: { field: string; target: Resource; values: unknown[] }[] = [];
     if (!subject) return out;
     for (const f of fieldsOf(subject)) {
+      if (changeAccess(principal, row.subject_type, f.name) !== 'visible') continue;
       const pair = changes[f.name];
       const target = f.meta.relation ? readable(f.meta.relation.resource) : undefined;
       if (!target || !Array.isArray(pair)) continue;
@@ -101,6 +110,6 @@ export async function withNames<R extends Record<string, unknown>>(
         (names[ref.target.name] ??= {})[String(v)] = label;
       }
     }
-    return { ...row, subject, names };
+    return { ...row, ...visibleChanges(principal, row), subject, names };
   });
 }
