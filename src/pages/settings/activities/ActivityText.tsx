@@ -7,7 +7,14 @@ import { Link as RouterLink } from 'react-router-dom';
 import { fieldsOf } from '../../../../resources/fields.ts';
 import { DICTIONARY_OPTIONS_ENDPOINT } from '../../../engine/useDictionaryChoices.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
-import { actionLabel, changeLines, findResource, subjectOf, type ActivityRow } from './describe.ts';
+import {
+  actionLabel,
+  changeLines,
+  findResource,
+  subjectOf,
+  withheldText,
+  type ActivityRow,
+} from './describe.ts';
 
 /** The action in words ("Created staff member", "登录"). */
 export function ActivityAction({ row }: { row: ActivityRow }) {
@@ -84,13 +91,14 @@ function useDictionaryLabels(rows: readonly ActivityRow[]): Record<string, Recor
 
 /**
  * A row's changes as "Field: before → after" lines; list values (roles, permissions) as what was added and
- * removed. `rows` are the rows of the page, so the dictionaries they need load once for all of them.
+ * removed; fields whose values the reader may not see as one "Changed, values not shown: ..." line. `rows` are the rows of the page, so the dictionaries they need load once for all of them.
  */
 export function ActivityChanges({ row, rows = [row] }: { row: ActivityRow; rows?: readonly ActivityRow[] }) {
   const { t, i18n } = useTranslation();
   const dictionaries = useDictionaryLabels(rows);
   const lines = changeLines(t, row, i18n.language, dictionaries);
-  if (lines.length === 0) return null;
+  const withheld = withheldText(t, row);
+  if (lines.length === 0 && !withheld) return null;
   return (
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
       {lines.map((line) => (
@@ -110,6 +118,11 @@ export function ActivityChanges({ row, rows = [row] }: { row: ActivityRow; rows?
           )}
         </Typography>
       ))}
+      {withheld ? (
+        <Typography component="li" variant="body2" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
+          {withheld}
+        </Typography>
+      ) : null}
     </Box>
   );
 }

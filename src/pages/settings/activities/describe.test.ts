@@ -8,6 +8,7 @@ import {
   changeLines,
   permissionLabel,
   subjectOf,
+  withheldText,
   type ActivityRow,
 } from './describe.ts';
 
@@ -134,6 +135,28 @@ describe('activity rows in words', () => {
     });
     expect(line!.after).not.toContain('menu_ids');
     expect(permissionLabel(t, 'system.users')).toBe('User');
+  });
+
+  it('names the changed fields whose values were withheld, without values, in both languages', async () => {
+    const row: ActivityRow = {
+      id: '6',
+      action: 'roles.update',
+      subject_type: 'roles',
+      subject_id: '4',
+      changes: {},
+      changes_withheld: ['name', 'permissions'],
+    };
+    expect(changeLines(t, row, 'en')).toEqual([]);
+    expect(withheldText(t, row)).toBe('Changed, values not shown: Name, Permissions');
+    expect(withheldText(t, { ...row, changes_withheld: [] })).toBeNull();
+    expect(withheldText(t, { ...row, changes_withheld: undefined })).toBeNull();
+    await i18n.changeLanguage('zh-CN');
+    await loadAdminMessages(['settings']);
+    try {
+      expect(withheldText(t, row)).toBe('已更改（无权查看内容）：名称, 权限');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('reads account events, whose changes are plain values', () => {

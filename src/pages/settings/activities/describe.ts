@@ -18,6 +18,8 @@ export interface ActivityRow {
   subject_type?: string | null;
   subject_id?: string | null;
   changes?: Record<string, unknown> | null;
+  /** Changed fields whose values the reader may not see (server/modules/activities/access.ts). */
+  changes_withheld?: string[];
   subject?: { label: string | null; deleted: boolean } | null;
   names?: Record<string, Record<string, string>>;
   operator?: { id: string; username: string | null; name: string | null } | null;
@@ -318,5 +320,17 @@ export function changeLines(
       };
     }
     return { field, label, before: valueText(before, ctx), after: valueText(after, ctx) };
+  });
+}
+
+/**
+ * The changed fields whose values were withheld from the reader (no read permission on what the row is
+ * about), as one line: "Changed, values not shown: Name, Permissions"; null when nothing was withheld.
+ */
+export function withheldText(t: Translate, row: ActivityRow): string | null {
+  const fields = row.changes_withheld ?? [];
+  if (fields.length === 0) return null;
+  return t('app.activity.withheld', {
+    fields: fields.map((field) => fieldLabelOf(t, row, field)).join(', '),
   });
 }
