@@ -284,14 +284,14 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    // 0x5c backslash (skips the escaped character), 0x22 quote, 0x5b/0x7b `[` `{`, 0x5d/0x7d `]` `}`.
     if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
+      if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true; // [ or {
+      if (++depth > max) return true;
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
     }
