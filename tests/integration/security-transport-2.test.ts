@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { MAX_JSON_DEPTH } from '../../server/core/http.ts';
@@ -307,6 +308,32 @@ describe("the avatar field takes only the caller's own uploads (item 8)", () => 
     expect(res.json().data.avatar).toBe(`/api/v1/resources/assets/${own}/download`);
     expect((await setAvatar(bob, own)).statusCode).toBe(200);
     expect((await setAvatar(bob, null)).statusCode).toBe(200);
+  });
+
+  it('keeps an avatar set before uploads had an uploader when the form is sent again', async () => {
+    const alicesFile = await uploadAsset(t, alice.token);
+    const carol = await createUser(t.db);
+    await t.db.query('UPDATE users SET avatar_id = $2 WHERE id = $1', [carol.userId, alicesFile]);
+    const res = await setAvatar(carol, alicesFile);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.avatar).toBe(`/api/v1/resources/assets/${alicesFile}/download`);
+  });
+
+  it("the migration's backfill takes each older file's uploader from its audit row", async () => {
+    const file = await uploadAsset(t, alice.token);
+    await t.db.query('DELETE FROM asset_uploaders');
+    const sql = fs.readFileSync(
+      new URL('../../server/migrations/0112_asset_uploaders.sql', import.meta.url),
+      'utf8',
+    );
+    await t.db.exec(sql.slice(sql.indexOf('INSERT INTO')));
+    const { rows } = await t.db.query(
+      'SELECT user_id::text AS user_id FROM asset_uploaders WHERE asset_id = $1',
+      [file],
+    );
+    expect(rows).toEqual([{ user_id: alice.userId }]);
+    expect((await setAvatar(alice, file)).statusCode).toBe(200);
+    expect((await setAvatar(bob, file)).statusCode).toBe(422);
   });
 
   it('refuses any file to an account that uploaded none', async () => {
