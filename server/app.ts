@@ -155,6 +155,15 @@ function registerSpa(app: FastifyInstance, distDir: string): void {
         .type('text/html; charset=utf-8')
         .sendFile('index.html');
     }
+    // A known API path asked with a method it does not have (PUT on a collection): 405 naming the others.
+    const allowed = isApi ? app.allowedMethods(pathname) : [];
+    if (allowed.length > 0) {
+      const allow = allowed.sort().join(', ');
+      return reply
+        .code(405)
+        .header('allow', allow)
+        .send(errorBody(request, 405, 'errors.method_not_allowed', { method: request.method, allow }));
+    }
     return reply.code(404).send(errorBody(request, 404, 'errors.route_not_found'));
   });
 }

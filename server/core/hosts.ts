@@ -8,7 +8,11 @@ import { AppError } from './errors.ts';
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]', '']);
 
-/** The hosts a request may name: exact `host:port` entries and hostnames (any port); `.example.com` = subdomains. */
+/**
+ * The hosts a request may name: exact entries (`host:port`, or `host` for a Host header without a port),
+ * hostnames (any port: loopback names, the listening address, ALLOWED_HOSTS names given without a port) and
+ * `.example.com` suffixes (subdomains, any port).
+ */
 export interface HostRule {
   hosts: ReadonlySet<string>;
   hostnames: ReadonlySet<string>;
@@ -25,16 +29,24 @@ export function hostRule(config: Pick<Config, 'publicOrigin' | 'allowedHosts' | 
   const suffixes: string[] = [];
   const addHostname = (name: string) => hostnames.add(normaliseHostname(name));
   if (config.publicOrigin) {
+    // The public origin is one exact host and port: without a port in it, the scheme's default port, which
+    // browsers leave out of the Host header (`admin.example.com`) and some clients write out (`:443`).
     const url = new URL(config.publicOrigin);
-    hosts.add(url.host.toLowerCase());
-    if (!url.port) addHostname(url.hostname);
+    const hostname = normaliseHostname(url.hostname);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    hosts.add(`${hostname}:${port}`);
+    if (!url.port) hosts.add(hostname);
   }
   for (const entry of config.allowedHosts) {
     const value = entry.trim().toLowerCase();
     if (!value) continue;
+    const parsed = value.startsWith('.') ? null : parseHost(value);
     if (value.startsWith('.')) suffixes.push(value);
-    else if (parseHost(value)?.port) hosts.add(parseHost(value)!.host);
-    else addHostname(value);
+    else if (parsed?.port) {
+      // `name:port` is that port only; a default port also matches the Host header that leaves it out.
+      hosts.add(parsed.host);
+      if (parsed.port === '80' || parsed.port === '443') hosts.add(parsed.hostname);
+    } else addHostname(value);
   }
   if (WILDCARD.has(config.host)) {
     for (const list of Object.values(os.networkInterfaces()))

@@ -11,6 +11,10 @@ import { ZodAppError } from './validate.ts';
 import type { ErrorEnvelope } from './envelope.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The methods some route answers for this concrete API path (empty: no route has the path). */
+    allowedMethods(path: string): string[];
+  }
   interface FastifyRequest {
     locale: Locale;
     /** Translates a message key into the request's language. */
@@ -22,6 +26,11 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32,128}$/;
+/**
+ * How deeply a JSON body may nest arrays and objects (the top level counts as 1). The deepest real form (a
+ * list query's filters, a settings group, a nested include) stays under 10; deeper bodies are a 422.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /**
  * The contract's transport rules in one place: language negotiation, JSON body parsing (an empty body is
@@ -39,9 +48,27 @@ export function registerHttpContract(app: FastifyInstance): void {
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // The body was read as UTF-8; a JSON body declared in another character set is refused, not misread.
+    if (!isUtf8Charset(req.headers['content-type']))
+      return done(new AppError(415, 'errors.unsupported_charset'));
     if (body === '' || body === undefined) return done(null, undefined);
+    // Too deep a body never reaches the parser or anything recursive after it (a 422, not a stack overflow).
+    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH))
+      return done(new AppError(422, 'errors.json_too_deep', { params: { max: MAX_JSON_DEPTH } }));
     void defaultJson(req, body as string, done);
   });
+
+  // Which methods each API path pattern has, for the 405 of a known path asked with another method.
+  const routes: { pattern: RegExp; method: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs/ui')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = routePattern(route.url);
+    for (const method of methods) routes.push({ pattern, method });
+  });
+  app.decorate('allowedMethods', (path: string) => [
+    ...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method)),
+  ]);
 
   app.addHook('onRequest', async (request, reply) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
@@ -245,4 +272,55 @@ function acceptLanguageIn(raw: unknown): string | undefined {
   if (!Buffer.isBuffer(raw)) return undefined;
   const head = raw.subarray(0, 16 * 1024).toString('latin1');
   return /\r\naccept-language:[ \t]*([^\r\n]{1,200})/i.exec(head)?.[1];
+}
+
+/**
+ * Whether `text` nests arrays and objects deeper than `max`, by one pass over the characters (no recursion,
+ * no parse): brackets inside strings, escaped quotes included, do not count. Malformed JSON is left to the
+ * parser.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 0x5c backslash (skips the escaped character), 0x22 quote, 0x5b/0x7b `[` `{`, 0x5d/0x7d `]` `}`.
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** True when a Content-Type names no charset or UTF-8 (`utf-8`, `utf8`, any case, quoted or not). */
+export function isUtf8Charset(contentType: string | undefined): boolean {
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  if (!match) return true;
+  return /^utf-?8$/i.test(match[2]!);
+}
+
+/**
+ * A route's URL as a regular expression over concrete paths: a `:param` segment (with or without a regex
+ * of its own) is any one segment, `*` anything. Used only to tell a 405 from a 404, so a slightly wider
+ * match than the router's costs nothing.
+ */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) =>
+      segment === '*'
+        ? '.*'
+        : segment.includes(':')
+          ? '[^/]+'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}$`);
 }

@@ -41,7 +41,8 @@ export const SENSITIVE_QUERY_PARAMS = [
 ] as const;
 
 /**
- * The URL with the values of the given query parameters (case-insensitive) replaced by `[redacted]`.
+ * The URL with the values of the given query parameters (case-insensitive, with or without bracket suffixes:
+ * `code[]`, `code[0]`) replaced by `[redacted]`.
  * Example: `redactUrl('/register?invitation=abc&x=1', new Set(['invitation']))` -> `/register?invitation=[redacted]&x=1`.
  */
 export function redactUrl(url: string, names: ReadonlySet<string>): string {
@@ -58,9 +59,17 @@ export function redactUrl(url: string, names: ReadonlySet<string>): string {
     } catch {
       key = pair.slice(0, eq);
     }
-    return names.has(key.toLowerCase()) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    return names.has(bareKey(key)) ? `${pair.slice(0, eq)}=[redacted]` : pair;
   });
   return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+/**
+ * A parameter's name as the redaction lists know it: lower case, without the `[]`, `[0]` or `[name]`
+ * suffixes that array and object notations add (`code[]`, `token[0]`, `password[new]`).
+ */
+export function bareKey(key: string): string {
+  return key.replace(/(?:\[[^\]]*\])+$/, '').toLowerCase();
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { paginationSchema } from '../../schemas/pagination.ts';
-import { XSRF_COOKIE, XSRF_HEADER } from './http.ts';
+import { MAX_JSON_DEPTH, XSRF_COOKIE, XSRF_HEADER } from './http.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -63,8 +63,11 @@ const API_DESCRIPTION = [
   '',
   '**Authentication.** `Authorization: Bearer <access token>`. Operations marked without security are public.',
   '',
-  '**Transport errors** (all in the envelope): 400 bad request, 404 unknown route, 413 body too large,',
-  '414 path too long, 415 not JSON, 431 headers too large, 503 database unavailable (with Retry-After).',
+  '**Transport errors** (all in the envelope): 400 bad request, 404 unknown route, 405 a known path asked',
+  'with a method it does not have (the `Allow` header lists those it has), 413 body too large, 414 path too',
+  'long, 415 not JSON or a JSON body declared in a charset other than UTF-8, 422 a body that is not JSON or',
+  `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, 431 headers too large, 503 database`,
+  'unavailable (with Retry-After).',
 ].join('\n');
 
 /** The error envelope of the contract. */
@@ -91,9 +94,9 @@ const ERROR_TEXT: Record<string, string> = {
   409: 'Conflict: a unique value is taken, the record is still in use, or the state does not allow it',
   413: 'Body or file too large',
   414: 'A path parameter is too long',
-  415: 'Unsupported content type (JSON only, or multipart where documented)',
-  422: 'Validation failed; `errors` names the fields',
-  429: 'Too many attempts; see Retry-After',
+  415: 'Unsupported content type (JSON in UTF-8 only, or multipart where documented)',
+  422: 'Validation failed (`errors` names the fields), or a body that is not JSON or nests too deeply',
+  429: 'Too many attempts (or open event streams); see Retry-After',
   503: 'Unavailable (the database cannot be reached, or a service is off); see Retry-After',
 };
 

@@ -91,6 +91,20 @@ export async function lookupToken(db: Queryable, accessToken: string): Promise<T
   return { tokenId: String(row.id), userId: String(row.user_id), expiresAt, touchedAt };
 }
 
+/**
+ * Which of these token hashes (`sha256` of the token) still name a live token (not revoked, not expired,
+ * enabled user), in one query: open event streams are checked this way when tokens or users change.
+ */
+export async function liveTokenHashes(db: Queryable, hashes: readonly string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { rows } = await db.query<{ token_hash: string }>(
+    `SELECT t.token_hash FROM access_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = ANY($1::text[]) AND t.revoked_at IS NULL AND t.expires_at > now() AND u.state`,
+    [hashes],
+  );
+  return new Set(rows.map((r) => r.token_hash));
+}
+
 /** Whether a token last written at `touchedAt` should have its use (and sliding expiry) written again. */
 export function isTouchDue(touchedAt: number): boolean {
   return Date.now() - touchedAt > TOUCH_INTERVAL_MS;

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { resolveToken } from '../credentials/tokens.ts';
+import { liveTokenHashes, resolveToken, sha256 } from '../credentials/tokens.ts';
+import { AUTH_CHANNEL } from '../core/auth-cache.ts';
+import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
 import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
@@ -12,9 +14,18 @@ import { producersFor } from './producers.ts';
 export const HEARTBEAT_MS = 15_000;
 /** A stream whose client reads slower than this many buffered bytes is dropped (it reconnects). */
 const MAX_BUFFERED = 1024 * 1024;
+/** Streams one account may hold open on one server; the next is a 429 (API contract, Amendments). */
+export const MAX_STREAMS_PER_USER = 10;
+/** Streams one client address may hold open on one server (several people behind one NAT or proxy). */
+export const MAX_STREAMS_PER_ADDRESS = 30;
+/** Retry-After of that 429, in seconds: streams end when their page closes, not on a clock. */
+const STREAMS_RETRY_AFTER_S = 30;
 
 interface OpenStream {
   principal: Principal;
+  /** sha256 of the stream's Bearer token: rechecked in one query whenever tokens or users change. */
+  tokenHash: string;
+  address: string;
   close(): void;
 }
 
@@ -33,10 +44,44 @@ export const eventsModule: AppModule = {
     const refreshDemand = () =>
       producers.update((permission) => [...streams].some((s) => can(s.principal, permission)));
 
-    app.addHook('onReady', () => hub.start());
+    // A revoked token (logout, password change or reset, a disabled or deleted user) ends its streams at
+    // once on every server: the auth_changes notification (migration 0043) reaches each of them, and one
+    // query tells which open streams' tokens are still live. Notifications that come while a check runs
+    // are folded into one more check.
+    let checking: Promise<void> | null = null;
+    let again = false;
+    const checkTokens = async () => {
+      const open = [...streams];
+      const live = await liveTokenHashes(db, [...new Set(open.map((s) => s.tokenHash))]);
+      for (const s of open) if (!live.has(s.tokenHash)) s.close();
+    };
+    const onAuthChange = () => {
+      if (streams.size === 0) return;
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = (async () => {
+        do {
+          again = false;
+          await checkTokens().catch(() => undefined);
+        } while (again);
+      })().finally(() => {
+        checking = null;
+      });
+    };
+    let unlistenAuth: (() => Promise<void>) | null = null;
+
+    app.addHook('onReady', async () => {
+      await hub.start();
+      // Without it the 15 s heartbeat still rechecks each stream's token.
+      unlistenAuth = await db.listen(AUTH_CHANNEL, onAuthChange).catch(() => null);
+    });
     app.addHook('preClose', async () => {
+      await unlistenAuth?.().catch(() => undefined);
       for (const s of [...streams]) s.close();
       producers.stopAll();
+      await checking?.catch(() => undefined);
       await hub.stop();
     });
 
@@ -51,15 +96,28 @@ export const eventsModule: AppModule = {
             'text/event-stream. Events: `record` {resource, id, action, actor_id} (an import or a bulk call: ' +
             'id null and `ids`, null when too many to list), `monitor`, `job`, `log`, ' +
             '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
-            '`Last-Event-ID` to resume.',
+            '`Last-Event-ID` to resume. A user holds at most 10 streams and an address 30 on each server ' +
+            '(then 429 with Retry-After); revoking the token ends its streams.',
           produces: ['text/event-stream'],
           response: {
             200: wireJson(z.string().describe('A text/event-stream that stays open')),
           },
+          'x-errors': [429],
         },
       },
       async (request, reply) => {
         const principal = await requireUser(request);
+        let ofUser = 0;
+        let ofAddress = 0;
+        for (const s of streams) {
+          if (s.principal.userId === principal.userId) ofUser += 1;
+          if (s.address === request.ip) ofAddress += 1;
+        }
+        if (ofUser >= MAX_STREAMS_PER_USER || ofAddress >= MAX_STREAMS_PER_ADDRESS) {
+          throw new AppError(429, 'errors.too_many_streams', {
+            headers: { 'retry-after': String(STREAMS_RETRY_AFTER_S) },
+          });
+        }
         openStream({ request, reply, db, principal, streams, refreshDemand });
       },
     );
@@ -94,7 +152,7 @@ function openStream({
   });
   raw.write('retry: 3000\n: connected\n\n');
 
-  const stream: OpenStream = { principal, close };
+  const stream: OpenStream = { principal, tokenHash: sha256(token), address: request.ip, close };
   let closed = false;
   const send = (event: StampedEvent) => {
     if (closed || !isAllowed(stream.principal, event)) return;

@@ -14,6 +14,8 @@ export interface SseStream {
   waitFor(match: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
   /** Resolves once the server's first comment (`: connected`) has come: its subscription is in place. */
   connected(timeoutMs?: number): Promise<void>;
+  /** Resolves once the server has ended the stream (not on `close()`). */
+  ended(timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -34,6 +36,7 @@ export async function openSse(
   const events: SseEvent[] = [];
   const waiters = new Set<() => void>();
   let raw = '';
+  let isEnded = false;
   if (response.ok && response.body) {
     void (async () => {
       const reader = response.body!.getReader();
@@ -42,7 +45,11 @@ export async function openSse(
       try {
         for (;;) {
           const { value, done } = await reader.read();
-          if (done) break;
+          if (done) {
+            isEnded = true;
+            for (const wake of waiters) wake();
+            break;
+          }
           const chunk = decoder.decode(value, { stream: true });
           raw += chunk;
           buffer += chunk;
@@ -96,6 +103,13 @@ export async function openSse(
         () => (raw.includes(': connected') ? true : undefined),
         timeoutMs,
         () => `not connected within ${timeoutMs} ms (status ${response.status}); got ${JSON.stringify(raw)}`,
+      );
+    },
+    async ended(timeoutMs = 5_000) {
+      await until(
+        () => (isEnded ? true : undefined),
+        timeoutMs,
+        () => `the server did not end the stream within ${timeoutMs} ms; got ${JSON.stringify(raw)}`,
       );
     },
     close: () => controller.abort(),

@@ -81,6 +81,16 @@ describe.skipIf(!process.env.DATABASE_URL)('live events across two servers (Post
     expect(sOther.events.some((e) => e.event === 'job')).toBe(false);
   });
 
+  it("signing out on server A ends that token's streams on server B at once (issue 27, item 7)", async () => {
+    const user = await createUser(first.db);
+    const onB = await stream(secondBase, user.token);
+    const onA = await stream(firstBase, user.token);
+    const res = await first.request({ method: 'POST', url: '/api/v1/user/logout', token: user.token });
+    expect(res.statusCode).toBe(200);
+    // Well before the 15 s heartbeat would notice.
+    await Promise.all([onB.ended(3_000), onA.ended(3_000)]);
+  });
+
   it('a module disabled on server A answers 404 on server B at once', async () => {
     const admin = await first.adminToken();
     const before = await second.inject({

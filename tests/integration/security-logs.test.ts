@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, logFileFor } from '../../server/core/logger.ts';
+import { scrubLine } from '../../server/modules/system-tools/logs.ts';
 import type { AppModule } from '../../server/core/app-module.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -56,6 +57,12 @@ describe('request lines in the log file', () => {
     ],
     [`/api/x?token=${INVITATION}`, '/api/x?token=[redacted]'],
     [`/api/test/otp?otp=${INVITATION}`, '/api/test/otp?otp=[redacted]'],
+    // Issue 27, item 9: array and object notations name the same parameter.
+    [`/api/x?code[]=${INVITATION}&page=1`, '/api/x?code[]=[redacted]&page=1'],
+    [`/api/x?token[0]=${INVITATION}`, '/api/x?token[0]=[redacted]'],
+    [`/api/x?Password[new]=${INVITATION}`, '/api/x?Password[new]=[redacted]'],
+    [`/api/x?code%5B%5D=${INVITATION}`, '/api/x?code%5B%5D=[redacted]'],
+    [`/api/x?invitation[a][b]=${INVITATION}`, '/api/x?invitation[a][b]=[redacted]'],
   ])('%s is written as %s', async (url, expected) => {
     await t.request({ url });
     await expect.poll(async () => (await loggedUrls()).includes(expected)).toBe(true);
@@ -72,5 +79,16 @@ describe('request lines in the log file', () => {
     await expect
       .poll(async () => (await loggedUrls()).includes('/api/v1/user/staff?page=3&search=name:li'))
       .toBe(true);
+  });
+});
+
+describe('the logs page scrubs bracketed parameter names too', () => {
+  it.each([
+    ['/x?code[]=a1b2c3&page=1', '/x?code[]=[redacted]&page=1'],
+    ['/x?token[0]=a1b2c3', '/x?token[0]=[redacted]'],
+    ['/x?code%5B%5D=a1b2c3', '/x?code%5B%5D=[redacted]'],
+    ['/x?page[size]=20', '/x?page[size]=20'],
+  ])('%s reads as %s', (line, expected) => {
+    expect(scrubLine(line)).toBe(expected);
   });
 });

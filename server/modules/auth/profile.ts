@@ -95,7 +95,9 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
           throw AppError.validation({ captcha: ['auth.captcha_invalid'] });
         }
       }
-      if (body.avatar && !(await assetExists(db, body.avatar))) {
+      // Only a file this user uploaded (or the avatar it already has): someone else's file and a missing
+      // one get the same 422, so the field tells nobody which file ids exist.
+      if (body.avatar && body.avatar !== user.avatar_id && !(await isOwnUpload(db, body.avatar, user.id))) {
         throw AppError.validation({ avatar: ['validation.invalid'] });
       }
 
@@ -198,12 +200,12 @@ function parseInclude(request: FastifyRequest): Set<string> {
   return new Set(parts);
 }
 
-/** The assets table belongs to the files feature; until it exists any id is refused. */
-async function assetExists(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query<{ present: string | null }>(
-    `SELECT to_regclass('assets')::text AS present`,
-  );
-  if (!rows[0]?.present) return false;
-  const found = await db.query('SELECT 1 FROM assets WHERE id = $1', [id]);
-  return found.rows.length > 0;
+/** Whether `userId` uploaded the file `id` (asset_uploaders, written by every upload). */
+async function isOwnUpload(db: Queryable, id: string, userId: string): Promise<boolean> {
+  if (!/^\d{1,18}$/.test(id)) return false;
+  const { rows } = await db.query('SELECT 1 FROM asset_uploaders WHERE asset_id = $1 AND user_id = $2', [
+    id,
+    userId,
+  ]);
+  return rows.length > 0;
 }

@@ -204,6 +204,11 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
       const changes = diffChanges(assets, null, record);
       const actor = actorOf(request, principal.userId);
       await writeAudit(tx, { resource: assets, action: 'create', subjectId: id, changes, actor });
+      // Who uploaded it: a profile may take as its avatar only its own user's uploads (auth/profile.ts).
+      await tx.query('INSERT INTO asset_uploaders (asset_id, user_id) VALUES ($1, $2)', [
+        id,
+        principal.userId,
+      ]);
       if (bound)
         await tx.query('INSERT INTO asset_fields (asset_id, field, created_by) VALUES ($1, $2, $3)', [
           id,

@@ -100,6 +100,10 @@ export function logFiles(logDir: string, from?: Date, to?: Date): string[] {
     .reverse();
 }
 
+/** A secret-named query parameter's value; `code[]=`, `token[0]=` and `code%5B%5D=` included. */
+const SECRET_QUERY_VALUE =
+  /([?&][\w-]*(?:token|code|secret|key|ticket|signature)[\w-]*(?:\[[^\]&=\s"]*\]|%5B[^&=\s"]*?%5D)*=)[^&\s"]+/gi;
+
 /**
  * Hides what looks like a secret in a raw log line: values of secret-named keys, Bearer credentials,
  * token query parameters and long opaque strings (tokens, hashes, keys).
@@ -111,7 +115,7 @@ export function scrubLine(line: string): string {
       '$1"[redacted]"',
     )
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, '$1 [redacted]')
-    .replace(/([?&][\w-]*(?:token|code|secret|key|ticket|signature)[\w-]*=)[^&\s"]+/gi, '$1[redacted]')
+    .replace(SECRET_QUERY_VALUE, '$1[redacted]')
     .replace(/[A-Za-z0-9_-]{32,}/g, (match) => (looksLikeSecret(match) ? '[redacted]' : match));
 }
 
