@@ -33,11 +33,9 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       if (!isAcceptablePassword(body.password, { identities: [body.username, body.email, body.phone] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
       }
-      // The username is public (it is shown and typed to sign in); the address is not: until the code has
-      // proven it, a taken and a new address get the same answer, so the form never tells who has an account.
-      if ((await takenFields(db, { username: body.username }))[0])
-        throw AppError.conflict('username', request.t('auth.fields.username'));
-
+      // The code is checked before anything is said about taken values: until it has proven the address, a
+      // taken and a new username or address get the same answer, so the form never tells who has an account.
+      // (A proven caller then learns that a username is taken, as the sign-up form must say.)
       const target = body.email
         ? { channel: 'email' as const, to: body.email, scene: 'register' as const }
         : { channel: 'sms' as const, to: body.phone!, scene: 'register' as const };
