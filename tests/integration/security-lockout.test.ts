@@ -29,8 +29,9 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, capture);
+  // Behind a proxy (TRUST_PROXY), so that `X-Forwarded-Proto: https` makes a request https.
   t = await createTestApp(
-    { smtpUrl: smtp.url, dataDir: `/tmp/admin-security-lockout-${process.pid}` },
+    { smtpUrl: smtp.url, dataDir: `/tmp/admin-security-lockout-${process.pid}`, trustProxy: true },
     { logger },
   );
   await t.request({
@@ -112,6 +113,18 @@ describe('known devices (item 2)', () => {
     // A second sign-in on the same device keeps its id and its one tag.
     const again = await login(ADMIN.username, ADMIN.password, { device: cookie.value });
     expect(again.cookies.find((c) => c.name === COOKIE)!.value).toBe(cookie.value);
+  });
+
+  it('marks the cookie Secure when the request is https', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { username: ADMIN.username, password: ADMIN.password },
+      remoteAddress: nextIp(),
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.cookies.find((c) => c.name === COOKIE)).toMatchObject({ secure: true, httpOnly: true });
   });
 
   it("strangers' wrong passwords shut out new devices but not the administrator's known device", async () => {
