@@ -292,6 +292,18 @@ describe('registration (item 6)', () => {
     expect(taken.json().errors).toEqual({ captcha: ['The captcha is wrong or has expired'] });
   });
 
+  it('registering signs in on a known device', async () => {
+    const email = 'newcomer@example.com';
+    expect((await post('captcha', { channel: 'email', to: email, scene: 'register' })).statusCode).toBe(200);
+    const res = await register('newcomer', email, await smtp.nextCode(email));
+    expect(res.statusCode, res.body).toBe(200);
+    const device = res.cookies.find((c) => c.name === COOKIE)!.value;
+    await strangersTry('newcomer', 11);
+    expect((await login('newcomer', PASSWORD)).statusCode).toBe(429);
+    expect((await login('newcomer', PASSWORD, { device })).statusCode).toBe(200);
+    await endWindows();
+  });
+
   it('a right code then learns that the username is taken (409)', async () => {
     await createUser('takenname2');
     const email = 'proven@example.com';

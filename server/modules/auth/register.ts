@@ -7,6 +7,7 @@ import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { getSettings } from '../../core/settings.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
+import { rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
 import { openSession } from './session.ts';
 import { takenFields } from './users.ts';
@@ -25,7 +26,7 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         response: { 200: answerJson(tokenSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const settings = await getSettings(db, 'login');
       if (!settings.registration) throw new AppError(403, 'auth.registration_closed');
       const body = validate(registerSchema, request.body);
@@ -68,6 +69,8 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         action: 'auth.register',
         changes: { username: body.username, channel: target.channel },
       });
+      // Registering signs in: this browser is a known device of the new account (device.ts).
+      await rememberDevice(db, { request, reply, userId });
       return ok(token);
     },
   );
