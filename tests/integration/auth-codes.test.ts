@@ -126,15 +126,14 @@ describe('POST captcha + register', () => {
     expect(common.json().errors).toEqual({ password: ['The password format is incorrect'] });
   });
 
-  it('answers 409 for a taken username', async () => {
+  it('answers 409 for a taken username once the code is right (issue 27: the code first)', async () => {
     const email = nextEmail();
-    const res = await post('register', {
-      username: 'ADMIN',
-      password: PASSWORD,
-      password_confirmation: PASSWORD,
-      email,
-      captcha: '123456',
-    });
+    const body = { username: 'ADMIN', password: PASSWORD, password_confirmation: PASSWORD, email };
+    const wrong = await post('register', { ...body, captcha: '123456' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors).toEqual({ captcha: ['The captcha is wrong or has expired'] });
+    await sendCode({ to: email, scene: 'register' });
+    const res = await post('register', { ...body, captcha: await smtp.nextCode(email) });
     expect(res.statusCode).toBe(409);
     expect(res.json().errors).toHaveProperty('username');
   });

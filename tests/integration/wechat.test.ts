@@ -248,6 +248,30 @@ describe('linking to an existing account', () => {
     expect(taken.json().message).toBe(E.already_linked);
   });
 
+  it("counts linking in the account's sign-in ceiling; the owner's known device is let through (issue 27)", async () => {
+    await testDb.db.query(`INSERT INTO users (username, name, password_hash) VALUES ('lex', 'Lex', $1)`, [
+      await hashPassword(PASSWORD),
+    ]);
+    const signIn = (password: string, cookies?: Record<string, string>) =>
+      call({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'lex', password }, cookies });
+    const first = await signIn(PASSWORD);
+    const device = first.cookies.find((c) => c.name === 'login_device')!.value;
+    for (let i = 0; i < 11; i++) await signIn(`stranger-${i}`);
+    wx.user = { openid: 'o-lex', nickname: 'Lex WX' };
+    const ticket = (await login(await startFlow())).json().data.registration_ticket;
+    secrets.push(ticket);
+    const stranger = await register({ ticket, link: { username: 'lex', password: PASSWORD } });
+    expect(stranger.statusCode).toBe(429);
+    const owner = await call({
+      method: 'POST',
+      url: '/api/v1/wechat/officialaccount/register',
+      payload: { ticket, link: { username: 'lex', password: PASSWORD } },
+      cookies: { login_device: device },
+    });
+    expect(owner.statusCode, owner.body).toBe(200);
+    secrets.push(owner.json().data.access_token);
+  });
+
   it('kills a ticket after 5 wrong passwords', async () => {
     wx.user = { openid: 'o-guess', nickname: 'Guess' };
     const ticket = (await login(await startFlow())).json().data.registration_ticket;

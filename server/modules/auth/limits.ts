@@ -11,8 +11,13 @@ export const LIMITS = {
    * attempt back. The next attempt waits for the window, right password or not.
    */
   loginFailures: { max: 5, timeWindow: 60_000 },
-  /** Password checks per account from all addresses together (no permanent lockout: the window ends). */
+  /**
+   * Password checks per account from all addresses together (no permanent lockout: the window ends), for
+   * devices without the account's device cookie (device.ts); sign-in, WeChat linking and password change.
+   */
   loginPerAccount: { max: 10, timeWindow: 15 * 60_000 },
+  /** The same, per account and known device (one holding the account's device cookie) instead of the ceiling. */
+  loginPerDevice: { max: 10, timeWindow: 15 * 60_000 },
   /** Ceilings per client address, whatever the outcome. */
   loginPerAddress: { max: 30, timeWindow: 60_000 },
   captchaPerAddress: { max: 10, timeWindow: 60_000 },

@@ -4,6 +4,7 @@ import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
+import { readDevice, rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
 import { signInWithPassword, signOut } from './session.ts';
 
@@ -16,19 +17,25 @@ export function registerLoginRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['account'],
         summary: 'Sign in with a username, email or phone number and a password',
+        description:
+          'A success sets the HttpOnly device cookie `login_device` for the account: a browser holding it ' +
+          'has its own limit of failed sign-ins instead of the per-account ceiling.',
         security: [],
         body: inputJson(loginSchema),
         response: { 200: answerJson(tokenSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = validate(loginSchema, request.body);
-      const token = await signInWithPassword(db, {
+      const { userId, ...token } = await signInWithPassword(db, {
         identifier: body.username,
         password: body.password,
         remember: body.remember,
         client: clientOf(request),
+        device: readDevice(request),
       });
+      // This browser is now a known device of the account (its own failure window, not the ceiling).
+      await rememberDevice(db, { request, reply, userId });
       return ok(token);
     },
   );

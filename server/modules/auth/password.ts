@@ -10,7 +10,8 @@ import { inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
-import { accountWindowKey } from './session.ts';
+import { readDevice } from './device.ts';
+import { accountWindowKey, countPasswordAttempt, passwordAttemptSucceeded } from './session.ts';
 import { LIMITS } from './limits.ts';
 import { findUserByAddress, findUserById } from './users.ts';
 
@@ -68,6 +69,9 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
       schema: {
         tags: ['account'],
         summary: "Change the signed-in user's password; revokes the user's other tokens",
+        description:
+          'The old password is checked in the same windows as sign-in: 429 past the per-account ceiling ' +
+          "(or, on a device holding the account's device cookie, past that device's own limit).",
         body: inputJson(passwordChangeSchema),
         response: { 200: NULL_ANSWER },
       },
@@ -77,9 +81,18 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
       const body = validate(passwordChangeSchema, request.body);
       const user = await findUserById(db, principal.userId);
       if (!user) throw AppError.unauthenticated();
+      // Counted with the account's sign-ins (ceiling or known device's window), whichever address asks,
+      // so a stolen session cannot try old passwords faster than a stranger at the sign-in form.
+      const attempt = await countPasswordAttempt(db, {
+        user,
+        client: clientOf(request),
+        device: readDevice(request),
+        method: 'password_change',
+      });
       if (!(await verifyPassword(user.password_hash, body.old_password))) {
         throw AppError.validation({ old_password: ['auth.old_password_incorrect'] });
       }
+      await passwordAttemptSucceeded(db, attempt);
       if (!isAcceptablePassword(body.password, { identities: [user.username, user.email, user.phone] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
       }

@@ -7,6 +7,7 @@ import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { getSettings } from '../../core/settings.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
+import { rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
 import { openSession } from './session.ts';
 import { takenFields } from './users.ts';
@@ -25,7 +26,7 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         response: { 200: answerJson(tokenSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const settings = await getSettings(db, 'login');
       if (!settings.registration) throw new AppError(403, 'auth.registration_closed');
       const body = validate(registerSchema, request.body);
@@ -33,11 +34,9 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       if (!isAcceptablePassword(body.password, { identities: [body.username, body.email, body.phone] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
       }
-      // The username is public (it is shown and typed to sign in); the address is not: until the code has
-      // proven it, a taken and a new address get the same answer, so the form never tells who has an account.
-      if ((await takenFields(db, { username: body.username }))[0])
-        throw AppError.conflict('username', request.t('auth.fields.username'));
-
+      // The code is checked before anything is said about taken values: until it has proven the address, a
+      // taken and a new username or address get the same answer, so the form never tells who has an account.
+      // (A proven caller then learns that a username is taken, as the sign-up form must say.)
       const target = body.email
         ? { channel: 'email' as const, to: body.email, scene: 'register' as const }
         : { channel: 'sms' as const, to: body.phone!, scene: 'register' as const };
@@ -70,6 +69,8 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
         action: 'auth.register',
         changes: { username: body.username, channel: target.channel },
       });
+      // Registering signs in: this browser is a known device of the new account (device.ts).
+      await rememberDevice(db, { request, reply, userId });
       return ok(token);
     },
   );

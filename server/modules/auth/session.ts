@@ -5,6 +5,7 @@ import { issueToken, revokeTokens } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import { recordActivity, type Client } from './activity.ts';
+import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
 import { LIMITS, rateLimited } from './limits.ts';
 import { findUserByIdentifier } from './users.ts';
 
@@ -37,7 +38,8 @@ export async function openSession(
 /**
  * `POST login`: signs in with a username, email or phone and a password. Throws 429 past the failure windows
  * and 422 `auth.failed` for an unknown account, a wrong password or a disabled account (the same answer for
- * all three); every refusal is in the activity log.
+ * all three); every refusal is in the activity log. `device` is the browser's device cookie (device.ts): on
+ * a device that signed in to this account before, the device's own window replaces the account's ceiling.
  */
 export async function signInWithPassword(
   db: Queryable,
@@ -46,35 +48,17 @@ export async function signInWithPassword(
     password,
     remember,
     client,
-  }: { identifier: string; password: string; remember: boolean; client: Client },
-): Promise<TokenAnswer> {
+    device = null,
+  }: {
+    identifier: string;
+    password: string;
+    remember: boolean;
+    client: Client;
+    device?: DeviceCookie | null;
+  },
+): Promise<TokenAnswer & { userId: string }> {
   const user = await findUserByIdentifier(db, identifier);
-  // Windows are keyed on the account (its username, email and phone share them), or on the normalised
-  // identifier when no account matches, and counted *before* the password is checked, in one atomic
-  // statement each: 25 parallel wrong passwords get exactly `max` checks.
-  const account = user ? `user:${user.id}` : `name:${normaliseIdentifier(identifier)}`;
-  const windows = [
-    { key: `login:fail:${account}|${client.ip}`, windowMs: LIMITS.loginFailures.timeWindow },
-    { key: accountWindowKey(account), windowMs: LIMITS.loginPerAccount.timeWindow },
-  ] as const;
-  const perAddress = await hitWindow(db, windows[0]);
-  const perAccount = perAddress.current <= LIMITS.loginFailures.max ? await hitWindow(db, windows[1]) : null;
-  const limited =
-    perAddress.current > LIMITS.loginFailures.max
-      ? perAddress
-      : perAccount && perAccount.current > LIMITS.loginPerAccount.max
-        ? perAccount
-        : null;
-  if (limited) {
-    await recordActivity(db, {
-      client,
-      action: 'auth.login_failed',
-      operatorId: null,
-      subjectId: user?.id ?? null,
-      changes: { reason: perAccount ? 'account_rate_limited' : 'rate_limited' },
-    });
-    throw rateLimited(limited.ttl);
-  }
+  const attempt = await countPasswordAttempt(db, { user, identifier, client, device });
 
   // Always hash: an unknown user costs the same argon2 work as a known one (verifyPassword hashes a dummy).
   const isPasswordRight = await verifyPassword(user?.password_hash, password);
@@ -90,10 +74,88 @@ export async function signInWithPassword(
     throw new AppError(422, 'auth.failed', { fields: { username: ['auth.failed'] } });
   }
 
-  // A success gives back its attempt and clears this address's failures.
-  await clearWindow(db, windows[0].key);
-  await giveBackHit(db, windows[1].key);
-  return openSession(db, { userId: user.id, remember, client, action: 'auth.login', changes: { remember } });
+  await passwordAttemptSucceeded(db, attempt);
+  const token = await openSession(db, {
+    userId: user.id,
+    remember,
+    client,
+    action: 'auth.login',
+    changes: { remember },
+  });
+  return { ...token, userId: user.id };
+}
+
+/** The windows one password check was counted in (from `countPasswordAttempt`). */
+export interface PasswordAttempt {
+  addressKey: string;
+  ceilingKey: string;
+}
+
+/**
+ * Counts one password check for an account before the password is checked, and throws 429 (with an
+ * activity row, `changes.method` added when given) when a window is past its limit. Every route that checks
+ * an account's password calls it: sign-in, WeChat linking and the password change.
+ *
+ * Windows are keyed on the account (its username, email and phone share them), or on the normalised
+ * identifier when no account matches, each counted in one atomic statement: 25 parallel wrong passwords
+ * get exactly `max` checks. First the account and client address (`loginFailures`); then, on a device that
+ * holds this account's device cookie, that device's own window (`loginPerDevice`), else the account's
+ * ceiling across all addresses (`loginPerAccount`), so strangers can run up the ceiling but never lock the
+ * owner's known devices out.
+ */
+export async function countPasswordAttempt(
+  db: Queryable,
+  {
+    user,
+    identifier = '',
+    client,
+    device,
+    method,
+  }: {
+    user: { id: string } | null;
+    identifier?: string;
+    client: Client;
+    device: DeviceCookie | null;
+    method?: string;
+  },
+): Promise<PasswordAttempt> {
+  const account = user ? `user:${user.id}` : `name:${normaliseIdentifier(identifier)}`;
+  const isKnown = user ? await isKnownDevice(db, device, user.id) : false;
+  const ceiling = isKnown
+    ? { key: deviceWindowKey(account, device!.id), ...LIMITS.loginPerDevice }
+    : { key: accountWindowKey(account), ...LIMITS.loginPerAccount };
+  const addressKey = `login:fail:${account}|${client.ip}`;
+  const perAddress = await hitWindow(db, { key: addressKey, windowMs: LIMITS.loginFailures.timeWindow });
+  const perCeiling =
+    perAddress.current <= LIMITS.loginFailures.max
+      ? await hitWindow(db, { key: ceiling.key, windowMs: ceiling.timeWindow })
+      : null;
+  const limited =
+    perAddress.current > LIMITS.loginFailures.max
+      ? perAddress
+      : perCeiling && perCeiling.current > ceiling.max
+        ? perCeiling
+        : null;
+  if (limited) {
+    await recordActivity(db, {
+      client,
+      action: 'auth.login_failed',
+      operatorId: null,
+      subjectId: user?.id ?? null,
+      changes: {
+        ...(method ? { method } : {}),
+        reason: !perCeiling ? 'rate_limited' : isKnown ? 'device_rate_limited' : 'account_rate_limited',
+      },
+    });
+    throw rateLimited(limited.ttl);
+  }
+  return { addressKey, ceilingKey: ceiling.key };
+}
+
+/** A right password gives back its attempt and clears this address's failures. */
+export async function passwordAttemptSucceeded(db: Queryable, attempt: PasswordAttempt): Promise<void> {
+  await clearWindow(db, attempt.addressKey);
+  await giveBackHit(db, attempt.ceilingKey);
 }
 
 /** `POST logout`: revokes the calling token. */

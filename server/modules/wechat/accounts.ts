@@ -1,11 +1,11 @@
 import { consumeCode } from '../../credentials/codes.ts';
 import { hashPassword, isAcceptablePassword, verifyPassword } from '../../credentials/password.ts';
-import { clearWindow, hitWindow, peekWindow } from '../../credentials/rate-limit-store.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
 import type { TokenAnswer } from '../../../schemas/auth.ts';
 import { recordActivity, type Client } from '../auth/activity.ts';
-import { LIMITS, rateLimited } from '../auth/limits.ts';
+import type { DeviceCookie } from '../auth/device.ts';
+import { countPasswordAttempt, passwordAttemptSucceeded } from '../auth/session.ts';
 import { findUserById, findUserByIdentifier, takenFields } from '../auth/users.ts';
 import type { WechatIdentityAnswer, WechatRegisterInput } from './schemas.ts';
 import { isWechatOn, requireWechat, signIn } from './session.ts';
@@ -26,19 +26,25 @@ import {
 
 /**
  * With a ticket from `POST login`, links the WeChat user to an existing account (`body.link`: its password is
- * checked under the sign-in failure limits; the ticket dies after 5 wrong ones) or creates a new account.
+ * checked under the sign-in failure limits, `device` being the browser's device cookie as at sign-in; the
+ * ticket dies after 5 wrong ones) or creates a new account.
  * 422 for a dead ticket, 409 for a taken value or an account already linked, 403 when registration is
  * closed, 404 while WeChat sign-in is off. `t` translates the field name of a 409.
  */
 export async function registerWithTicket(
   db: Db,
-  { body, client, t }: { body: WechatRegisterInput; client: Client; t: (key: string) => string },
+  {
+    body,
+    client,
+    device = null,
+    t,
+  }: { body: WechatRegisterInput; client: Client; device?: DeviceCookie | null; t: (key: string) => string },
 ): Promise<TokenAnswer> {
   await requireWechat(db);
   const ticket = await findLiveTicket(db, body.ticket);
   if (!ticket) throw ticketError();
   return body.link
-    ? linkAccount(db, { client, ticket, link: body.link })
+    ? linkAccount(db, { client, device, ticket, link: body.link })
     : createAccount(db, { client, ticket, body, t });
 }
 
@@ -79,18 +85,27 @@ async function linkAccount(
   db: Db,
   {
     client,
+    device,
     ticket,
     link,
-  }: { client: Client; ticket: TicketRow; link: { username: string; password: string } },
+  }: {
+    client: Client;
+    device: DeviceCookie | null;
+    ticket: TicketRow;
+    link: { username: string; password: string };
+  },
 ) {
-  // The same per-account-and-address failure window as the password sign-in.
-  const failureKey = `login:fail:${link.username.toLowerCase()}|${client.ip}`;
-  const window = await peekWindow(db, failureKey);
-  if (window.current >= LIMITS.loginFailures.max) throw rateLimited(window.ttl);
+  // The same windows as the password sign-in (auth/session.ts), counted before the check.
   const user = await findUserByIdentifier(db, link.username);
+  const attempt = await countPasswordAttempt(db, {
+    user,
+    identifier: link.username,
+    client,
+    device,
+    method: 'wechat_link',
+  });
   const isPasswordRight = await verifyPassword(user?.password_hash, link.password);
   if (!user || !isPasswordRight || !user.state) {
-    await hitWindow(db, { key: failureKey, windowMs: LIMITS.loginFailures.timeWindow });
     await countTicketAttempt(db, ticket.id);
     await recordActivity(db, {
       client,
@@ -104,7 +119,7 @@ async function linkAccount(
     });
     throw new AppError(422, 'auth.failed', { fields: { username: ['auth.failed'] } });
   }
-  if (window.current > 0) await clearWindow(db, failureKey);
+  await passwordAttemptSucceeded(db, attempt);
   if (await findIdentityOfUser(db, user.id)) throw alreadyLinked();
   await db
     .transaction(async (tx) => {

@@ -3,6 +3,7 @@ import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
+import { readDevice } from '../auth/device.ts';
 import { LIMITS } from '../auth/limits.ts';
 import { registerWithTicket } from './accounts.ts';
 import { BASE } from './login.ts';
@@ -34,6 +35,7 @@ export function registerWechatRegisterRoutes({ app, db }: AuthScope): void {
       const token = await registerWithTicket(db, {
         body,
         client: clientOf(request),
+        device: readDevice(request),
         t: (key) => request.t(key),
       });
       return ok(token);
