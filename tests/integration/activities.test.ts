@@ -120,7 +120,10 @@ describe('activity log', () => {
       payload: { action: 'x' },
     });
     const del = await t.request({ method: 'DELETE', url: `${BASE}/${id}`, token: admin });
-    expect([post.statusCode, patch.statusCode, del.statusCode]).toEqual([404, 404, 404]);
+    // A known path asked with a method it lacks is a 405 naming what it allows (issue 27, item 9).
+    expect([post.statusCode, patch.statusCode, del.statusCode]).toEqual([405, 405, 405]);
+    expect(del.headers.allow).toBe('GET, HEAD');
+    expect((await list('size=1')).json().data.data[0].id).toBe(id);
   });
 
   it('needs system.users.activities', async () => {
