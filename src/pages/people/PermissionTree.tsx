@@ -115,11 +115,11 @@ function NodeCheckbox({
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, flexBasis: '100%' }}>
       {box}
+      {/* The text keeps the default colours (warning orange on white is too faint for text); the icon warns. */}
       <Chip
         size="small"
-        color="warning"
         variant="outlined"
-        icon={<WarningAmberIcon />}
+        icon={<WarningAmberIcon sx={{ '&&': { color: 'warning.main' } }} />}
         label={t('settings.people.roles.dangerous')}
       />
       <Box component="span" id={hintId} sx={{ typography: 'caption', color: 'text.secondary' }}>
