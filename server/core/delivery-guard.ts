@@ -40,6 +40,12 @@ for (const [address, prefix] of [
 ] as const)
   blocked.addSubnet(address, prefix, 'ipv6');
 
+/**
+ * nodemailer reads options from an SMTP URL's query; these would send the connection somewhere other than
+ * the checked host (a proxy, a well-known service's host, direct delivery to the recipients' servers).
+ */
+export const UNSAFE_SMTP_PARAMS = ['proxy', 'service', 'host', 'direct', 'socketPath', 'localAddress'];
+
 /** True for loopback, link-local, private, shared, multicast and unspecified addresses (IPv4-mapped too). */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import { resolveDeliveryHost } from '../core/delivery-guard.ts';
+import { resolveDeliveryHost, UNSAFE_SMTP_PARAMS } from '../core/delivery-guard.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
 
@@ -55,6 +55,7 @@ async function checkedTransport(
   const host = parsed.hostname;
   if (!host) throw new Error('the SMTP URL names no host');
   const address = await resolveDeliveryHost(policy, host);
+  for (const key of UNSAFE_SMTP_PARAMS) parsed.searchParams.delete(key);
   parsed.hostname = address.includes(':') ? `[${address}]` : address;
   // TLS still checks the certificate against the name (servername), not the address.
   const name = host.replace(/^\[(.*)\]$/, '$1');

@@ -11,7 +11,7 @@ import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
 import type { Db } from '../db/index.ts';
 import { actorOf, writeActorActivity, type Actor } from '../core/activity.ts';
-import { deliveryHostRefusal, type DeliveryPolicy } from '../core/delivery-guard.ts';
+import { deliveryHostRefusal, UNSAFE_SMTP_PARAMS, type DeliveryPolicy } from '../core/delivery-guard.ts';
 import { resolveMailer } from '../mail/mailer.ts';
 import { notifyDeliveryChange } from './delivery-notice.ts';
 
@@ -170,6 +170,9 @@ async function assertDeliveryTargets(
   try {
     const parsed = new URL(url);
     if (!protocols.includes(parsed.protocol) || !parsed.hostname) throw new Error('no host');
+    // An SMTP URL's query may not send the connection elsewhere (nodemailer's proxy, service, ...).
+    if (field === 'smtp_url' && UNSAFE_SMTP_PARAMS.some((key) => parsed.searchParams.has(key)))
+      throw new Error('unsafe parameter');
     host = parsed.hostname;
   } catch {
     throw AppError.validation({ [field]: [`settings.general.errors.${field}`] });

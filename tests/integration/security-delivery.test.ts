@@ -274,6 +274,19 @@ describe('where delivery may connect', () => {
     expect(bad.json().errors).toEqual({ endpoint: [en.general.errors.endpoint] });
   });
 
+  it('an SMTP URL whose query would connect elsewhere (a proxy, a service) is a 422', async () => {
+    t.config.deliveryAllowedHosts = ['mail.example.com'];
+    for (const query of ['proxy=socks5://127.0.0.1:1080', 'service=gmail', 'direct=true']) {
+      const res = await save(
+        'message',
+        { ...MESSAGE, smtp_url: `smtp://mail.example.com:25?${query}` },
+        admin,
+      );
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json().errors).toEqual({ smtp_url: [zh.general.errors.smtp_url] });
+    }
+  });
+
   it('DELIVERY_ALLOWED_HOSTS limits the hosts and vouches for the ones it lists', async () => {
     t.config.deliveryAllowedHosts = ['.mail.example.com', 'localhost'];
     const off = await save('message', { ...MESSAGE, smtp_url: 'smtp://smtp.other.example:25' }, admin);
