@@ -8,6 +8,8 @@
 export const PERMISSION = {
   settings: 'system.settings',
   settingsGeneral: 'system.settings.general',
+  /** Change where codes, invitations and mail go (SMTP, sender, SMS gateway): dangerous, see `grants`. */
+  settingsDelivery: 'system.settings.delivery',
   settingsModules: 'system.settings.modules',
   settingsDictionaries: 'system.settings.dictionaries',
   settingsResources: 'system.settings.resources',
@@ -57,6 +59,19 @@ export interface MenuItem {
   actions?: readonly PermissionAction[];
   /** Grantable (role editor, server) but not shown in the menu: a resource declared with `menu: false`. */
   hidden?: boolean;
+  /**
+   * Names a page grants besides its actions (no page or menu entry of their own), offered by the role editor
+   * beside the actions. `dangerous` ones are marked there: they reach as far as an administrator's account.
+   */
+  grants?: readonly PermissionGrant[];
+}
+
+/** A permission name a page offers besides its actions (`MenuItem.grants`). */
+export interface PermissionGrant {
+  name: string;
+  /** Locale key of its label. */
+  title: string;
+  dangerous?: boolean;
 }
 
 /** The settings menu of spec section 2: Settings, User and System groups. */
@@ -72,6 +87,14 @@ export const SETTINGS_MENU: readonly MenuItem[] = [
         icon: 'Tune',
         path: '/settings',
         actions: ['update'],
+        // Whoever decides where reset codes are delivered can take over any account (issue 27).
+        grants: [
+          {
+            name: PERMISSION.settingsDelivery,
+            title: 'settings.people.roles.grants.delivery',
+            dangerous: true,
+          },
+        ],
       },
       {
         name: PERMISSION.settingsModules,
@@ -188,6 +211,19 @@ export function filterMenu(items: readonly MenuItem[], can: (name: string) => bo
     .map((item) => (item.children ? { ...item, children: filterMenu(item.children, can) } : { ...item }));
 }
 
+/** The names the role editor marks as dangerous (`MenuItem.grants`). */
+export function dangerousPermissionNames(items: readonly MenuItem[] = SETTINGS_MENU): Set<string> {
+  const out = new Set<string>();
+  const walk = (list: readonly MenuItem[]) => {
+    for (const item of list) {
+      for (const grant of item.grants ?? []) if (grant.dangerous) out.add(grant.name);
+      walk(item.children ?? []);
+    }
+  };
+  walk(items);
+  return out;
+}
+
 /** Every page and group name, for role editors and server-side validation of menu_ids. */
 export function menuPermissionNames(items: readonly MenuItem[] = SETTINGS_MENU): string[] {
   return items.flatMap((item) => [
@@ -212,6 +248,7 @@ export function grantablePermissionNames(items: readonly MenuItem[] = SETTINGS_M
   const walk = (list: readonly MenuItem[]) => {
     for (const item of list) {
       if (item.name) for (const action of item.actions ?? []) names.add(`${item.name}.${action}`);
+      for (const grant of item.grants ?? []) names.add(grant.name);
       walk(item.children ?? []);
     }
   };

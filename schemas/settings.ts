@@ -102,3 +102,13 @@ export const settingsSchemas = {
 
 export type SettingsGroup = keyof typeof settingsSchemas;
 export type SettingsOf<G extends SettingsGroup> = z.output<(typeof settingsSchemas)[G]>;
+
+/**
+ * Keys that say where codes, invitations and mail go (API contract, Amendments, "Delivery settings and
+ * lockout"): only administrators or holders of `system.settings.delivery` change them. The SMS sign name and
+ * template shape the text, not where it goes, so general settings writers keep them.
+ */
+export const DELIVERY_KEYS: Partial<Record<SettingsGroup, readonly string[]>> = {
+  message: ['smtp_url', 'mail_from'],
+  sms: ['provider', 'endpoint', 'access_key_id', 'access_key_secret'],
+};

@@ -31,6 +31,13 @@ export interface Config {
   wechatOpenBase: string;
   wechatApiBase: string;
   smsEndpoint: string | null;
+  /**
+   * DELIVERY_ALLOW_PRIVATE=1: the SMTP host and SMS endpoint stored in the settings may be loopback, link-local
+   * or private addresses (server/core/delivery-guard.ts); refused by default.
+   */
+  deliveryAllowPrivate: boolean;
+  /** DELIVERY_ALLOWED_HOSTS: when set, the only SMTP / SMS hosts the settings may name (comma list; `.suffix`). */
+  deliveryAllowedHosts: string[];
   /** Run pg-boss (jobs and scheduled tasks) in this process. Tests turn it on only where they need it. */
   jobs: boolean;
   /** How often workers poll for jobs, and pg-boss's cron check interval (1-45 s); tests shorten both. */
@@ -75,6 +82,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wechatOpenBase: env.WECHAT_OPEN_BASE || 'https://open.weixin.qq.com',
     wechatApiBase: env.WECHAT_API_BASE || 'https://api.weixin.qq.com',
     smsEndpoint: env.SMS_ENDPOINT || null,
+    deliveryAllowPrivate: env.DELIVERY_ALLOW_PRIVATE === '1' || env.DELIVERY_ALLOW_PRIVATE === 'true',
+    deliveryAllowedHosts: (env.DELIVERY_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     jobs: env.JOBS !== '0',
     jobsPollSeconds: Math.max(0.5, Number(env.JOBS_POLL_SECONDS) || 2),
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),

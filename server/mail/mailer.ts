@@ -1,5 +1,7 @@
+import net from 'node:net';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
+import { resolveDeliveryHost, UNSAFE_SMTP_PARAMS } from '../core/delivery-guard.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
 
@@ -20,24 +22,44 @@ const transports = new Map<string, Transporter>();
 /**
  * The configured mailer (SMTP URL from the `message` settings group, else SMTP_URL), or null when email is not
  * set up. Example: `const mailer = await resolveMailer({ db, config }); await mailer?.send({ to, subject, text })`.
+ * A host from the settings is resolved and checked on every send (server/core/delivery-guard.ts) and the
+ * connection goes to the checked address; SMTP_URL is the operator's and is used as it is.
  */
 export async function resolveMailer({
   db,
   config,
 }: {
   db: Queryable;
-  config: Pick<Config, 'smtpUrl'>;
+  config: Pick<Config, 'smtpUrl' | 'deliveryAllowPrivate' | 'deliveryAllowedHosts'>;
 }): Promise<Mailer | null> {
   const settings = await getSettings(db, 'message');
   const url = settings.smtp_url || config.smtpUrl;
   if (!url) return null;
+  const fromSettings = Boolean(settings.smtp_url);
   const from = settings.mail_from || defaultFrom(url);
   return {
     from,
     async send({ to, subject, text }) {
-      await (await transportFor(url)).sendMail({ from, to, subject, text });
+      const transport = fromSettings ? await checkedTransport(config, url) : await transportFor(url);
+      await transport.sendMail({ from, to, subject, text });
     },
   };
+}
+
+/** The transport for a settings URL, connecting to the address its host resolves to now, once checked. */
+async function checkedTransport(
+  policy: Pick<Config, 'deliveryAllowPrivate' | 'deliveryAllowedHosts'>,
+  url: string,
+): Promise<Transporter> {
+  const parsed = new URL(url);
+  const host = parsed.hostname;
+  if (!host) throw new Error('the SMTP URL names no host');
+  const address = await resolveDeliveryHost(policy, host);
+  for (const key of UNSAFE_SMTP_PARAMS) parsed.searchParams.delete(key);
+  parsed.hostname = address.includes(':') ? `[${address}]` : address;
+  // TLS still checks the certificate against the name (servername), not the address.
+  const name = host.replace(/^\[(.*)\]$/, '$1');
+  return transportFor(parsed.toString(), net.isIP(name) ? undefined : name);
 }
 
 /** True when an SMTP URL is known, without opening a connection. */
@@ -59,20 +81,21 @@ export function closeMailTransports(): void {
 }
 
 /** nodemailer is loaded on the first mail, not when the server starts (a faster start). */
-async function transportFor(url: string): Promise<Transporter> {
-  let transport = transports.get(url);
+async function transportFor(url: string, servername?: string): Promise<Transporter> {
+  const key = servername ? `${url} ${servername}` : url;
+  let transport = transports.get(key);
   if (!transport) {
     const { default: nodemailer } = await import('nodemailer');
     // Another mail may have created it while nodemailer loaded.
-    const created = transports.get(url);
+    const created = transports.get(key);
     if (created) return created;
     // Bounded waits: a dead SMTP host must not hold requests or sockets for minutes.
-    transport = nodemailer.createTransport(url, {
+    transport = nodemailer.createTransport(servername ? { url, tls: { servername } } : url, {
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
     } as Parameters<typeof nodemailer.createTransport>[1]);
-    transports.set(url, transport);
+    transports.set(key, transport);
   }
   return transport;
 }

@@ -1,16 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
-import { settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
+import { DELIVERY_KEYS, settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
 import { answerJson, inputJson } from '../core/openapi.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/validate.ts';
-import { requirePermission, type Principal } from '../core/principal.ts';
+import { can, requirePermission, type Principal } from '../core/principal.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
 import type { Db } from '../db/index.ts';
 import { actorOf, writeActorActivity, type Actor } from '../core/activity.ts';
+import { deliveryHostRefusal, UNSAFE_SMTP_PARAMS, type DeliveryPolicy } from '../core/delivery-guard.ts';
+import { resolveMailer } from '../mail/mailer.ts';
+import { notifyDeliveryChange } from './delivery-notice.ts';
 
 /** Keys that are write-only: never returned, only whether they are set (`<key>_set`). */
 export const SECRET_KEYS: Partial<Record<string, readonly string[]>> = {
@@ -33,7 +36,7 @@ const MASK = '******';
 /** `GET/POST /api/v1/settings/<name>`: one settings group, validated by its zod schema, audited on change. */
 export const settingsModule: AppModule = {
   name: 'settings',
-  register(app, { db }) {
+  register(app, { db, config }) {
     const params = inputJson(z.object({ name: z.enum(groupNames()) }));
     const groupAnswer = { 200: answerJson(z.record(z.string(), z.unknown())) };
     // Documents what a group takes (the handler validates the one the path names, strictly).
@@ -71,11 +74,21 @@ export const settingsModule: AppModule = {
       },
       async (request) => {
         const principal = await requireAll(request, SETTINGS_WRITE);
-        const saved = await saveSettingsGroup(db, {
-          group: groupOf(request),
+        const group = groupOf(request);
+        const actor = actorOf(request, principal.userId);
+        // The notice goes through the mail server as it was before the change: a new one could swallow it.
+        const noticeMailer = DELIVERY_KEYS[group] ? await resolveMailer({ db, config }) : null;
+        const { saved, deliveryChanged } = await saveSettingsGroup(db, {
+          group,
           body: request.body,
-          actor: actorOf(request, principal.userId),
+          actor,
+          delivery: { allowed: can(principal, PERMISSION.settingsDelivery), policy: config },
         });
+        if (deliveryChanged.length)
+          notifyDeliveryChange(
+            { db, config, log: request.log },
+            { mailer: noticeMailer, actor, keys: deliveryChanged, locale: request.locale },
+          );
         return ok(saved);
       },
     );
@@ -83,15 +96,27 @@ export const settingsModule: AppModule = {
 };
 
 /**
- * Replaces one settings group (the operation behind `POST settings/<name>`; no access check of its own):
- * validates the whole group strictly (an omitted or empty secret keeps its stored value), stores it and
- * writes one audit row with the changed keys (secrets masked) when anything changed. Answers the group as
- * a reader sees it (secrets only say whether set).
+ * Replaces one settings group (the operation behind `POST settings/<name>`; no access check of its own beyond
+ * `delivery`): validates the whole group strictly (an omitted or empty secret keeps its stored value), stores
+ * it and writes one audit row with the changed keys (secrets masked) when anything changed. A change of a
+ * delivery key (`DELIVERY_KEYS`) is a 403 unless `delivery.allowed`, and its SMTP host or SMS endpoint must
+ * pass the delivery guard (422). Answers the group as a reader sees it (secrets only say whether set) and the
+ * delivery keys that changed.
  */
 export async function saveSettingsGroup(
   db: Db,
-  { group, body, actor }: { group: SettingsGroup; body: unknown; actor: Actor },
-): Promise<Record<string, unknown>> {
+  {
+    group,
+    body,
+    actor,
+    delivery,
+  }: {
+    group: SettingsGroup;
+    body: unknown;
+    actor: Actor;
+    delivery: { allowed: boolean; policy: DeliveryPolicy };
+  },
+): Promise<{ saved: Record<string, unknown>; deliveryChanged: string[] }> {
   const before = (await getSettings(db, group)) as Record<string, unknown>;
   const input = { ...((body as Record<string, unknown> | undefined) ?? {}) };
   for (const key of SECRET_KEYS[group] ?? []) {
@@ -99,6 +124,16 @@ export async function saveSettingsGroup(
   }
   const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
   const changes = diff(group, before, after);
+  const deliveryChanged = (DELIVERY_KEYS[group] ?? []).filter((key) => key in changes);
+  if (deliveryChanged.length) {
+    if (!delivery.allowed)
+      throw new AppError(403, 'settings.general.errors.delivery_forbidden', {
+        fields: Object.fromEntries(
+          deliveryChanged.map((key) => [key, ['settings.general.errors.delivery_forbidden']]),
+        ),
+      });
+    await assertDeliveryTargets(group, after, delivery.policy);
+  }
   await db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO settings (name, value, updated_at) VALUES ($1, $2, now())
@@ -113,7 +148,37 @@ export async function saveSettingsGroup(
         changes,
       });
   });
-  return redact(group, after);
+  return { saved: redact(group, after), deliveryChanged };
+}
+
+/** 422 naming the field when the group's SMTP URL or SMS endpoint is malformed or refused by the guard. */
+async function assertDeliveryTargets(
+  group: SettingsGroup,
+  value: Record<string, unknown>,
+  policy: DeliveryPolicy,
+): Promise<void> {
+  let field: string;
+  let url: string;
+  let protocols: string[];
+  if (group === 'message') {
+    [field, url, protocols] = ['smtp_url', String(value.smtp_url ?? ''), ['smtp:', 'smtps:']];
+  } else if (group === 'sms' && value.provider === 'http') {
+    [field, url, protocols] = ['endpoint', String(value.endpoint ?? ''), ['http:', 'https:']];
+  } else return;
+  if (!url) return;
+  let host: string;
+  try {
+    const parsed = new URL(url);
+    if (!protocols.includes(parsed.protocol) || !parsed.hostname) throw new Error('no host');
+    // An SMTP URL's query may not send the connection elsewhere (nodemailer's proxy, service, ...).
+    if (field === 'smtp_url' && UNSAFE_SMTP_PARAMS.some((key) => parsed.searchParams.has(key)))
+      throw new Error('unsafe parameter');
+    host = parsed.hostname;
+  } catch {
+    throw AppError.validation({ [field]: [`settings.general.errors.${field}`] });
+  }
+  const refusal = await deliveryHostRefusal(policy, host);
+  if (refusal) throw AppError.validation({ [field]: [refusal] });
 }
 
 /** 401/403 unless the caller holds every one of `names`. */

@@ -1,8 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { resolveDeliveryHost, type DeliveryPolicy } from '../core/delivery-guard.ts';
 import { getSettings } from '../core/settings.ts';
 import type { Queryable } from '../db/index.ts';
 
@@ -30,7 +34,7 @@ export async function resolveSmsProvider({
   log,
 }: {
   db: Queryable;
-  config: Pick<Config, 'smsEndpoint' | 'dataDir'>;
+  config: Pick<Config, 'smsEndpoint' | 'dataDir'> & DeliveryPolicy;
   log: Logger;
 }): Promise<SmsProvider | null> {
   const settings = await getSettings(db, 'sms');
@@ -46,6 +50,8 @@ export async function resolveSmsProvider({
       accessKeySecret: settings.access_key_secret,
       signName: settings.sign_name,
       template: settings.template,
+      // An endpoint from the settings is checked on every send; SMS_ENDPOINT is the operator's own.
+      policy: settings.endpoint ? config : null,
     });
   }
   return null;
@@ -74,7 +80,8 @@ export function createLogSmsProvider({ outboxDir, log }: { outboxDir: string; lo
 /**
  * Generic HTTP gateway: POSTs `{ to, sign_name, template, params }` as JSON, signed with HMAC-SHA256 over
  * `timestamp + "\n" + body` using the access key secret (headers X-Access-Key, X-Timestamp, X-Signature).
- * Any non-2xx answer is a failure.
+ * Any non-2xx answer is a failure. With a `policy` the endpoint's host is resolved and checked on every send
+ * and the request goes to the checked address (server/core/delivery-guard.ts).
  */
 export function createHttpSmsProvider({
   endpoint,
@@ -82,12 +89,14 @@ export function createHttpSmsProvider({
   accessKeySecret,
   signName,
   template,
+  policy = null,
 }: {
   endpoint: string;
   accessKeyId: string;
   accessKeySecret: string;
   signName: string;
   template: string;
+  policy?: DeliveryPolicy | null;
 }): SmsProvider {
   return {
     name: 'http',
@@ -103,20 +112,67 @@ export function createHttpSmsProvider({
         .createHmac('sha256', accessKeySecret)
         .update(`${timestamp}\n${body}`)
         .digest('hex');
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-access-key': accessKeyId,
-          'x-timestamp': timestamp,
-          'x-signature': signature,
-        },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!res.ok) throw new Error(`sms gateway answered ${res.status}`);
+      const headers = {
+        'content-type': 'application/json',
+        'x-access-key': accessKeyId,
+        'x-timestamp': timestamp,
+        'x-signature': signature,
+      };
+      const status = policy
+        ? await postChecked({ endpoint, headers, body, policy })
+        : (
+            await fetch(endpoint, {
+              method: 'POST',
+              headers,
+              body,
+              signal: AbortSignal.timeout(10_000),
+            })
+          ).status;
+      if (status < 200 || status > 299) throw new Error(`sms gateway answered ${status}`);
     },
   };
+}
+
+/** POSTs `body` to the address `endpoint`'s host resolves to now, once checked; answers the status. */
+async function postChecked({
+  endpoint,
+  headers,
+  body,
+  policy,
+}: {
+  endpoint: string;
+  headers: Record<string, string>;
+  body: string;
+  policy: DeliveryPolicy;
+}): Promise<number> {
+  const url = new URL(endpoint);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('the SMS endpoint is not http(s)');
+  const name = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const address = await resolveDeliveryHost(policy, name);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<number>((resolve, reject) => {
+    const req = client.request(
+      {
+        host: address,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        // The name, not the address, for the virtual host and the certificate check.
+        headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
+        ...(net.isIP(name) ? {} : { servername: name }),
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('sms gateway timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** 13812345678 -> 138****5678, as the spec's masking helper does. */

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import app from '../../locales/zh-CN/app.json';
 import people from '../../locales/zh-CN/resources-people.json';
+import settings from '../../locales/zh-CN/settings.json';
 import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
 // Issue 12, item 2, in the browser: the role editor shows a group half-checked while only some of its pages
@@ -110,5 +111,17 @@ describe('role editor', () => {
       'system.settings.general',
       'system.settings.general.update',
     ]);
+  });
+
+  test('the delivery permission sits under general settings, marked dangerous with the reason', async () => {
+    // Issue 27, item 1: whoever decides where reset codes go can take over any account.
+    await page.goto('/settings/roles/create');
+    const delivery = box('system.settings.delivery', settings.people.roles.grants.delivery);
+    await delivery.waitFor();
+    const row = page.locator('div', { has: delivery }).last();
+    await row.getByText(settings.people.roles.dangerous, { exact: true }).waitFor();
+    await row.getByText(settings.people.roles.dangerous_hint).waitFor();
+    await delivery.check();
+    expect(await box('system.settings.general', app.menu.general).isChecked()).toBe(true);
   });
 });

@@ -4,7 +4,8 @@ import app from '../../locales/zh-CN/app.json';
 import content from '../../locales/zh-CN/resources-content.json';
 import settings from '../../locales/zh-CN/settings.json';
 import validation from '../../locales/zh-CN/validation.json';
-import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
+import { apiData, apiSignIn } from './helpers/api.ts';
+import { adminCredentials, baseURL, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 
 // Issue 5, settings content, in the browser: the general settings page saves a group and the title follows
 // without a reload; a dictionary is created with inline entries (the empty-entry message first); the
@@ -113,5 +114,81 @@ describe('general settings on a phone', () => {
     } finally {
       await phone.close();
     }
+  });
+});
+
+// Issue 27, item 1: where codes and mail go is for administrators (or holders of system.settings.delivery).
+// A staff member who may update the general settings sees those keys read-only, with the reason, and still
+// saves the rest of the group.
+describe('general settings for a writer who is not an administrator', () => {
+  const WRITER = { username: `writer${Date.now()}`, password: 'Writer-pass-2026-e2e' };
+  let admin: string;
+
+  beforeAll(async () => {
+    const { username, password } = adminCredentials();
+    admin = await apiSignIn(baseURL(), username, password);
+    const call = async (method: string, path: string, body: unknown, status: number) => {
+      const res = await apiData(baseURL(), method, path, { token: admin, body });
+      expect(res.status, JSON.stringify(res.data)).toBe(status);
+      return res.data as Record<string, unknown>;
+    };
+    await call('POST', 'v1/settings/message', { mail_from: 'desk@example.com', templates: {} }, 200);
+    const role = await call(
+      'POST',
+      'v1/user/roles',
+      {
+        name: `Settings writer ${Date.now()}`,
+        permissions: {
+          menu_ids: ['system.settings', 'system.settings.general', 'system.settings.general.update'],
+        },
+      },
+      201,
+    );
+    await call('POST', 'v1/user/users', { ...WRITER, name: 'Writer' }, 201);
+    const staff = await call('POST', 'v1/user/staff', { name: 'Writer', role_ids: [role.id] }, 201);
+    const writer = await apiSignIn(baseURL(), WRITER.username, WRITER.password);
+    const invitation = new URL(String(staff.invitation_url)).searchParams.get('invitation');
+    const joined = await apiData(baseURL(), 'POST', 'v1/user/join', { token: writer, body: { invitation } });
+    expect(joined.status, JSON.stringify(joined.data)).toBe(200);
+  });
+
+  test('the delivery fields are read-only with the reason; the templates still save', async () => {
+    const writerContext = await newContext(browser);
+    try {
+      const writerPage = await writerContext.newPage();
+      writerPage.setDefaultTimeout(15_000);
+      await signIn(writerPage, WRITER);
+      await writerPage.goto('/settings');
+      await writerPage.getByRole('tab', { name: settings.general.tabs.message }).click();
+      await writerPage.getByText(settings.general.delivery_locked).waitFor();
+      const from = writerPage.getByRole('textbox', { name: label(settings.general.fields.mail_from) });
+      expect(await from.inputValue()).toBe('desk@example.com');
+      expect(await from.isDisabled()).toBe(true);
+      expect(await writerPage.getByLabel(label(settings.general.fields.smtp_url)).isDisabled()).toBe(true);
+      const templates = writerPage.getByRole('textbox', { name: label(settings.general.fields.templates) });
+      expect(await templates.isDisabled()).toBe(false);
+      await templates.fill(JSON.stringify({ en: { code_subject: 'E2E code' } }));
+      await writerPage.getByRole('button', { name: '保存' }).click();
+      await writerPage.getByText(settings.general.saved).first().waitFor();
+
+      await writerPage.getByRole('tab', { name: settings.general.tabs.sms }).click();
+      await writerPage.getByText(settings.general.delivery_locked).waitFor();
+      for (const key of ['endpoint', 'access_key_id'] as const)
+        expect(
+          await writerPage.getByRole('textbox', { name: label(settings.general.fields[key]) }).isDisabled(),
+        ).toBe(true);
+      expect(
+        await writerPage
+          .getByRole('textbox', { name: label(settings.general.fields.sign_name) })
+          .isDisabled(),
+      ).toBe(false);
+    } finally {
+      await writerContext.close();
+    }
+    const stored = await apiData(baseURL(), 'GET', 'v1/settings/message', { token: admin });
+    expect(stored.data).toMatchObject({
+      mail_from: 'desk@example.com',
+      templates: { en: { code_subject: 'E2E code' } },
+    });
   });
 });

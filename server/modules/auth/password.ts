@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
+import { notifyAdminReset } from '../delivery-notice.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { readDevice } from './device.ts';
@@ -16,7 +17,7 @@ import { LIMITS } from './limits.ts';
 import { findUserByAddress, findUserById } from './users.ts';
 
 /** `POST reset` (forgotten password, by code) and `POST password` (change, signed in). */
-export function registerPasswordRoutes({ app, db }: AuthScope): void {
+export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
   app.post(
     '/api/v1/user/reset',
     {
@@ -58,6 +59,11 @@ export function registerPasswordRoutes({ app, db }: AuthScope): void {
         subjectId: user.id,
         changes: { channel: body.channel },
       });
+      // An administrator hears of it at the account's email whichever channel the code went to (issue 27).
+      notifyAdminReset(
+        { db, config, log: request.log },
+        { userId: user.id, channel: body.channel, ip: request.ip, locale: request.locale },
+      );
       return ok(null);
     },
   );

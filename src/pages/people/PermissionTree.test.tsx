@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initI18n } from '../../i18n/i18n.ts';
+import { initI18n, loadAdminMessages } from '../../i18n/i18n.ts';
 import { PermissionTree } from './PermissionTree.tsx';
 
 let latest: string[] = [];
@@ -19,6 +19,7 @@ const box = (name: string) =>
 describe('PermissionTree', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await initI18n('en');
+    await loadAdminMessages(['settings']);
   });
 
   it('shows every group, page and action', () => {
@@ -82,10 +83,28 @@ describe('PermissionTree', { timeout: 30_000 }, () => {
     for (const name of ['create', 'delete', 'export'])
       await user.click(box(`system.settings.dictionaries.${name}`));
     await user.click(box('system.settings.general.update'));
+    await user.click(box('system.settings.delivery'));
     await user.click(box('system.settings.modules.update'));
     for (const name of ['create', 'delete', 'export'])
       await user.click(box(`system.settings.resources.${name}`));
     expect(box('system.settings').getAttribute('aria-checked')).not.toBe('mixed');
     expect((box('system.settings') as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('offers the delivery permission under general settings, marked dangerous with the reason', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const delivery = screen.getByRole('checkbox', {
+      name: 'Delivery settings (SMTP, sender, SMS gateway) (system.settings.delivery)',
+    });
+    expect(screen.getByText('Dangerous')).toBeTruthy();
+    const hint = document.getElementById(delivery.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toMatch(/can take over any account, administrators included/);
+    await user.click(delivery);
+    expect([...latest].sort()).toEqual([
+      'system.settings',
+      'system.settings.delivery',
+      'system.settings.general',
+    ]);
   });
 });

@@ -1,7 +1,9 @@
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ancestorMap,
@@ -15,7 +17,8 @@ import {
  * The role editor's permission tree: every group, page and the actions each page declares (schemas/
  * permissions.ts), each with a checkbox. Checking a child checks its parents; unchecking a parent clears its
  * children; a parent with only some children checked shows as half-checked (`aria-checked="mixed"`), even
- * though its own name is saved (a page needs its group to show in the menu, the group grants no page).
+ * though its own name is saved (a page needs its group to show in the menu, the group grants no page). A
+ * dangerous name (one that reaches as far as an administrator's account) carries a warning chip and says why.
  *
  * @example
  * <PermissionTree value={menuIds} onChange={setMenuIds} />
@@ -84,7 +87,8 @@ function NodeCheckbox({
   onToggle: () => void;
 }) {
   const { t } = useTranslation();
-  return (
+  const hintId = useId();
+  const box = (
     <FormControlLabel
       control={
         <Checkbox
@@ -100,10 +104,27 @@ function NodeCheckbox({
           inputProps={{
             'aria-label': `${t(node.title)} (${node.name})`,
             ...(indeterminate ? { 'aria-checked': 'mixed' as const } : {}),
+            ...(node.dangerous ? { 'aria-describedby': hintId } : {}),
           }}
         />
       }
       label={t(node.title)}
     />
+  );
+  if (!node.dangerous) return box;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, flexBasis: '100%' }}>
+      {box}
+      {/* The text keeps the default colours (warning orange on white is too faint for text); the icon warns. */}
+      <Chip
+        size="small"
+        variant="outlined"
+        icon={<WarningAmberIcon sx={{ '&&': { color: 'warning.main' } }} />}
+        label={t('settings.people.roles.dangerous')}
+      />
+      <Box component="span" id={hintId} sx={{ typography: 'caption', color: 'text.secondary' }}>
+        {t('settings.people.roles.dangerous_hint')}
+      </Box>
+    </Box>
   );
 }

@@ -7,23 +7,34 @@ export interface PermissionNode {
   /** Locale key of a group or page title; actions use `settings.people.roles.actions.<action>`. */
   title: string;
   children: PermissionNode[];
+  /** A name that reaches as far as an administrator's account (`MenuItem.grants`): marked in the editor. */
+  dangerous?: boolean;
 }
 
 /**
  * The whole permission tree: groups -> pages -> the `<page>.<action>` names each page declares (from the
  * settings menu, the one source, with a page per registered resource, `menu: false` ones included; the
- * monitor has no actions, general settings only `update`).
+ * monitor has no actions, general settings only `update`), then the names a page grants besides them (general
+ * settings: `system.settings.delivery`, dangerous).
  */
 export function permissionNodes(items: readonly MenuItem[] = settingsMenu(resources)): PermissionNode[] {
   return items.flatMap((item): PermissionNode[] => {
     if (!item.name) return [];
     const children = item.children
       ? permissionNodes(item.children)
-      : (item.actions ?? []).map((action) => ({
-          name: `${item.name}.${action}`,
-          title: `settings.people.roles.actions.${action}`,
-          children: [],
-        }));
+      : [
+          ...(item.actions ?? []).map((action) => ({
+            name: `${item.name}.${action}`,
+            title: `settings.people.roles.actions.${action}`,
+            children: [],
+          })),
+          ...(item.grants ?? []).map((grant) => ({
+            name: grant.name,
+            title: grant.title,
+            children: [],
+            ...(grant.dangerous ? { dangerous: true } : {}),
+          })),
+        ];
     return [{ name: item.name, title: item.title, children }];
   });
 }

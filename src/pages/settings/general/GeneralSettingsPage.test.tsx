@@ -25,12 +25,25 @@ const STORED: Record<string, Record<string, unknown>> = {
   },
 };
 
-function server() {
+const WRITER = {
+  id: '2',
+  is_admin: 0,
+  roles: [
+    {
+      id: '1',
+      permissions: {
+        menu_ids: ['system.settings', 'system.settings.general', 'system.settings.general.update'],
+      },
+    },
+  ],
+};
+
+function server(staff: Record<string, unknown> = { id: '1', is_admin: 1 }) {
   Cookies.set('access_token', 'test-token');
   return fakeFetch((call: FakeCall) => {
-    // Saving needs system.settings.general.update: the signed-in staff member is an administrator.
+    // Saving needs system.settings.general.update: by default the signed-in staff member is an administrator.
     if (call.path.endsWith('/user/profile'))
-      return { body: { code: 200, data: { id: '1', username: 'admin', staff: { id: '1', is_admin: 1 } } } };
+      return { body: { code: 200, data: { id: '1', username: 'admin', staff } } };
     const group = call.path.split('/').pop()!;
     if (call.method === 'POST') {
       const body = call.body as Record<string, unknown>;
@@ -101,5 +114,38 @@ describe('general settings', () => {
     const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
     expect(body).toMatchObject({ access_key_secret: '', sign_name: 'Acme', access_key_id: 'AK' });
     expect(body).not.toHaveProperty('access_key_secret_set');
+  });
+
+  it('shows the delivery keys read-only to a general settings writer, who still saves the rest', async () => {
+    const calls = server(WRITER);
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'SMS' }));
+    expect(await screen.findByText(/Only administrators, or roles with/)).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: 'Access key ID' }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Endpoint' }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Access key secret') as HTMLInputElement).disabled).toBe(true);
+    const signature = screen.getByRole('textbox', { name: 'Signature' });
+    expect((signature as HTMLInputElement).disabled).toBe(false);
+    await userEvent.type(signature, 'Acme');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      provider: 'log',
+      endpoint: '',
+      access_key_id: 'AK',
+      access_key_secret: '',
+      sign_name: 'Acme',
+      template: '',
+    });
+  });
+
+  it('an administrator sees no such note and may edit them', async () => {
+    server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'SMS' }));
+    expect(
+      ((await screen.findByRole('textbox', { name: 'Access key ID' })) as HTMLInputElement).disabled,
+    ).toBe(false);
+    expect(screen.queryByText(/Only administrators, or roles with/)).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
-import type { ReactElement } from 'react';
+import { cloneElement, type ReactElement } from 'react';
 import type { SettingField, SettingKind } from './groupFields.ts';
 
 const label = (key: string) => `settings.general.fields.${key}`;
@@ -77,8 +77,20 @@ const INPUTS: Record<SettingKind, Renderer> = {
   ),
 };
 
-/** One input of a settings group. `isSet` tells a secret whether a value is stored. */
-export function SettingInput({ field, isSet }: { field: SettingField; isSet: boolean }) {
+/**
+ * One input of a settings group. `isSet` tells a secret whether a value is stored; `disabled` shows the key
+ * read-only (a delivery key for someone who may not change it).
+ */
+export function SettingInput({
+  field,
+  isSet,
+  disabled = false,
+}: {
+  field: SettingField;
+  isSet: boolean;
+  disabled?: boolean;
+}) {
   const translate = useTranslate();
-  return INPUTS[field.kind](field, { isSet, translate });
+  const input = INPUTS[field.kind](field, { isSet, translate });
+  return disabled ? cloneElement(input, { disabled: true } as Record<string, unknown>) : input;
 }

@@ -1,8 +1,9 @@
+import Alert from '@mui/material/Alert';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { SaveButton, SimpleForm, Toolbar, useNotify, useTranslate } from 'react-admin';
 import { PERMISSION, actionPermission } from '../../../../schemas/permissions.ts';
-import { settingsSchemas, type SettingsGroup } from '../../../../schemas/settings.ts';
+import { DELIVERY_KEYS, settingsSchemas, type SettingsGroup } from '../../../../schemas/settings.ts';
 import { LoadingState } from '../../../components/LoadingState.tsx';
 import { httpClient } from '../../../providers/httpClient.ts';
 import { isHttpError } from '../../../providers/httpError.ts';
@@ -19,6 +20,9 @@ export const settingsKey = (group: SettingsGroup) => ['settings', group] as cons
  * saved with `POST` ("Save successful"); server field errors land under their inputs. Saving refreshes the
  * site config (`GET /api/v1`), so the site name and languages change at once, without a restart. Without
  * `system.settings.general.update` the form is read-only (no Save button; the server refuses the POST).
+ * The delivery keys (DELIVERY_KEYS: SMTP, sender, SMS gateway) are read-only, with a note saying why, unless
+ * the caller is an administrator or holds `system.settings.delivery`; the rest of the group still saves,
+ * sending those keys as they were.
  */
 export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
   const translate = useTranslate();
@@ -26,6 +30,11 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
   const queryClient = useQueryClient();
   const fields = GROUP_FIELDS[group];
   const canUpdate = useCan(actionPermission(PERMISSION.settingsGeneral, 'update'));
+  const canDelivery = useCan(PERMISSION.settingsDelivery);
+  const locked = useMemo(
+    () => new Set(canUpdate && !canDelivery ? (DELIVERY_KEYS[group] ?? []) : []),
+    [canUpdate, canDelivery, group],
+  );
   const { data } = useQuery({
     queryKey: settingsKey(group),
     queryFn: () => httpClient<Record<string, unknown>>(`v1/settings/${group}`),
@@ -37,10 +46,12 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
   if (!data) return <LoadingState />;
 
   const onSubmit = async (values: Record<string, unknown>) => {
+    // Locked keys go back as they were loaded (a blank secret keeps its value), whatever the form holds.
+    const kept = Object.fromEntries([...locked].map((key) => [key, record[key]]));
     try {
       const saved = await httpClient<Record<string, unknown>>(`v1/settings/${group}`, {
         method: 'POST',
-        body: settingsPayload(values, fields),
+        body: settingsPayload({ ...values, ...kept }, fields),
       });
       queryClient.setQueryData(settingsKey(group), saved);
       await queryClient.invalidateQueries({ queryKey: siteKey });
@@ -77,8 +88,18 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
         )
       }
     >
+      {locked.size ? (
+        <Alert severity="info" sx={{ mb: 2, width: '100%' }}>
+          {translate('settings.general.delivery_locked')}
+        </Alert>
+      ) : null}
       {fields.map((field) => (
-        <SettingInput key={field.key} field={field} isSet={data[`${field.key}_set`] === true} />
+        <SettingInput
+          key={field.key}
+          field={field}
+          isSet={data[`${field.key}_set`] === true}
+          disabled={locked.has(field.key)}
+        />
       ))}
     </SimpleForm>
   );
