@@ -228,6 +228,26 @@ describe('known devices (item 2)', () => {
     expect((await login('forgetful', fresh)).statusCode).toBe(200);
   });
 
+  it("a reset by code from the owner's browser also ends that device's own window", async () => {
+    await createUser('clumsy');
+    const { device } = await signInOnDevice('clumsy');
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await login('clumsy', `typo-${i}`, { device })).statusCode);
+    expect(statuses.at(-1)).toBe(429);
+    expect(
+      (await post('captcha', { channel: 'email', to: 'clumsy@example.com', scene: 'reset' })).statusCode,
+    ).toBe(200);
+    const captcha = await smtp.nextCode('clumsy@example.com');
+    const fresh = 'a new passphrase for clumsy';
+    const reset = await post(
+      'reset',
+      { channel: 'email', to: 'clumsy@example.com', captcha, password: fresh, password_confirmation: fresh },
+      { device },
+    );
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await login('clumsy', fresh, { device })).statusCode).toBe(200);
+  });
+
   it('never writes the device cookie to a log line', async () => {
     const { device } = await signInOnDevice(ADMIN.username, ADMIN.password);
     await login(ADMIN.username, ADMIN.password, { device });

@@ -11,7 +11,7 @@ import { requireUser } from '../../core/principal.ts';
 import { notifyAdminReset } from '../delivery-notice.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
-import { readDevice } from './device.ts';
+import { deviceWindowKey, readDevice } from './device.ts';
 import { accountWindowKey, countPasswordAttempt, passwordAttemptSucceeded } from './session.ts';
 import { LIMITS } from './limits.ts';
 import { findUserByAddress, findUserById } from './users.ts';
@@ -50,8 +50,11 @@ export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
         ]);
         await revokeTokens(tx, { userId: user.id });
       });
-      // The owner proved the address: the account's sign-in ceiling (run up by someone else) ends now.
+      // The owner proved the address: the account's sign-in ceiling (run up by someone else) ends now, and
+      // so does this browser's own window when it is a device of the account (its owner's typos).
       await clearWindow(db, accountWindowKey(`user:${user.id}`));
+      const device = readDevice(request);
+      if (device) await clearWindow(db, deviceWindowKey(`user:${user.id}`, device.id));
       await recordActivity(db, {
         client: clientOf(request),
         action: 'auth.password_reset',
