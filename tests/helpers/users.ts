@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { issueToken } from '../../server/credentials/tokens.ts';
 import type { Queryable } from '../../server/db/index.ts';
+import type { TestApp } from './app.ts';
 
 export interface TestUser {
   userId: string;
@@ -43,4 +44,29 @@ export async function createUser(
   }
   const { accessToken } = await issueToken(db, { userId, remember: false });
   return { userId, staffId, token: accessToken };
+}
+
+/**
+ * A role saved through the role editor's own call (`POST v1/user/roles`, so the server's catalogue checks
+ * apply), then a new staff member holding it. Example:
+ * `const writer = await staffWithRole(t, admin, ['system.settings', 'system.settings.general'])`.
+ */
+export async function staffWithRole(
+  t: { request: TestApp['request']; db: Queryable },
+  adminToken: string,
+  menuIds: string[],
+): Promise<TestUser> {
+  const role = await t.request({
+    method: 'POST',
+    url: '/api/v1/user/roles',
+    token: adminToken,
+    payload: { name: `role ${crypto.randomUUID()}`, permissions: { menu_ids: menuIds } },
+  });
+  if (role.statusCode !== 201) throw new Error(`role not saved: ${role.statusCode} ${role.body}`);
+  const user = await createUser(t.db, { staff: {} });
+  await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [
+    user.staffId,
+    role.json().data.id,
+  ]);
+  return user;
 }

@@ -10,7 +10,7 @@ import { PERMISSION } from '../../schemas/permissions.ts';
 import { closeMailTransports } from '../../server/mail/mailer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
-import { createUser } from '../helpers/users.ts';
+import { createUser, staffWithRole as staffWithRoleOf } from '../helpers/users.ts';
 
 // Issue 27, item 1 (contract Amendments, "Delivery settings and lockout"): where codes, invitations and mail
 // go is as sensitive as the accounts. Only administrators or holders of system.settings.delivery change the
@@ -74,21 +74,7 @@ beforeEach(async () => {
 });
 
 /** A role saved through the role editor's own call, then a staff member holding it. */
-async function staffWithRole(menuIds: string[]): Promise<{ token: string; userId: string }> {
-  const role = await t.request({
-    method: 'POST',
-    url: '/api/v1/user/roles',
-    token: admin,
-    payload: { name: `role ${Math.random()}`, permissions: { menu_ids: menuIds } },
-  });
-  expect(role.statusCode, role.body).toBe(201);
-  const user = await createUser(t.db, { staff: {} });
-  await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [
-    user.staffId,
-    role.json().data.id,
-  ]);
-  return { token: user.token, userId: user.userId };
-}
+const staffWithRole = (menuIds: string[]) => staffWithRoleOf(t, admin, menuIds);
 
 const WRITER = [PERMISSION.settings, PERMISSION.settingsGeneral, `${PERMISSION.settingsGeneral}.update`];
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser } from '../helpers/users.ts';
+import { staffWithRole as staffWithRoleOf } from '../helpers/users.ts';
 
 // Issue 12, item 2 (contract Amendments, "General settings"): a settings group name never opens general
 // settings; reading needs system.settings and system.settings.general, writing system.settings.general.update
@@ -16,22 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A role saved through the role editor's own call, then a staff member holding it. */
-async function staffWithRole(menuIds: string[]): Promise<string> {
-  const role = await t.request({
-    method: 'POST',
-    url: '/api/v1/user/roles',
-    token: admin,
-    payload: { name: `role ${Math.random()}`, permissions: { menu_ids: menuIds } },
-  });
-  expect(role.statusCode, role.body).toBe(201);
-  const user = await createUser(t.db, { staff: {} });
-  await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [
-    user.staffId,
-    role.json().data.id,
-  ]);
-  return user.token;
-}
+/** A role saved through the role editor's own call, then a staff member holding it (its token). */
+const staffWithRole = async (menuIds: string[]) => (await staffWithRoleOf(t, admin, menuIds)).token;
 
 describe('general settings need their own page name', () => {
   it('ticking only Dictionaries and Resources (which saves the group too) does not open any settings group', async () => {
