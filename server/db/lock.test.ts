@@ -80,41 +80,57 @@ describe('lockDataDir', () => {
     release();
   });
 
-  it('lets exactly one of several processes starting at once take the lock', async () => {
-    const dir = newDir();
-    const url = new URL('./lock.ts', import.meta.url).href;
-    const script =
-      `const { lockDataDir } = await import(${JSON.stringify(url)});` +
-      `try { await lockDataDir(${JSON.stringify(dir)}); console.log('locked'); process.stdin.resume(); }` +
-      `catch (e) { console.log(e.name); process.exit(3); }`;
-    const children = Array.from({ length: 4 }, () =>
-      spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      }),
-    );
-    const said = await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<string>((resolve) => {
-            let out = '';
-            child.stdout.on('data', (chunk: Buffer) => {
-              out += chunk.toString();
-              if (out.includes('\n')) resolve(out.trim());
-            });
-          }),
-      ),
-    );
-    expect([...said].sort()).toEqual([
-      'DataDirLockedError',
-      'DataDirLockedError',
-      'DataDirLockedError',
-      'locked',
-    ]);
-    const winner = children[said.indexOf('locked')]!;
-    expect(ownerOf(dir)).toMatchObject({ pid: winner.pid });
-    const exited = new Promise((resolve) => winner.once('exit', resolve));
-    winner.stdin.end(); // lets it exit: the exit handler releases the lock
-    await exited;
-    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
-  }, 60_000);
+  it.each([
+    ['no lock', false],
+    ['a stale lock (dead pid)', true],
+  ])(
+    'lets exactly one of several processes starting at once take the lock, over %s',
+    async (_, stale) => {
+      const dir = newDir();
+      if (stale) writeLock(dir, { pid: 2 ** 22 + 1 });
+      const url = new URL('./lock.ts', import.meta.url).href;
+      // Each child loads the module, says so, and tries the lock when told to: all of them at the same moment.
+      const script =
+        `const { lockDataDir } = await import(${JSON.stringify(url)});` +
+        `process.stdin.once('data', async () => {` +
+        `  try { await lockDataDir(${JSON.stringify(dir)}); console.log('locked'); }` +
+        `  catch (e) { console.log(e.name); process.exit(3); } });` +
+        `console.log('ready');`;
+      const children = Array.from({ length: 4 }, () =>
+        spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        }),
+      );
+      const lines = children.map((child) => {
+        const waiting: ((line: string) => void)[] = [];
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
+            waiting.shift()?.(out.slice(0, i));
+            out = out.slice(i + 1);
+          }
+        });
+        return () => new Promise<string>((resolve) => waiting.push(resolve));
+      });
+      const nextLines = () => Promise.all(lines.map((next) => next()));
+      expect(await nextLines()).toEqual(['ready', 'ready', 'ready', 'ready']);
+      const answers = nextLines();
+      for (const child of children) child.stdin.write('go\n');
+      const said = await answers;
+      expect([...said].sort()).toEqual([
+        'DataDirLockedError',
+        'DataDirLockedError',
+        'DataDirLockedError',
+        'locked',
+      ]);
+      const winner = children[said.indexOf('locked')]!;
+      expect(ownerOf(dir)).toMatchObject({ pid: winner.pid });
+      const exited = new Promise((resolve) => winner.once('exit', resolve));
+      winner.stdin.end(); // lets it exit: the exit handler releases the lock
+      await exited;
+      expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+    },
+    60_000,
+  );
 });

@@ -40,8 +40,12 @@ export class DataDirLockedError extends Error {
   }
 }
 
-/** Locks this process holds, by lock file: opening a held directory a second time is refused too. */
-const held = new Set<string>();
+/**
+ * Locks this process holds (lock file to release): opening a held directory a second time is refused too,
+ * and one exit handler releases whatever a forced exit leaves open.
+ */
+const held = new Map<string, () => void>();
+let exitHandler = false;
 
 /** A file's text, or undefined when it cannot be read (absent). */
 function readProc(file: string): string | undefined {
@@ -174,14 +178,10 @@ export async function lockDataDir(dir: string): Promise<() => void> {
     takeOver(lockFile, text);
     if (attempt) await pause(20);
   }
-  held.add(lockFile);
-  const onExit = () => release();
-  process.once('exit', onExit);
   let released = false;
-  function release(): void {
+  const release = (): void => {
     if (released) return;
     released = true;
-    process.removeListener('exit', onExit);
     held.delete(lockFile);
     try {
       const text = readProc(lockFile);
@@ -189,6 +189,13 @@ export async function lockDataDir(dir: string): Promise<() => void> {
     } catch {
       // unreadable now: the next start judges it (a dead pid is taken over)
     }
+  };
+  held.set(lockFile, release);
+  if (!exitHandler) {
+    exitHandler = true;
+    process.on('exit', () => {
+      for (const releaseOne of [...held.values()]) releaseOne();
+    });
   }
   return release;
 }
