@@ -48,7 +48,7 @@ const held = new Map<string, () => void>();
 let exitHandler = false;
 
 /** A file's text, or undefined when it cannot be read (absent). */
-function readProc(file: string): string | undefined {
+function readText(file: string): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
@@ -56,11 +56,11 @@ function readProc(file: string): string | undefined {
   }
 }
 
-const bootId = (): string | undefined => readProc('/proc/sys/kernel/random/boot_id')?.trim();
+const bootId = (): string | undefined => readText('/proc/sys/kernel/random/boot_id')?.trim();
 
 /** Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces). */
 function procStartOf(pid: number): string | undefined {
-  const stat = readProc(`/proc/${pid}/stat`);
+  const stat = readText(`/proc/${pid}/stat`);
   if (!stat) return undefined;
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
@@ -109,9 +109,13 @@ function tryCreate(lockFile: string, owner: LockOwner): boolean {
   try {
     fs.writeSync(fd, `${JSON.stringify(owner, null, 2)}\n`);
     fs.fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // A full disk, say: leave no empty lock behind for the next start to puzzle over.
     fs.closeSync(fd);
+    fs.rmSync(lockFile, { force: true });
+    throw error;
   }
+  fs.closeSync(fd);
   return true;
 }
 
@@ -134,7 +138,7 @@ function takeOver(lockFile: string, seen: string): void {
     return;
   }
   try {
-    if (readProc(lockFile) === seen) fs.rmSync(lockFile, { force: true });
+    if (readText(lockFile) === seen) fs.rmSync(lockFile, { force: true });
   } finally {
     fs.rmSync(guard, { force: true });
   }
@@ -161,7 +165,7 @@ export async function lockDataDir(dir: string): Promise<() => void> {
   for (let attempt = 0; ; attempt++) {
     if (held.has(lockFile)) throw new DataDirLockedError(dir, lockFile, owner);
     if (tryCreate(lockFile, owner)) break;
-    const text = readProc(lockFile);
+    const text = readText(lockFile);
     const current = text === undefined ? null : parseOwner(text);
     if (attempt > 100) throw new DataDirLockedError(dir, lockFile, current);
     if (text === undefined) continue; // released meanwhile: create again
@@ -184,7 +188,7 @@ export async function lockDataDir(dir: string): Promise<() => void> {
     released = true;
     held.delete(lockFile);
     try {
-      const text = readProc(lockFile);
+      const text = readText(lockFile);
       if (text !== undefined && parseOwner(text)?.token === owner.token) fs.rmSync(lockFile, { force: true });
     } catch {
       // unreadable now: the next start judges it (a dead pid is taken over)
