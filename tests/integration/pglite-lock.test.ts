@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,7 +60,8 @@ async function deadPid(): Promise<number> {
 }
 
 describe.skipIf(isPg)(`one process per PGlite directory (${isPg ? reason : 'PGlite'})`, () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-pglite-lock-'));
+  // Named here, created in beforeAll: a skipped describe still runs its body, but no hooks.
+  const dataDir = path.join(os.tmpdir(), `admin-pglite-lock-${crypto.randomBytes(6).toString('hex')}`);
   const dbDir = path.join(dataDir, 'db');
   const lockFile = `${dbDir}.lock`;
   const env = { DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, JOBS: '0' };
@@ -67,6 +69,7 @@ describe.skipIf(isPg)(`one process per PGlite directory (${isPg ? reason : 'PGli
   let next: ServerProcess | null = null;
 
   beforeAll(async () => {
+    fs.mkdirSync(dataDir);
     // The run's migrated template (tests/setup/db-template.ts) spares the servers a fresh initdb.
     const root = inject('pgliteTemplateRoot');
     if (root) fs.cpSync(path.join(root, 'template'), dbDir, { recursive: true });
