@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/index.ts';
+import { DataDirLockedError } from '../server/db/lock.ts';
 import { ensureFrontendBuilt, repoRoot } from './lib/frontend.ts';
 
 const say = (line: string): void => void process.stdout.write(`[start] ${line}\n`);
@@ -37,9 +38,14 @@ export async function start(serverBuildMs = 0): Promise<void> {
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     say(`ready: http://${shown}:${config.port}/  (API under /api, docs at /api/docs; Ctrl-C stops)`);
   } catch (err: unknown) {
-    process.stderr.write(
-      `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
+    // A data directory another process holds is the operator's to resolve: its message, no stack trace.
+    const shown =
+      err instanceof DataDirLockedError
+        ? err.message
+        : err instanceof Error
+          ? (err.stack ?? err.message)
+          : String(err);
+    process.stderr.write(`[start] failed: ${shown}\n`);
     process.exit(1);
   }
 }

@@ -1,12 +1,21 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
+import { DataDirLockedError } from '../db/lock.ts';
 import { MIGRATIONS_DIR, migrate } from '../db/migrate.ts';
 import { forgetAppliedTo } from '../engine/pending-migrations.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 const config = loadConfig(process.env);
-const db = await openDatabase(config);
+let db;
+try {
+  db = await openDatabase(config);
+} catch (error) {
+  // A PGlite directory a running server holds: an operator message, not a stack trace.
+  if (!(error instanceof DataDirLockedError)) throw error;
+  process.stderr.write(`[db:migrate] ${error.message}\n`);
+  process.exit(1);
+}
 try {
   const applied = await migrate(db);
   forgetAppliedTo(config, applied, MIGRATIONS_DIR);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { lockDataDir } from './lock.ts';
 import { tagStatement } from './statement.ts';
 import type { Db, QueryResult, Queryable } from './types.ts';
 
@@ -19,14 +20,26 @@ export const PGLITE_SHARED_BUFFERS = '32MB';
 /**
  * Opens (creating when needed) an embedded PGlite database in `dir`; `null` keeps it in memory. pg_trgm is
  * loaded so the generated migrations' `CREATE EXTENSION IF NOT EXISTS pg_trgm` and trigram indexes apply.
+ * A directory is locked for this process first (`<dir>.lock`, server/db/lock.ts; PGlite has no lock of its
+ * own): a second process, or a second open in this one, throws DataDirLockedError; `close()` releases it.
  */
 export async function openPglite(dir: string | null): Promise<Db> {
-  if (dir) fs.mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir ?? undefined, {
-    parsers,
-    extensions: { pg_trgm },
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-  });
+  let unlock = () => {};
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    unlock = await lockDataDir(dir);
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dir ?? undefined, {
+      parsers,
+      extensions: { pg_trgm },
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       try {
@@ -50,7 +63,13 @@ export async function openPglite(dir: string | null): Promise<Db> {
       const unsub = await pg.listen(channel, onPayload);
       return async () => unsub();
     },
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        unlock();
+      }
+    },
     dumpDataDir: () => pg.dumpDataDir('gzip'),
   };
 }
