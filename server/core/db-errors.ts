@@ -10,8 +10,10 @@ import { AppError } from './errors.ts';
  *   the field
  * - data exception (class 22: out of range, bad text, invalid value) and 23502/23514 -> 422
  * - the database cannot be reached (refused, cut, restarting, too many connections) -> 503 with Retry-After
+ * - the disk is full (PostgreSQL's and PGlite's 53100 disk_full, e.g. "could not extend file", or a file
+ *   write's ENOSPC / EDQUOT: uploads, the local storage) -> 507; nothing was saved, reads still work
  */
-export type DbErrorKind = 'unique' | 'foreignKey' | 'inUse' | 'data' | 'unavailable';
+export type DbErrorKind = 'unique' | 'foreignKey' | 'inUse' | 'data' | 'unavailable' | 'diskFull';
 
 export interface DbErrorLike {
   code?: string;
@@ -42,6 +44,9 @@ const UNAVAILABLE_CODES = new Set([
   '53400', // configuration_limit_exceeded
 ]);
 
+/** SQLSTATE 53100 disk_full (PGlite raises it too) and the file system's "no space" errnos. */
+const DISK_FULL_CODES = new Set(['53100', 'ENOSPC', 'EDQUOT']);
+
 const UNAVAILABLE_MESSAGES = [
   /connection terminated/i,
   /not queryable/i,
@@ -62,6 +67,7 @@ export function classifyDbError(error: unknown): DbErrorKind | null {
   if (code === '23503') return /referenced from/i.test(e.detail ?? '') ? 'inUse' : 'foreignKey';
   if (code.startsWith('22') && code.length === 5) return 'data';
   if (code === '23502' || code === '23514') return 'data';
+  if (DISK_FULL_CODES.has(code)) return 'diskFull';
   if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return 'unavailable';
   if (!code && error instanceof Error && UNAVAILABLE_MESSAGES.some((p) => p.test(e.message ?? '')))
     return 'unavailable';
@@ -99,6 +105,8 @@ export function appErrorOfDb(
       return new AppError(503, 'errors.db_unavailable', {
         headers: { 'retry-after': String(DB_RETRY_AFTER) },
       });
+    case 'diskFull':
+      return new AppError(507, 'errors.disk_full');
     case 'unique': {
       const field = columnOfConstraint(e) ?? '_';
       return AppError.conflict(field, label(field));

@@ -109,6 +109,9 @@ export function registerHttpContract(app: FastifyInstance): void {
       request.log.error({ err: safeError(error), route }, 'request failed');
     }
     if (headers) void reply.headers(headers);
+    // A body left unread (an upload the full disk refused mid-way: its stream stopped, never drained)
+    // would stall the connection's next request: close it after this answer.
+    if (request.raw.complete === false) void reply.header('connection', 'close');
     void reply.code(status).send(body);
   });
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -101,6 +102,9 @@ export function withRedactedRequests(log: pino.Logger, extraParams: readonly str
   );
 }
 
+/** The `msg` of the line the log file gets when it can be written again after lines were dropped. */
+export const DROPPED_LINES_MSG = 'log lines dropped: the log file could not be written';
+
 /** Log file of a given day: DATA_DIR/logs/app-YYYY-MM-DD.log (the system log page reads these). */
 export function logFileFor(logDir: string, date: Date): string {
   return path.join(logDir, `app-${date.toISOString().slice(0, 10)}.log`);
@@ -136,19 +140,71 @@ export function createLogger({
   );
 }
 
-function dailyFileStream(logDir: string): Writable {
+/**
+ * The log file destination: appends each line to the day's file (`logFileFor`). A write the file system
+ * refuses (a full disk: ENOSPC, EDQUOT, or any other error) never fails the stream, which would end the
+ * process: the line is dropped and counted (stdout still has it), and the first write that succeeds again is
+ * preceded by one warn line naming how many were dropped and why (`msg` `DROPPED_LINES_MSG`, `dropped`,
+ * `reason`). A line the disk cut short is ended by a newline before the next one, so every other line stays
+ * whole JSON. Example: `pino(dailyFileStream('/srv/data/logs'))`.
+ */
+export function dailyFileStream(logDir: string): Writable {
   fs.mkdirSync(logDir, { recursive: true });
   let day = '';
   let fd = -1;
+  let dropped = 0;
+  let reason = '';
+  /** The last write stopped inside a line (the disk filled up in the middle of it). */
+  let isLineOpen = false;
+
+  const openToday = () => {
+    const today = new Date().toISOString().slice(0, 10);
+    if (today === day && fd >= 0) return;
+    const next = fs.openSync(logFileFor(logDir, new Date()), 'a');
+    if (fd >= 0) fs.close(fd, () => undefined);
+    fd = next;
+    day = today;
+    isLineOpen = false;
+  };
+  const writeAll = async (data: Buffer) => {
+    let at = 0;
+    while (at < data.length) {
+      const written = await new Promise<number>((resolve, reject) =>
+        fs.write(fd, data, at, data.length - at, null, (err, n) => (err ? reject(err) : resolve(n))),
+      );
+      if (written > 0 && at + written < data.length) isLineOpen = true;
+      at += written;
+      if (written === 0) throw Object.assign(new Error('no bytes written'), { code: 'ENOSPC' });
+    }
+    isLineOpen = false;
+  };
+  const append = async (chunk: Buffer) => {
+    openToday();
+    if (dropped > 0 || isLineOpen) {
+      const note = JSON.stringify({
+        level: 'warn',
+        time: new Date().toISOString(),
+        pid: process.pid,
+        hostname: os.hostname(),
+        dropped,
+        reason,
+        msg: DROPPED_LINES_MSG,
+      });
+      await writeAll(Buffer.from(`${isLineOpen ? '\n' : ''}${note}\n`));
+      dropped = 0;
+    }
+    await writeAll(chunk);
+  };
   return new Writable({
     write(chunk: Buffer, _enc, callback) {
-      const today = new Date().toISOString().slice(0, 10);
-      if (today !== day) {
-        if (fd >= 0) fs.closeSync(fd);
-        fd = fs.openSync(logFileFor(logDir, new Date()), 'a');
-        day = today;
-      }
-      fs.write(fd, chunk, (err) => callback(err));
+      append(chunk).then(
+        () => callback(),
+        (error: unknown) => {
+          dropped++;
+          reason = (error as NodeJS.ErrnoException | null)?.code ?? 'error';
+          callback();
+        },
+      );
     },
     final(callback) {
       if (fd >= 0) fs.close(fd, () => callback());

@@ -14,8 +14,9 @@ type JsonSchema = Record<string, unknown>;
  *
  * Error responses are derived from what a route is: signed-in routes answer 401 and 403 (403 also for the
  * XSRF rule of every unsafe method), routes with a path parameter 404, unsafe methods 413/415 (body too
- * large, not JSON) and 422, routes with a query 422, rate-limited routes 429, and every route 503 while
- * the database cannot be reached. A route adds others (409 ...) with `x-errors` in its schema.
+ * large, not JSON) and 422, routes with a query 422, rate-limited routes 429, every route 503 while
+ * the database cannot be reached, and unsafe methods 507 while the disk is full. A route adds others
+ * (409 ...) with `x-errors` in its schema.
  */
 export function swaggerOptions(): SwaggerOptions {
   return {
@@ -98,6 +99,7 @@ const ERROR_TEXT: Record<string, string> = {
   422: 'Validation failed (`errors` names the fields), or a body that is not JSON or nests too deeply',
   429: 'Too many attempts (or open event streams); see Retry-After',
   503: 'Unavailable (the database cannot be reached, or a service is off); see Retry-After',
+  507: 'Insufficient storage: the disk of the server is full, nothing was saved (reads still work)',
 };
 
 const ERROR_RESPONSES: Record<string, JsonSchema> = Object.fromEntries(
@@ -127,6 +129,7 @@ function documented(route: RouteOptions, schema: JsonSchema | undefined, url: st
   if (out.querystring || out.body) errors.add(422);
   if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) errors.add(429);
   errors.add(400).add(503);
+  if (UNSAFE.has(method)) errors.add(507);
   out['x-errors'] = [...errors].sort();
   return out;
 }

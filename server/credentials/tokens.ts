@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { classifyDbError } from '../core/db-errors.ts';
 import type { Queryable } from '../db/index.ts';
 
 /** Remember-me tokens live 30 days from sign-in; others 12 hours from their last use. */
@@ -79,14 +80,25 @@ export async function lookupToken(db: Queryable, accessToken: string): Promise<T
   let touchedAt = row.last_used_at.getTime();
   let expiresAt = row.expires_at.getTime();
   if (isTouchDue(touchedAt)) {
-    await db.query(
-      `UPDATE access_tokens SET last_used_at = now(),
-         expires_at = CASE WHEN remember THEN expires_at ELSE now() + $2::interval END
-       WHERE id = $1`,
-      [row.id, `${SESSION_IDLE_MS / 1000} seconds`],
-    );
-    touchedAt = Date.now();
-    if (!row.remember) expiresAt = touchedAt + SESSION_IDLE_MS;
+    // On a full disk the touch is skipped (tried again on the next request): reads keep working.
+    const isTouched = await db
+      .query(
+        `UPDATE access_tokens SET last_used_at = now(),
+           expires_at = CASE WHEN remember THEN expires_at ELSE now() + $2::interval END
+         WHERE id = $1`,
+        [row.id, `${SESSION_IDLE_MS / 1000} seconds`],
+      )
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (classifyDbError(error) === 'diskFull') return false;
+          throw error;
+        },
+      );
+    if (isTouched) {
+      touchedAt = Date.now();
+      if (!row.remember) expiresAt = touchedAt + SESSION_IDLE_MS;
+    }
   }
   return { tokenId: String(row.id), userId: String(row.user_id), expiresAt, touchedAt };
 }

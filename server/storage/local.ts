@@ -13,7 +13,8 @@ import {
 
 /**
  * `STORAGE=local` (the default): a directory, DATA_DIR/uploads. Staging writes `<root>/.tmp/<random>.part`
- * on the same file system, so `commit` is an atomic rename into `<root>/<key>`. Only for one server, or
+ * on the same file system, so `commit` is an atomic rename into `<root>/<key>`. A write the disk refuses
+ * (ENOSPC: a 507, server/core/db-errors.ts) removes the partial temp file. Only for one server, or
  * several sharing that directory (a network file system).
  */
 export function localStorage(root: string): FileStorage {
@@ -37,9 +38,16 @@ export function localStorage(root: string): FileStorage {
         head: counter.head(),
         async commit(key) {
           const target = fileOf(key);
-          await fs.promises.mkdir(path.dirname(target), { recursive: true });
-          await fs.promises.rename(tmp, target);
-          isSettled = true;
+          try {
+            await fs.promises.mkdir(path.dirname(target), { recursive: true });
+            await fs.promises.rename(tmp, target);
+          } catch (error) {
+            // A full disk can refuse the new directory: the staged file goes too, nothing half-kept.
+            await fs.promises.rm(tmp, { force: true });
+            throw error;
+          } finally {
+            isSettled = true;
+          }
         },
         async discard() {
           if (!isSettled) await fs.promises.rm(tmp, { force: true });

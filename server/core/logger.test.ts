@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DROPPED_LINES_MSG, dailyFileStream, logFileFor } from './logger.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const write = (stream: NodeJS.WritableStream, line: string) =>
+  new Promise<void>((resolve, reject) => stream.write(line, (err) => (err ? reject(err) : resolve())));
+const linesOf = (dir: string) =>
+  fs.readFileSync(logFileFor(dir, new Date()), 'utf8').split('\n').filter(Boolean);
+const noSpace = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+describe('the log file destination on a full disk', () => {
+  it('drops and counts lines while writes fail, then notes how many before the next line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-full-'));
+    dirs.push(dir);
+    const stream = dailyFileStream(dir);
+    const errors: unknown[] = [];
+    stream.on('error', (e) => errors.push(e));
+    await write(stream, '{"msg":"before"}\n');
+    const realWrite = fs.write;
+    // The disk fills up: half of the next line fits, then nothing does.
+    let budget = 11;
+    const spy = vi.spyOn(fs, 'write').mockImplementation(((...args: Parameters<typeof fs.write>) => {
+      const [fd, buffer, offset, length, position, callback] = args as unknown as [
+        number,
+        Buffer,
+        number,
+        number,
+        null,
+        (err: Error | null, n: number) => void,
+      ];
+      if (budget <= 0) return process.nextTick(() => callback(noSpace(), 0));
+      const n = Math.min(budget, length);
+      budget -= n;
+      return realWrite(fd, buffer, offset, n, position, callback);
+    }) as typeof fs.write);
+    for (const msg of ['cut', 'lost-1', 'lost-2']) await write(stream, `{"msg":"${msg}"}\n`);
+    // Space returns.
+    spy.mockRestore();
+    await write(stream, '{"msg":"after"}\n');
+    expect(errors).toEqual([]);
+    const lines = linesOf(dir);
+    expect(lines[0]).toBe('{"msg":"before"}');
+    expect(lines[1]).toBe('{"msg":"cut'); // the line the disk cut short, ended so the next stays whole
+    expect(JSON.parse(lines[2]!)).toMatchObject({
+      level: 'warn',
+      msg: DROPPED_LINES_MSG,
+      dropped: 3,
+      reason: 'ENOSPC',
+    });
+    expect(lines.slice(3)).toEqual(['{"msg":"after"}']);
+    // Once noted, the count starts again from zero.
+    await write(stream, '{"msg":"later"}\n');
+    expect(linesOf(dir).slice(3)).toEqual(['{"msg":"after"}', '{"msg":"later"}']);
+    await new Promise<void>((resolve) => stream.end(resolve));
+  });
+
+  it('keeps going when the day file cannot even be opened', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-full-'));
+    dirs.push(dir);
+    const stream = dailyFileStream(dir);
+    const errors: unknown[] = [];
+    stream.on('error', (e) => errors.push(e));
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(() => {
+      throw noSpace();
+    });
+    await write(stream, '{"msg":"lost"}\n');
+    spy.mockRestore();
+    await write(stream, '{"msg":"after"}\n');
+    expect(errors).toEqual([]);
+    const lines = linesOf(dir);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: DROPPED_LINES_MSG, dropped: 1, reason: 'ENOSPC' });
+    expect(lines.slice(1)).toEqual(['{"msg":"after"}']);
+    await new Promise<void>((resolve) => stream.end(resolve));
+  });
+});
