@@ -65,10 +65,12 @@ const KNOWN_DRIFT: string[] = [
   'activity_logs.created_at: default is now() in the database, none in the snapshot',
   // 0001's (subject_type, subject_id) index, which the definition does not declare (`indexes` option).
   'activity_logs: index activity_logs_subject_idx (USING btree (subject_type, subject_id)) is in the database, not in the snapshot',
-  // A nullable reference is ON DELETE SET NULL for the engine; 0001 made it RESTRICT, so deleting a
-  // department with staff is refused by the database where the definition says the staff lose it.
+  // A nullable reference is ON DELETE SET NULL for the engine; 0001 made it RESTRICT. The people module
+  // refuses to delete a department with staff (409, server/modules/people/department-hooks.ts), so RESTRICT
+  // is the intent, which a reference() cannot declare yet: the fix is in the engine, not a migration.
   'staff.department_id: foreign key staff_department_id_fkey is REFERENCES departments(id) ON DELETE RESTRICT in the database, REFERENCES departments(id) ON DELETE SET NULL in the snapshot',
-  // 0001 made it smallint; the definition's 0..1 integer maps to integer.
+  // 0001 made it smallint; the definition's 0..1 integer maps to integer (a migration to integer would
+  // need 0043's `UPDATE OF ... is_admin` trigger dropped and recreated around the type change).
   'staff.is_admin: type is smallint in the database, integer in the snapshot',
   // One staff record per account (0001), not declared on the field (`unique: true`); 0110 leaves out the
   // `_idx` the snapshot records because this constraint's index serves `=` already.
