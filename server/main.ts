@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -30,6 +31,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const db = await opening;
   try {
+    await untilReachable(db, config);
     const applied = await migrate(db);
     forgetAppliedTo(config, applied, MIGRATIONS_DIR);
     const admin = await ensureFirstAdmin(db, {
@@ -64,6 +66,67 @@ export async function startServer(
     await db.close().catch(() => undefined);
     throw error;
   }
+}
+
+const RETRY_AFTER_S = 5;
+
+/**
+ * A server starts while its PostgreSQL is down (issue 28): until the database answers, a stand-in listener
+ * on the server's port answers every request 503 in the envelope with Retry-After (health checks included),
+ * and the connection is retried with a backoff; then the stand-in closes and the normal start (migrations,
+ * first administrator, jobs) runs. An error PostgreSQL itself answers (a missing database, a refused
+ * password) still fails the start at once: waiting would not fix it.
+ */
+async function untilReachable(db: Db, config: Config): Promise<void> {
+  if (db.kind !== 'postgres') return;
+  let standIn: http.Server | null = null;
+  let delay = 250;
+  try {
+    for (;;) {
+      try {
+        await db.query('SELECT 1');
+        return;
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+      }
+      if (!standIn) {
+        const server = http.createServer((_request, response) => {
+          response.writeHead(503, {
+            'content-type': 'application/json; charset=utf-8',
+            'retry-after': String(RETRY_AFTER_S),
+          });
+          response.end(
+            JSON.stringify({
+              code: 503,
+              message: 'The database cannot be reached right now; please try again shortly',
+              data: null,
+            }),
+          );
+        });
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(config.port, config.host, () => resolve());
+        });
+        standIn = server;
+        process.stderr.write('Database unreachable: answering 503 and retrying until it is back\n');
+      }
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 5_000);
+    }
+  } finally {
+    const server = standIn as http.Server | null;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+}
+
+/** No server answered (refused, reset, timed out) or it is starting or shutting down (SQLSTATE 57P0x). */
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return true;
+  return !/^[0-9A-Z]{5}$/.test(code) || /^(08|57P0)/.test(code);
 }
 
 /**

@@ -65,7 +65,9 @@ export async function listenForAuthChanges(db: Db): Promise<() => Promise<void>>
   const cache = cacheOf(db);
   let unlisten: () => Promise<void>;
   try {
-    unlisten = await db.listen(AUTH_CHANNEL, () => dropAuthCache(db), { everyConnection: true });
+    const drop = () => dropAuthCache(db);
+    // After a gap in listening, drops may have been missed: forget everything.
+    unlisten = await db.listen(AUTH_CHANNEL, drop, { everyConnection: true, onGap: drop });
   } catch {
     return async () => {};
   }

@@ -28,6 +28,59 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   const deliver = (msg: pg.Notification) => {
     for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
   };
+  // The LISTEN connection is reconnected with a backoff when it breaks (PostgreSQL restarting): every channel
+  // is listened to again, then each `onGap` runs, since notifications sent meanwhile were lost.
+  const gaps = new Set<() => void>();
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+  let delay = RECONNECT_MIN_MS;
+  const connectListener = async () => {
+    const client = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = null;
+      client.end().catch(() => {});
+      scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', deliver);
+    try {
+      await client.connect();
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch (error) {
+      lost = true;
+      client.end().catch(() => {});
+      throw error;
+    }
+    listener = client;
+  };
+  const scheduleReconnect = () => {
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      if (closed) return;
+      connectListener().then(
+        () => {
+          delay = RECONNECT_MIN_MS;
+          for (const fn of gaps) {
+            try {
+              fn();
+            } catch {
+              // One failing handler must not keep the others from hearing of the gap.
+            }
+          }
+        },
+        () => {
+          delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+          scheduleReconnect();
+        },
+      );
+    }, delay);
+    retry.unref();
+  };
   // Channels every pooled connection listens on (listen's everyConnection): a connection LISTENs before its
   // next statement, so the NOTIFY of a commit it makes arrives before that commit's query resolves. The
   // LISTEN is awaited before the statement is sent (pg 8 deprecates queueing a query behind another).
@@ -131,24 +184,24 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
     },
     async listen(channel, onPayload, options = {}) {
       if (options.everyConnection) everywhere.add(channel);
-      if (!listener) {
-        listener = new pg.Client({ connectionString: url });
-        listener.on('error', () => {});
-        listener.on('notification', deliver);
-        await listener.connect();
-      }
+      if (options.onGap) gaps.add(options.onGap);
+      if (!listener) await connectListener();
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await listener.query(`LISTEN ${quoteIdent(channel)}`);
+        await listener!.query(`LISTEN ${quoteIdent(channel)}`);
       }
       set.add(onPayload);
+      const onGap = options.onGap;
       return async () => {
         set.delete(onPayload);
+        if (onGap) gaps.delete(onGap);
       };
     },
     async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
       await listener?.end().catch(() => {});
       await pool.end();
     },
@@ -214,6 +267,9 @@ export function replacePlaceholders(sql: string, fn: (n: number) => string): str
   }
   return out;
 }
+
+const RECONNECT_MIN_MS = 200;
+const RECONNECT_MAX_MS = 5_000;
 
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

@@ -31,12 +31,13 @@ export interface Db extends Queryable {
    * Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. `everyConnection` (PostgreSQL):
    * every pooled connection listens too, so a change this process commits is known before its query
    * resolves (a payload may then arrive more than once: only for idempotent handlers, such as cache drops).
-   * PGlite, one connection in process, always delivers before the query resolves.
+   * PGlite, one connection in process, always delivers before the query resolves. `onGap` (PostgreSQL): runs
+   * after the listening connection broke and was reconnected, since notifications may have been missed.
    */
   listen(
     channel: string,
     onPayload: (payload: string) => void,
-    options?: { everyConnection?: boolean },
+    options?: { everyConnection?: boolean; onGap?: () => void },
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /**

@@ -95,7 +95,11 @@ export async function listenForTableChanges(db: Db): Promise<() => Promise<void>
   const own = cache;
   let unlisten: () => Promise<void>;
   try {
-    unlisten = await db.listen(TABLE_CHANNEL, (table) => dropAnchors(db, table), { everyConnection: true });
+    // After a gap in listening, changes may have gone unheard: every anchor is dropped.
+    unlisten = await db.listen(TABLE_CHANNEL, (table) => dropAnchors(db, table), {
+      everyConnection: true,
+      onGap: () => dropAnchors(db, null),
+    });
     // A table made by a hand-written migration without the trigger would never say it changed.
     const { rows } = await db.query<{ name: string }>(
       `SELECT DISTINCT c.relname AS name FROM pg_trigger t

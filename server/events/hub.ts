@@ -82,6 +82,8 @@ function createHub(db: Db): EventHub {
   const internal = new Map<string, Set<(event: StampedEvent) => void>>();
   const ring: StampedEvent[] = [];
   let seq = 0;
+  /** Events numbered below this came before a gap in listening: a client that last saw one must refetch. */
+  let floor = 0;
   let unlisten: (() => Promise<void>) | null = null;
   let starting: Promise<void> | null = null;
 
@@ -99,10 +101,18 @@ function createHub(db: Db): EventHub {
     deliver(stamped);
   };
 
+  // The listening connection was lost and is back: events of other servers may be missing, so every
+  // stream (and every client reconnecting with an older Last-Event-ID) is told to refetch.
+  const onGap = () => {
+    floor = seq + 1;
+    ring.length = 0;
+    deliver({ type: 'reset', data: {}, permission: null, seq: 0, id: '' });
+  };
+
   return {
     instance,
     start() {
-      starting ??= db.listen(EVENTS_CHANNEL, onPayload).then((fn) => {
+      starting ??= db.listen(EVENTS_CHANNEL, onPayload, { onGap }).then((fn) => {
         unlisten = fn;
       });
       return starting;
@@ -122,7 +132,7 @@ function createHub(db: Db): EventHub {
       if (!match || match[1] !== instance) return null;
       const after = Number(match[2]);
       const oldest = ring[0]?.seq ?? seq + 1;
-      if (after > seq || after < oldest - 1) return null;
+      if (after > seq || after < oldest - 1 || after < floor) return null;
       return ring.filter((e) => e.seq > after);
     },
     publishLocal(event) {

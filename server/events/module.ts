@@ -75,7 +75,7 @@ export const eventsModule: AppModule = {
     app.addHook('onReady', async () => {
       await hub.start();
       // Without it the 15 s heartbeat still rechecks each stream's token.
-      unlistenAuth = await db.listen(AUTH_CHANNEL, onAuthChange).catch(() => null);
+      unlistenAuth = await db.listen(AUTH_CHANNEL, onAuthChange, { onGap: onAuthChange }).catch(() => null);
     });
     app.addHook('preClose', async () => {
       await unlistenAuth?.().catch(() => undefined);

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { publishEvent } from '../events/hub.ts';
 import { PERMISSION } from '../../schemas/permissions.ts';
-import { bossDbOf } from './adapter.ts';
+import { bossDbOf, type BossDb } from './adapter.ts';
 import { BOSS_SCHEMA } from './counts.ts';
 
 /** One job as a handler receives it. */
@@ -81,6 +81,7 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       // No monitor-states timer: queueCounts() reads the counts when asked.
     });
     instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
+    settleCompletions(instance.getDb() as BossDb, log);
     try {
       await instance.start();
     } catch (error) {
@@ -216,4 +217,43 @@ async function recordProgress(
     [queue, id, JSON.stringify({ ...detail, progress })],
   );
   return progress;
+}
+
+/**
+ * pg-boss 10's worker marks a job completed or failed without awaiting the call (manager.js `work`, its
+ * `onFetch`: `this.complete(...)` / `this.fail(...)`), so a completion that fails because the database went
+ * away (PostgreSQL stopped under a running job) is an unhandled rejection, which ends the process. Those two
+ * statements are recognised by their text and a connection failure of theirs is logged and answered as "no
+ * job changed": the job stays active and, once the database is back, expires and is retried like any job
+ * whose server died (at-least-once, as before). Every other statement fails as usual (pg-boss awaits them).
+ */
+function settleCompletions(db: BossDb, log: Logger): void {
+  const execute = db.executeSql.bind(db);
+  db.executeSql = async (text, values) => {
+    try {
+      return await execute(text, values);
+    } catch (error) {
+      if (!isCompletion(text) || isAnsweredByServer(error)) throw error;
+      log.warn(
+        { err: error },
+        'a job ended while the database was unreachable: it runs again once it expires',
+      );
+      return { rows: [{ count: '0' }] };
+    }
+  };
+}
+
+/** pg-boss 10's completeJobs and failJobsById plans (plans.js). */
+function isCompletion(text: string): boolean {
+  return (
+    /SET completed_on = now\(\),\s*state = 'completed'/.test(text) ||
+    (/DELETE FROM \S+\.job\s+WHERE name = \$1 AND id IN \(SELECT UNNEST\(\$2::uuid\[\]\)\)/.test(text) &&
+      text.includes("state < 'completed'"))
+  );
+}
+
+/** An error PostgreSQL answered (SQLSTATE outside class 08/57, connection and shutdown) is a real one. */
+function isAnsweredByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57)/.test(code);
 }
