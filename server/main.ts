@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { negotiateLocale, translate } from '../locales/index.ts';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -90,17 +91,14 @@ async function untilReachable(db: Db, config: Config): Promise<void> {
         if (!isUnreachable(error)) throw error;
       }
       if (!standIn) {
-        const server = http.createServer((_request, response) => {
+        const server = http.createServer((request, response) => {
+          const locale = negotiateLocale(request.headers['accept-language']);
           response.writeHead(503, {
             'content-type': 'application/json; charset=utf-8',
             'retry-after': String(RETRY_AFTER_S),
           });
           response.end(
-            JSON.stringify({
-              code: 503,
-              message: 'The database cannot be reached right now; please try again shortly',
-              data: null,
-            }),
+            JSON.stringify({ code: 503, message: translate(locale, 'errors.db_unavailable'), data: null }),
           );
         });
         await new Promise<void>((resolve, reject) => {

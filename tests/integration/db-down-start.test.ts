@@ -72,12 +72,18 @@ describe.skipIf(!isPg)(
         }
       };
       await expect.poll(() => status(`${base}/api/health`), { timeout: 60_000 }).toBe(503);
-      const down = await fetch(`${base}/api/v1/user/departments`);
+      const down = await fetch(`${base}/api/v1/user/departments`, { headers: { 'accept-language': 'en' } });
       expect(down.status).toBe(503);
       expect(down.headers.get('retry-after')).toBe('5');
       expect(await down.json()).toEqual({
         code: 503,
         message: 'The database cannot be reached right now; please try again shortly',
+        data: null,
+      });
+      // Without Accept-Language, the default language, as the app answers.
+      expect(await (await fetch(`${base}/api/v1`)).json()).toEqual({
+        code: 503,
+        message: '数据库暂时无法连接，请稍后重试',
         data: null,
       });
 
