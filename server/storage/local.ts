@@ -26,9 +26,13 @@ export function localStorage(root: string): FileStorage {
       await fs.promises.mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, tempName());
       const counter = countingStream(opts);
+      // Open before piping: a stream that opens lazily can create the file after a refused upload's
+      // cleanup already ran (the limit trips before the open finishes), leaving an empty .part behind.
+      const handle = await fs.promises.open(tmp, 'wx', 0o600);
       try {
-        await pipeline(source, counter, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+        await pipeline(source, counter, handle.createWriteStream());
       } catch (error) {
+        await handle.close().catch(() => {});
         await fs.promises.rm(tmp, { force: true });
         throw error;
       }
