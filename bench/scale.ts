@@ -9,7 +9,7 @@
  * sortable field, a selective and an unselective `like`, an `=` filter, filter + sort; then one CSV export
  * of the whole table next to `COPY ... TO STDOUT` of the same columns.
  * The deep page by number is asked for again and again (its first visit walks, the later ones start from
- * the positions it left, server/engine/anchors.ts), then its next page, then the same page right after a
+ * the positions it left, server/engine/list/anchors.ts), then its next page, then the same page right after a
  * write to the table (an UPDATE of no row, untimed, before each round), which forgets those positions: that
  * row is the cold figure, the first visit of a deep page. Then the deep page sorted by a nullable field
  * (`last_login_at`, descending), asked for again and again too.
@@ -18,7 +18,7 @@
 import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { selectColumns } from '../server/engine/records.ts';
+import { selectColumns } from '../server/engine/list/records.ts';
 import { users } from '../resources/users.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
 import { httpExport } from './lib/export.ts';

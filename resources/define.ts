@@ -207,7 +207,7 @@ export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOpt
   hasMany?: Record<string, HasMany>;
   /**
    * Default true: an unfiltered list of a big table reports PostgreSQL's row estimate, a filtered one counts
-   * at most 10,000 rows (server/engine/paging.ts). `false`: always count(*) exactly (small tables only).
+   * at most 10,000 rows (server/engine/list/paging.ts). `false`: always count(*) exactly (small tables only).
    */
   estimatedTotal?: boolean;
   /** Soft limits: the largest page, and the most rows an import accepts (defaults 1000 / 100000). */

@@ -8,7 +8,7 @@ import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/index.ts';
 import { MIGRATIONS_DIR, migrate } from './db/migrate.ts';
-import { forgetAppliedTo } from './engine/pending-migrations.ts';
+import { forgetAppliedTo } from './engine/schema/pending-migrations.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { findBindir } from '../../scripts/lib/pg-cluster.ts';
 import { replacePlaceholders } from '../../server/db/postgres.ts';
-import { EXPORT_SETTINGS } from '../../server/engine/csv-format.ts';
+import { EXPORT_SETTINGS } from '../../server/engine/csv/format.ts';
 
 /** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
 const CLIENT = `

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Resource } from '../../resources/define.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
-import { MigrationRefused, makeMigration } from '../engine/make-migration.ts';
+import { MigrationRefused, makeMigration } from '../engine/schema/make-migration.ts';
 
 /**
  * `npm run make:migration <resource> [-- --baseline] [--allow-drop] [--dir <migrations dir>] [--registry <module>]`

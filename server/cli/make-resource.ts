@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import * as prettier from 'prettier';
 import type { Resource } from '../../resources/define.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
-import { makeMigration } from '../engine/make-migration.ts';
-import { scaffoldResource } from '../engine/scaffold.ts';
+import { makeMigration } from '../engine/schema/make-migration.ts';
+import { scaffoldResource } from '../engine/schema/scaffold.ts';
 
 /**
  * `npm run make:resource <name> [-- --group content]`: writes resources/<name>.ts (a `name` field plus a

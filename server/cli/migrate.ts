@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { MIGRATIONS_DIR, migrate } from '../db/migrate.ts';
-import { forgetAppliedTo } from '../engine/pending-migrations.ts';
+import { forgetAppliedTo } from '../engine/schema/pending-migrations.ts';
 
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 const config = loadConfig(process.env);

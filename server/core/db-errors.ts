@@ -2,7 +2,7 @@ import { AppError } from './errors.ts';
 
 /**
  * The one mapping of database errors to the contract, for every route (engine and hand-written): the error
- * handler (http.ts) applies it to whatever escapes a route, and the engine (server/engine/db-errors.ts) adds
+ * handler (http.ts) applies it to whatever escapes a route, and the engine (server/engine/write/db-errors.ts) adds
  * field names and counts it knows from the resource declaration.
  *
  * - unique violation (23505) -> 409 naming the field (`<table>_<column>_key`)

@@ -1,14 +1,14 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Db } from '../db/index.ts';
 import type { Action } from './access.ts';
-import type { Actor } from './audit.ts';
+import type { Actor } from './write/audit.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import type { Lang } from './labels.ts';
 
 /**
  * What every operation needs. `authorize(action)` checks `<permission>` (read) or `<permission>.<action>`
  * and resolves to the acting user (401/403 otherwise); `label(field)` names a field in the caller's language.
- * A route builds one per request (routes.ts), a CSV job one from the job's data (csv-jobs.ts).
+ * A route builds one per request (routes.ts), a CSV job one from the job's data (csv/jobs.ts).
  */
 export interface OperationContext {
   db: Db;

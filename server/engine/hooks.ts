@@ -1,7 +1,7 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
-import type { Actor } from './audit.ts';
-import type { WireRecord } from './wire.ts';
+import type { Actor } from './write/audit.ts';
+import type { WireRecord } from './list/wire.ts';
 
 /**
  * Server-side behaviour a resource needs beyond its schema (resources/ stays free of server code, so the

@@ -1,6 +1,6 @@
 import { translate, type Locale } from '../../locales/index.ts';
 import type { Resource } from '../../resources/define.ts';
-import { fieldByName } from './fields.ts';
+import { fieldByName } from './schema/fields.ts';
 
 /**
  * The language side of a request, all that labels and CSV formatting need: a request is one (it has `locale`

@@ -2,12 +2,12 @@ import multipart from '@fastify/multipart';
 import type { Resource } from '../../resources/define.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../core/app-module.ts';
-import { createCsvJobs } from './csv-jobs.ts';
+import { createCsvJobs } from './csv/jobs.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { registerResourceRoutes } from './routes.ts';
-import { registerAnchors } from './anchors.ts';
+import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
-import { migrationProblems } from './snapshot.ts';
+import { migrationProblems } from './schema/snapshot.ts';
 
 /**
  * The generic resource router: mounts the contract's routes for every resource in `resources`, after

@@ -3,11 +3,11 @@ import type { Resource } from '../../resources/define.ts';
 import { NULL_DATA, wireJson } from '../core/openapi.ts';
 import { jobRecordSchema } from '../jobs/records.ts';
 import { cursorPaginationSchema, paginationSchema } from '../../schemas/pagination.ts';
-import { fieldsOf } from './fields.ts';
+import { fieldsOf } from './schema/fields.ts';
 import { inlineLists, itemDocSchema } from '../../resources/inline-lists.ts';
-import { MAX_BULK_IDS } from './bulk.ts';
-import { COUNT_CAP } from './paging.ts';
-import { includeNames, qFields } from './query.ts';
+import { MAX_BULK_IDS } from './write/bulk.ts';
+import { COUNT_CAP } from './list/paging.ts';
+import { includeNames, qFields } from './list/query.ts';
 import { recordSchema, writeSchemas } from '../../resources/write.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -3,17 +3,23 @@ import { withoutSystemKeys } from '../../resources/write.ts';
 import type { CursorPagination, Paged } from '../../schemas/pagination.ts';
 import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
-import type { Actor } from './audit.ts';
+import type { Actor } from './write/audit.ts';
 import type { OperationContext } from './context.ts';
 import { hooksOf } from './hooks.ts';
-import { assertIncludesReadable } from './include-access.ts';
-import { readableLists, splitInline, writeInlineLists } from './inline-writes.ts';
-import { readPage } from './paging.ts';
-import { parseListQuery, type RawQuery } from './query.ts';
-import { publishChanges, type RecordChange } from './record-events.ts';
-import { fetchRecord, insertRecord, patchRecord, removeRecord, withUsersCounted } from './record-writes.ts';
-import { loadRecords } from './records.ts';
-import type { WireRecord } from './wire.ts';
+import { assertIncludesReadable } from './list/include-access.ts';
+import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
+import { readPage } from './list/paging.ts';
+import { parseListQuery, type RawQuery } from './list/query.ts';
+import { publishChanges, type RecordChange } from './write/record-events.ts';
+import {
+  fetchRecord,
+  insertRecord,
+  patchRecord,
+  removeRecord,
+  withUsersCounted,
+} from './write/record-writes.ts';
+import { loadRecords } from './list/records.ts';
+import type { WireRecord } from './list/wire.ts';
 
 /**
  * The engine's operations on one resource, each a pipeline in the same order: authorize -> validate ->

@@ -4,21 +4,21 @@ import { ok } from '../core/envelope.ts';
 import { readSettlingAuth, requirePermission } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import { permissionFor } from './access.ts';
-import type { CsvJobs } from './csv-jobs.ts';
-import { registerCsvRoutes } from './csv-routes.ts';
+import type { CsvJobs } from './csv/jobs.ts';
+import { registerCsvRoutes } from './csv/routes.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { fieldLabel } from './labels.ts';
 import { routeSchemas } from './openapi.ts';
-import { deleteRecords, updateRecords } from './bulk.ts';
+import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
-import type { RawQuery } from './query.ts';
+import type { RawQuery } from './list/query.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
  * List and read change nothing, so they run through `readSettlingAuth`: a cached principal costs them no
  * extra round trip on PostgreSQL.
- * CSV export and import are csv-routes.ts; with `csvJobs`, large ones become background jobs (202).
+ * CSV export and import are csv/routes.ts; with `csvJobs`, large ones become background jobs (202).
  */
 export function registerResourceRoutes(
   app: FastifyInstance,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resources as fixtureRegistry } from '../../tests/fixtures/registry.ts';
 import { fieldsOf, maxPageSizeOf, searchableFields, sortableFields } from '../../resources/fields.ts';
-import { parseListQuery } from '../../server/engine/query.ts';
+import { parseListQuery } from '../../server/engine/list/query.ts';
 import { listQuery } from './listQuery.ts';
 import { describeResource } from './descriptor.ts';
 import { defaultSortOf, engineFields, filterFields, sortableFields as clientSortable } from './registry.ts';

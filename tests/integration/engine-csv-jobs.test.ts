@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
-import { removeOldCsvFiles } from '../../server/engine/csv-files.ts';
+import { removeOldCsvFiles } from '../../server/engine/csv/files.ts';
 import { hubFor, type StampedEvent } from '../../server/events/hub.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { FIXTURE_MIGRATIONS, staffToken } from '../fixtures/engine-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_CAP, ESTIMATE_FLOOR } from '../../server/engine/paging.ts';
+import { COUNT_CAP, ESTIMATE_FLOOR } from '../../server/engine/list/paging.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 

@@ -8,7 +8,7 @@ import { resources } from '../../resources/index.ts';
 import { sortableFields } from '../../resources/fields.ts';
 import type { Db } from '../../server/db/index.ts';
 import { readMigrations } from '../../server/db/migrate.ts';
-import { makeMigration } from '../../server/engine/make-migration.ts';
+import { makeMigration } from '../../server/engine/schema/make-migration.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 

@@ -10,9 +10,9 @@ import {
   anchorHits,
   anchoredQueries,
   listenForTableChanges,
-} from '../../server/engine/anchors.ts';
+} from '../../server/engine/list/anchors.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
-import { parseListQuery } from '../../server/engine/query.ts';
+import { parseListQuery } from '../../server/engine/list/query.ts';
 import { modules as defaultModules, resourceHooks } from '../../server/modules/index.ts';
 import type { CursorPagination } from '../../schemas/pagination.ts';
 import { hooksOf } from '../../server/engine/hooks.ts';
@@ -21,7 +21,7 @@ import { createGadgetApp, FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
 import { fixtureResources, gadgets } from '../fixtures/gadgets.ts';
 
 /**
- * Remembered page positions (server/engine/anchors.ts), against the real API on PGlite (`npm test`) and
+ * Remembered page positions (server/engine/list/anchors.ts), against the real API on PGlite (`npm test`) and
  * PostgreSQL (`npm run test:pg`): a page asked for by number is always exactly the page a plain
  * `ORDER BY ... LIMIT/OFFSET` gives on the data of that moment (or, for an estimated total's second half,
  * the rows that far from the end, as paging.ts defines it), through random sequences of deep pages and their

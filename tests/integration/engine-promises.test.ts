@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineResource, reference, references } from '../../resources/define.ts';
 import { departments } from '../../resources/departments.ts';
 import { fieldsOf, sortableFields } from '../../resources/fields.ts';
-import { snapshotOf } from '../../server/engine/snapshot.ts';
+import { snapshotOf } from '../../server/engine/schema/snapshot.ts';
 import { safeError } from '../../server/core/http.ts';
 import { FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
 import { fixtureResources, gadgetShipments } from '../fixtures/gadgets.ts';

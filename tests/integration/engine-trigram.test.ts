@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseListQuery } from '../../server/engine/query.ts';
+import { parseListQuery } from '../../server/engine/list/query.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 import { gadgets } from '../fixtures/gadgets.ts';
 import type { TestApp } from '../helpers/app.ts';

@@ -3,7 +3,7 @@ import type { Resource } from '../../resources/define.ts';
 import { resources } from '../../resources/index.ts';
 import type { Queryable } from '../../server/db/index.ts';
 import { MIGRATIONS_DIR, readMigrations } from '../../server/db/migrate.ts';
-import { migrationProblems, readSnapshot, type TableSnapshot } from '../../server/engine/snapshot.ts';
+import { migrationProblems, readSnapshot, type TableSnapshot } from '../../server/engine/schema/snapshot.ts';
 import { FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
@@ -13,7 +13,7 @@ import { createTestDb, type TestDb } from '../helpers/db.ts';
  * Drift between the two went unnoticed until migration 0110 had to repair it.
  *
  * 1. Every resource of the registry has a snapshot equal to what its definition produces today: the
- *    start-up check `migrationProblems` (server/engine/snapshot.ts), asserted here on the real registry.
+ *    start-up check `migrationProblems` (server/engine/schema/snapshot.ts), asserted here on the real registry.
  * 2. Every snapshot's table (and its join tables) in the migrated database: columns (no missing, no extra),
  *    types, NOT NULL, defaults, CHECK, UNIQUE, primary key, foreign keys and their ON DELETE, indexes (no
  *    missing, no extra) and the `<table>_table_changed` trigger.

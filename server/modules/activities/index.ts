@@ -6,7 +6,7 @@ import { ok } from '../../core/envelope.ts';
 import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
 import { requirePermission } from '../../core/principal.ts';
 import { validate } from '../../core/validate.ts';
-import type { RawQuery } from '../../engine/query.ts';
+import type { RawQuery } from '../../engine/list/query.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { findOperators, listActivities, readActivity } from './operations.ts';
 

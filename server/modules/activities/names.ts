@@ -2,7 +2,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { fieldsOf, isIdString } from '../../../resources/fields.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { ident } from '../../engine/fields.ts';
+import { ident } from '../../engine/schema/fields.ts';
 import { canReadSubject, changeAccess, subjectResource, visibleChanges } from './access.ts';
 
 /** What a log row says about its subject: its representation today, or that it is gone. */

@@ -4,10 +4,10 @@ import { AppError } from '../../core/errors.ts';
 import { paged } from '../../core/paged.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { ident } from '../../engine/fields.ts';
-import { escapeLike, parseListQuery, type RawQuery } from '../../engine/query.ts';
-import { selectColumns } from '../../engine/records.ts';
-import { toWire, type WireRecord } from '../../engine/wire.ts';
+import { ident } from '../../engine/schema/fields.ts';
+import { escapeLike, parseListQuery, type RawQuery } from '../../engine/list/query.ts';
+import { selectColumns } from '../../engine/list/records.ts';
+import { toWire, type WireRecord } from '../../engine/list/wire.ts';
 import { withNames } from './names.ts';
 
 /**

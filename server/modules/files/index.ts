@@ -11,8 +11,8 @@ import { can, requirePermission, requireStaff, type Principal } from '../../core
 import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { actorOf } from '../../core/activity.ts';
-import { diffChanges, writeAudit } from '../../engine/audit.ts';
-import { attachment } from '../../engine/export.ts';
+import { diffChanges, writeAudit } from '../../engine/write/audit.ts';
+import { attachment } from '../../engine/csv/export.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { fieldOfQuery, type BoundField } from './fields.ts';
 import { ACTIVE_MIME_TYPES, SNIFF_BYTES, extensionForMime, safeFileName, sniff } from './sniff.ts';

@@ -2,7 +2,7 @@ import { grantablePermissionNames, settingsMenu, type MenuItem } from '../../../
 import { AppError } from '../../core/errors.ts';
 import { can, type Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import type { Actor } from '../../engine/audit.ts';
+import type { Actor } from '../../engine/write/audit.ts';
 import { servedResources } from '../../engine/served.ts';
 
 /**

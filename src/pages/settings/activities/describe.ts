@@ -41,7 +41,7 @@ export interface ChangeLine {
 }
 
 const VERBS = ['create', 'update', 'delete'] as const;
-/** Masked write-only values (server/engine/audit.ts MASK). */
+/** Masked write-only values (server/engine/write/audit.ts MASK). */
 const MASK = '******';
 const MAX_TEXT = 80;
 

@@ -1,0 +1,269 @@
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import type { Resource } from '../../../resources/define.ts';
+import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Actor } from '../write/audit.ts';
+import type { CsvQueue, ImportOptions, JobTicket } from './queue.ts';
+import { holdsUnsafeText } from '../../../resources/fields.ts';
+import { columnReaders, idColumn, rowInput } from './parse-row.ts';
+import { resolveReferences } from './references.ts';
+import { fieldByName, fieldsOf, ident } from '../schema/fields.ts';
+import type { Lang } from '../labels.ts';
+import type { OperationContext } from '../context.ts';
+import { publishManyChanged } from '../write/record-events.ts';
+import { insertRecord, patchRecord } from '../write/record-writes.ts';
+import type { RawQuery } from '../list/query.ts';
+import { withoutSystemKeys, writeSchemas } from '../../../resources/write.ts';
+
+const DEFAULT_MAX_IMPORT_ROWS = 100_000;
+
+export interface ImportReport {
+  total: number;
+  valid: number;
+  errors: { row: number; errors: Record<string, string[]> }[];
+  created: number;
+  updated: number;
+  dry_run: boolean;
+}
+
+interface PlannedRow {
+  row: number;
+  data: Record<string, unknown>;
+  /** Set when `upsert` matched an existing record. */
+  existingId: string | null;
+}
+
+/** Progress callbacks of a run: after every row is checked, and while rows are written (inside the transaction). */
+export interface ImportHooks {
+  checked?(total: number): Promise<void>;
+  written?(done: number, total: number): Promise<void>;
+}
+
+/**
+ * The uploaded file as the HTTP side hands it over (csv/routes.ts): its bytes, `truncated` once they went over
+ * the upload limit; undefined when the request carries no file.
+ */
+export type CsvUpload = () => Promise<(Readable & { truncated?: boolean }) | undefined>;
+
+/**
+ * The import operation (`POST <endpoint>/import`, csv/routes.ts): every row is validated with the resource's
+ * own zod schema (create, or partial update when `upsert=<unique field>` matches an existing record), unique
+ * values are checked against the table and the file. `dry_run=1` reports and writes nothing; a real run writes
+ * everything in one transaction (with an audit row per record) or nothing at all. Rows are numbered as lines
+ * of the file (the header is 1). A file of more rows than `jobs.threshold` goes to a background job
+ * (csv/jobs.ts) when this server runs jobs: the answer is then a `JobTicket` and the report becomes the job's
+ * output.
+ */
+export async function importRecords(
+  ctx: OperationContext,
+  { query: raw, upload, lang, jobs }: { query: RawQuery; upload: CsvUpload; lang: Lang; jobs?: CsvQueue },
+): Promise<ImportReport | JobTicket> {
+  const actor = await ctx.authorize('import');
+  const options = importOptions(ctx.resource, raw);
+  const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
+  const rows = await readCsv(await upload(), max);
+  if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
+    await checkHeader(ctx, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
+    return jobs.queueImport(ctx.resource, rows, options, actor, lang.locale);
+  }
+  const report = await runImport(ctx, actor, lang, rows, options);
+  if (!report.dry_run && report.errors.length) {
+    const fields: Record<string, string[]> = {};
+    for (const e of report.errors)
+      for (const [f, msgs] of Object.entries(e.errors)) fields[`rows.${e.row}.${f}`] = msgs;
+    // Already translated; the error handler passes texts that are not message keys through unchanged.
+    throw new AppError(422, 'engine.csv.invalid_rows', { fields });
+  }
+  return report;
+}
+
+/** `dry_run` and `upsert` from the query (422 when `upsert` names a field that is not unique). */
+function importOptions(resource: Resource, raw: RawQuery): ImportOptions {
+  const dryRun = raw.dry_run === '1' || raw.dry_run === 'true';
+  const upsert = typeof raw.upsert === 'string' && raw.upsert ? raw.upsert : null;
+  if (upsert && upsert !== 'id' && !fieldByName(resource, upsert)?.meta.unique)
+    throw new AppError(422, 'engine.csv.bad_upsert', {
+      params: { field: upsert.slice(0, 100) },
+      fields: { upsert: ['engine.csv.bad_upsert_short'] },
+    });
+  return { dryRun, upsert };
+}
+
+/**
+ * The field that matches rows to existing records: `upsert` when given, else `id` when the file has an ID
+ * column (the product's own export), else none.
+ */
+function upsertOf(resource: Resource, header: string[], upsert: string | null): string | null {
+  return upsert ?? (idColumn(resource, header) ? 'id' : null);
+}
+
+/** The column readers of a header row; 422 when it is empty or a column matches no field. */
+async function checkHeader(ctx: OperationContext, lang: Lang, header: string[], upsert: string | null) {
+  if (!header.length) throw AppError.validation({ file: ['engine.csv.empty'] });
+  const { readers, unknown } = await columnReaders(ctx, lang, header, upsert === 'id');
+  if (unknown.length)
+    throw new AppError(422, 'engine.csv.unknown_column_named', {
+      params: { field: unknown[0]!.slice(0, 100) },
+      fields: Object.fromEntries(unknown.map((u) => [u.slice(0, 100), ['engine.csv.unknown_column']])),
+    });
+  return readers;
+}
+
+/**
+ * Checks every row of a parsed file (`[header, ...rows]`) and, unless it is a dry run or a row is invalid,
+ * writes them all in one transaction. Messages are in `lang` (a request, or `langOf(locale)` in a job).
+ * The report lists the row errors; nothing is written when there are any.
+ */
+export async function runImport(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  [header, ...rows]: string[][],
+  options: ImportOptions,
+  hooks: ImportHooks = {},
+): Promise<ImportReport> {
+  const { resource, db } = ctx;
+  const { dryRun } = options;
+  const upsert = upsertOf(resource, header ?? [], options.upsert);
+  const readers = await checkHeader(ctx, lang, header ?? [], upsert);
+  const t = (key: string, params: Record<string, unknown>) => lang.t(key, params);
+  const inputs = rows.map((cells) => rowInput(readers, cells));
+  const existing = upsert
+    ? await findExisting(
+        ctx,
+        upsert,
+        // A key the write schema will refuse (NUL, broken Unicode) is never looked up.
+        inputs.map((i) => i[upsert]).filter((v) => !holdsUnsafeText(v)),
+      )
+    : new Map<string, string>();
+  const errors: ImportReport['errors'] = [];
+  const planned: PlannedRow[] = [];
+  const schemas = writeSchemas(resource);
+  const existingIds = inputs.map((input) => {
+    const key = upsert ? input[upsert] : undefined;
+    return key !== undefined ? (existing.get(String(key)) ?? null) : null;
+  });
+  const referenceErrors = await resolveReferences(ctx, lang, inputs, existingIds);
+  inputs.forEach((input, i) => {
+    const row = i + 2;
+    const existingId = existingIds[i]!;
+    const body = withoutSystemKeys(input) as Record<string, unknown>;
+    const result = (existingId ? schemas.update : schemas.create).safeParse(body, {
+      error: (iss) => issueKey(iss),
+    });
+    const refs = referenceErrors[i];
+    if (!result.success || refs)
+      errors.push({ row, errors: { ...(result.success ? {} : fieldErrors(result.error, t)), ...refs } });
+    else planned.push({ row, data: result.data as Record<string, unknown>, existingId });
+  });
+  for (const u of await uniqueErrors(ctx, planned, lang)) {
+    const same = errors.find((e) => e.row === u.row);
+    if (same) Object.assign(same.errors, u.errors);
+    else errors.push(u);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  const report: ImportReport = {
+    total: rows.length,
+    valid: rows.length - errors.length,
+    errors,
+    created: 0,
+    updated: 0,
+    dry_run: dryRun,
+  };
+  await hooks.checked?.(rows.length);
+  if (dryRun || errors.length) return report;
+  const every = Math.max(1, Math.ceil(planned.length / 50));
+  const updatedIds: string[] = [];
+  await db.transaction(async (tx) => {
+    for (const [i, p] of planned.entries()) {
+      if (p.existingId) {
+        await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
+        updatedIds.push(p.existingId);
+        report.updated++;
+      } else {
+        await insertRecord(ctx, { tx, data: p.data, actor });
+        report.created++;
+      }
+      if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
+    }
+  });
+  // One live event per committed import, not one per row; edit pages of updated records warn.
+  if (planned.length > 0)
+    await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
+  return report;
+}
+
+async function readCsv(
+  file: (Readable & { truncated?: boolean }) | undefined,
+  max: number,
+): Promise<string[][]> {
+  if (!file) throw AppError.validation({ file: ['engine.csv.file_required'] });
+  const rows: string[][] = [];
+  const parser = file.pipe(
+    parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: 1 << 20 }),
+  );
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      rows.push(record);
+      if (rows.length > max + 1) {
+        file.resume();
+        throw new AppError(422, 'engine.csv.too_many_rows', {
+          params: { max },
+          fields: { file: ['engine.csv.too_many_rows'] },
+        });
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw error;
+    throw AppError.validation({ file: ['engine.csv.not_csv'] });
+  }
+  if (file.truncated) throw new AppError(413, 'errors.payload_too_large');
+  return rows;
+}
+
+/** upsert value -> existing id, looked up in chunks. */
+async function findExisting(
+  ctx: OperationContext,
+  field: string,
+  values: unknown[],
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(values.filter((v) => v !== undefined && v !== null).map(String))];
+  const out = new Map<string, string>();
+  for (let i = 0; i < wanted.length; i += 1000) {
+    const chunk = wanted.slice(i, i + 1000);
+    const { rows } = await ctx.db.query<{ id: string; v: string }>(
+      `SELECT "id", ${ident(field)}::text AS v FROM ${ident(ctx.resource.table)} WHERE ${ident(field)}::text IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})`,
+      chunk,
+    );
+    for (const r of rows) out.set(String(r.v), String(r.id));
+  }
+  return out;
+}
+
+/** 409-style errors for unique values taken by another record or repeated within the file. */
+async function uniqueErrors(
+  ctx: OperationContext,
+  planned: PlannedRow[],
+  lang: Lang,
+): Promise<ImportReport['errors']> {
+  const errors: ImportReport['errors'] = [];
+  for (const f of fieldsOf(ctx.resource).filter((x) => x.meta.unique)) {
+    const taken = await findExisting(
+      ctx,
+      f.name,
+      planned.map((p) => p.data[f.name]),
+    );
+    const seen = new Set<string>();
+    for (const p of planned) {
+      const value = p.data[f.name];
+      if (value === undefined || value === null) continue;
+      const owner = taken.get(String(value));
+      const isTaken = (owner !== undefined && owner !== p.existingId) || seen.has(String(value));
+      seen.add(String(value));
+      if (isTaken) errors.push({ row: p.row, errors: { [f.name]: [lang.t('validation.unique')] } });
+    }
+  }
+  return errors;
+}

@@ -1,0 +1,262 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import { translate, type Locale } from '../../../locales/index.ts';
+import type { Resource } from '../../../resources/define.ts';
+import type { Config } from '../../config.ts';
+import { appErrorOfDb } from '../../core/db-errors.ts';
+import { AppError } from '../../core/errors.ts';
+import { can, loadPrincipal } from '../../core/principal.ts';
+import type { Db } from '../../db/index.ts';
+import type { JobContext, JobsRuntime, QueueDefinition } from '../../jobs/runtime.ts';
+import type { Actor } from '../write/audit.ts';
+import { csvFilePath, removeOldCsvFiles, writeAtomically } from './files.ts';
+import { countExport, exportFileName, openExport, planExport } from './export.ts';
+import { runImport, type ImportReport } from './import.ts';
+import type { CsvQueue, JobTicket } from './queue.ts';
+import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
+import { fieldLabel, langOf } from '../labels.ts';
+import type { OperationContext } from '../context.ts';
+import type { RawQuery } from '../list/query.ts';
+import { permissionFor, type Action } from '../access.ts';
+
+export const CSV_EXPORT_QUEUE = 'csv-export';
+export const CSV_IMPORT_QUEUE = 'csv-import';
+/** Export files (and leftover import uploads) older than this are deleted before each CSV job. */
+const KEEP_HOURS = 24;
+/** Row errors kept in an import job's output (the counts stay exact). */
+const MAX_JOB_ERRORS = 1000;
+
+/** Who asked, in which language and from where: every CSV job's data. */
+interface CsvJobData {
+  resource: string;
+  user_id: string;
+  locale: Locale;
+  ip: string | null;
+  user_agent: string | null;
+  origin: string | null;
+}
+export interface ExportJobData extends CsvJobData {
+  query: RawQuery;
+  name: string;
+}
+export interface ImportJobData extends CsvJobData {
+  file: string;
+  rows: number;
+  dry_run: boolean;
+  upsert: string | null;
+}
+
+/** What an export job leaves in its output: the download's file name, rows written and bytes. */
+export interface ExportOutput {
+  name: string;
+  rows: number;
+  size: number;
+}
+
+/** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
+export interface CsvJobs extends CsvQueue {
+  readonly dataDir: string;
+  /** The queues to work (`jobs.work(...)` each once the app is ready). */
+  readonly queues: QueueDefinition<never>[];
+}
+
+/**
+ * Example: `const csvJobs = createCsvJobs({ db, config, registry, hooks, jobs: () => app.jobs })`; routes pass it to
+ * exportRecords/importRecords, and the module works `csvJobs.queues`.
+ */
+export function createCsvJobs({
+  db,
+  config,
+  registry,
+  hooks,
+  jobs,
+}: {
+  db: Db;
+  config: Config;
+  registry: readonly Resource[];
+  hooks: ResourceHooksTable;
+  jobs: () => JobsRuntime | null;
+}): CsvJobs {
+  const dataDir = config.dataDir;
+  const send = async (queue: string, data: CsvJobData): Promise<JobTicket> => {
+    const runtime = jobs();
+    const id = runtime ? await runtime.send(queue, data) : null;
+    if (!id) throw new AppError(503, 'system.jobs.errors.not_running');
+    return { job_id: id, queue, state: 'queued' };
+  };
+  const who = (resource: Resource, actor: Actor, locale: Locale): CsvJobData => ({
+    resource: resource.name,
+    user_id: actor.userId,
+    locale,
+    ip: actor.ip,
+    user_agent: actor.userAgent,
+    origin: actor.origin ?? null,
+  });
+  const contextOf = (data: CsvJobData) => {
+    const resource = registry.find((r) => r.name === data.resource);
+    if (!resource) throw new Error(`unknown resource ${data.resource}`);
+    return jobOperationContext({ db, registry, hooks, resource }, data);
+  };
+  const audience = (action: Action) => (data: CsvJobData) => {
+    const resource = registry.find((r) => r.name === data.resource);
+    return resource ? { userId: data.user_id, permission: permissionFor(resource, action) } : null;
+  };
+
+  const exportQueue: QueueDefinition<ExportJobData> = {
+    name: CSV_EXPORT_QUEUE,
+    options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
+    audience: audience('export'),
+    handler: ({ id, data, progress }) =>
+      failingPlainly(data.locale, async () => {
+        const ctx = contextOf(data);
+        const actor = await ctx.authorize('export');
+        await removeOldCsvFiles(dataDir, KEEP_HOURS);
+        const filters = hooksOf(hooks, ctx.resource).filters;
+        const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal, filters });
+        const total = await countExport(db, ctx.resource, plan);
+        const report = reporter(progress);
+        const csv = await openExport(ctx, langOf(data.locale), plan, {
+          onRows: (done) => report(Math.min(done, total), total),
+        });
+        const size = await writeAtomically(csvFilePath(dataDir, 'exports', id), csv.stream);
+        const rows = csv.rows();
+        return { name: data.name, rows, size } satisfies ExportOutput;
+      }),
+  };
+
+  const importQueue: QueueDefinition<ImportJobData> = {
+    name: CSV_IMPORT_QUEUE,
+    options: { retryLimit: 0, expireInSeconds: 4 * 60 * 60 },
+    audience: audience('import'),
+    handler: ({ data, progress }) =>
+      failingPlainly(data.locale, async () => {
+        const ctx = contextOf(data);
+        const actor = await ctx.authorize('import');
+        const file = csvFilePath(dataDir, 'imports', data.file);
+        if (!fs.existsSync(file)) throw new AppError(410, 'engine.csv.file_gone');
+        const rows = await readCsvFile(file);
+        const report = reporter(progress);
+        const result = await runImport(
+          ctx,
+          actor,
+          langOf(data.locale),
+          rows,
+          { dryRun: data.dry_run, upsert: data.upsert },
+          {
+            checked: (total) => progress(10, { done: 0, total }),
+            // On PGlite the transaction holds the only connection: progress would wait for it (and deadlock).
+            ...(db.kind === 'postgres'
+              ? { written: (done: number, total: number) => report(done, total, 10 + (done / total) * 90) }
+              : {}),
+          },
+        );
+        await removeOldCsvFiles(dataDir, KEEP_HOURS);
+        await fs.promises.rm(file, { force: true });
+        return capErrors(result);
+      }),
+  };
+
+  return {
+    threshold: config.csvJobRows,
+    dataDir,
+    isRunning: () => jobs()?.isRunning ?? false,
+    queues: [exportQueue, importQueue] as QueueDefinition<never>[],
+    async queueExport(resource, raw, actor, locale) {
+      const data: ExportJobData = {
+        ...who(resource, actor, locale),
+        query: raw,
+        name: exportFileName(resource),
+      };
+      return send(CSV_EXPORT_QUEUE, data);
+    },
+    async queueImport(resource, rows, options, actor, locale) {
+      const name = crypto.randomUUID();
+      await writeAtomically(csvFilePath(dataDir, 'imports', name), Readable.from(rows).pipe(stringify()));
+      const data: ImportJobData = {
+        ...who(resource, actor, locale),
+        file: name,
+        rows: rows.length - 1,
+        dry_run: options.dryRun,
+        upsert: options.upsert,
+      };
+      return send(CSV_IMPORT_QUEUE, data);
+    },
+  };
+}
+
+/**
+ * An OperationContext for a job: the requester's permission is checked again when the job runs (a user who
+ * lost `.export`/`.import` meanwhile gets a failed job), and audit rows name them as in a request.
+ */
+function jobOperationContext(
+  { db, registry, hooks, resource }: Pick<OperationContext, 'db' | 'registry' | 'hooks' | 'resource'>,
+  data: CsvJobData,
+): OperationContext {
+  const lang = langOf(data.locale);
+  return {
+    db,
+    resource,
+    registry,
+    hooks,
+    async authorize(action) {
+      const principal = await loadPrincipal(db, { userId: data.user_id, tokenId: '' });
+      if (!can(principal, permissionFor(resource, action))) throw AppError.forbidden();
+      return {
+        userId: data.user_id,
+        ip: data.ip,
+        userAgent: data.user_agent,
+        principal,
+        ...(data.origin ? { origin: data.origin } : {}),
+      };
+    },
+    label: (field) => fieldLabel(lang, resource, field),
+  };
+}
+
+/**
+ * Runs a job's work so that a failure reaches the job (and so its requester) as a plain message in the
+ * requester's language: an AppError's or a database error's own message (appErrorOfDb), else a generic one.
+ * Never a stack, a file path, SQL or a constraint name. The import's transaction has rolled back by then,
+ * and the uploaded file is kept, so the failed job can be retried from the jobs page.
+ */
+async function failingPlainly<T>(locale: Locale, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const known = error instanceof AppError ? error : appErrorOfDb(error);
+    const message = known
+      ? translate(locale, known.key, known.params)
+      : translate(locale, 'engine.csv.job_failed');
+    throw new Error(message);
+  }
+}
+
+/** Progress at most twice a second (and always at the end): rows done of the total, or a given percentage. */
+function reporter(progress: JobContext<unknown>['progress']) {
+  let last = 0;
+  return async (done: number, total: number, percent = total ? (done / total) * 100 : 100) => {
+    const now = Date.now();
+    if (now - last < 500 && done < total) return;
+    last = now;
+    await progress(percent, { done, total });
+  };
+}
+
+function capErrors(report: ImportReport): ImportReport & { errors_truncated?: true } {
+  if (report.errors.length <= MAX_JOB_ERRORS) return report;
+  return { ...report, errors: report.errors.slice(0, MAX_JOB_ERRORS), errors_truncated: true };
+}
+
+/** Reads a stored import file back (written by queueImport with csv-stringify). */
+async function readCsvFile(file: string): Promise<string[][]> {
+  const rows: string[][] = [];
+  const input = fs.createReadStream(file);
+  const parser = input.pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
+  // pipe() does not forward a read error: without this a missing file left the job (and its queue) hanging.
+  input.on('error', (error) => parser.destroy(error));
+  for await (const record of parser as AsyncIterable<string[]>) rows.push(record);
+  return rows;
+}

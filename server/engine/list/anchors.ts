@@ -1,0 +1,200 @@
+import type { FastifyInstance } from 'fastify';
+import type { Resource } from '../../../resources/define.ts';
+import type { Db, Queryable } from '../../db/index.ts';
+import type { ListQuery } from './query.ts';
+
+/**
+ * Remembered page positions ("anchors") of lists read by page number, per process (paging.ts uses them).
+ * PostgreSQL has no index that knows a row's position in an order, so `page=25000` must walk past every row
+ * before it. After such a walk the server remembers, for that very query (table, filter, its values, order),
+ * the sort keys of the page's first and last rows and their positions; a later page of the same query near
+ * a remembered position reads by keyset from it (`WHERE (sort, id) >= keys`, a short OFFSET) instead of
+ * walking from the start or the end again. The first visit to a deep page still walks; later visits to it
+ * and its neighbours do not.
+ *
+ * Freshness: migration 0111 (and every table `make:migration` creates) has a statement-level trigger that
+ * NOTIFYs `table_changes` with the table's name on any INSERT, UPDATE, DELETE or TRUNCATE, by whatever
+ * writes it (an API call, a CLI, hand-written SQL). Every server LISTENs and forgets that table's anchors,
+ * as the auth cache does (server/core/auth-cache.ts): on PostgreSQL every pooled connection listens too, so
+ * a change committed before a statement was sent has dropped the anchors by the time that statement's answer
+ * arrives (PGlite delivers in process, before the writer's query resolves). So a page read through an
+ * anchor is checked after its query: if any table changed meanwhile (the generation moved), it is read
+ * again the plain way; a read that saw a change come in stores nothing. Anchors are used only while the
+ * server is listening, only for lists whose filter reads known tables (ListQuery `reads`) that all have the
+ * trigger (a table made by a hand-written migration without it keeps none), and bounded:
+ * MAX_ANCHORS per query and MAX_QUERIES queries, each least recently used first out.
+ */
+export const TABLE_CHANNEL = 'table_changes';
+/** A page whose plain read walks fewer rows than this leaves no anchors: walking that far is cheap. */
+export const ANCHOR_MIN_WALK = 1_000;
+/** Anchors kept per query (two per page read: its first and its last row). */
+export const MAX_ANCHORS = 32;
+/** Queries (table + filter + values + order) with anchors kept per process. */
+export const MAX_QUERIES = 200;
+
+/**
+ * One remembered row: its sort keys and its position, counted from the start of the order (`start`) or,
+ * for a page of an estimated total read from the other end, from the end (`end`: the estimate may move,
+ * the rows' distance from the end does not). `next`: whether a row follows it in that order (null: unknown).
+ */
+export interface Anchor {
+  system: 'start' | 'end';
+  pos: number;
+  keys: (string | null)[];
+  next: boolean | null;
+}
+
+interface QueryAnchors {
+  /** The tables whose change forgets these anchors: the resource's own and those its filter reads. */
+  tables: string[];
+  anchors: Anchor[];
+}
+
+interface AnchorCache {
+  /** Servers listening for table changes on this database; anchors are used only while above 0. */
+  listening: number;
+  /** Bumped on every change heard: a read that began in an older generation stores nothing. */
+  generation: number;
+  queries: Map<string, QueryAnchors>;
+  /** Tables with a trigger calling table_changed() (read whenever listening starts): only they keep anchors. */
+  watched: Set<string>;
+  /** Pages answered through an anchor since the process started (for tests and the operations doc). */
+  hits: number;
+}
+
+const caches = new WeakMap<object, AnchorCache>();
+
+/**
+ * The cache of the database `db` queries through: `db` itself, or the database a wrapper was made from
+ * with Object.create (principal.ts readSettlingAuth). A transaction's handle has none: no anchors there.
+ */
+function cacheOf(db: Queryable): AnchorCache | null {
+  for (let o: object | null = db; o; o = Object.getPrototypeOf(o) as object | null) {
+    const cache = caches.get(o);
+    if (cache) return cache;
+  }
+  return null;
+}
+
+/** Forgets the anchors of every query reading `table` (every query when `table` is null). */
+export function dropAnchors(db: Db, table: string | null): void {
+  const cache = cacheOf(db);
+  if (!cache) return;
+  cache.generation += 1;
+  for (const [key, entry] of cache.queries)
+    if (table === null || entry.tables.includes(table)) cache.queries.delete(key);
+}
+
+/** Starts listening for table changes; the returned function stops. Until then (or if it fails) no anchors. */
+export async function listenForTableChanges(db: Db): Promise<() => Promise<void>> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = { listening: 0, generation: 0, queries: new Map(), watched: new Set(), hits: 0 };
+    caches.set(db, cache);
+  }
+  const own = cache;
+  let unlisten: () => Promise<void>;
+  try {
+    // After a gap in listening, changes may have gone unheard: every anchor is dropped.
+    unlisten = await db.listen(TABLE_CHANNEL, (table) => dropAnchors(db, table), {
+      everyConnection: true,
+      onGap: () => dropAnchors(db, null),
+    });
+    // A table made by a hand-written migration without the trigger would never say it changed.
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT DISTINCT c.relname AS name FROM pg_trigger t
+         JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE p.proname = 'table_changed' AND NOT t.tgisinternal`,
+    );
+    own.watched = new Set(rows.map((r) => r.name));
+  } catch {
+    return async () => {};
+  }
+  dropAnchors(db, null);
+  own.listening += 1;
+  return async () => {
+    own.listening -= 1;
+    dropAnchors(db, null);
+    await unlisten().catch(() => undefined);
+  };
+}
+
+/** Listens for table changes while the app runs (onReady .. onClose). */
+export function registerAnchors(app: FastifyInstance, db: Db): void {
+  let stop: (() => Promise<void>) | null = null;
+  app.addHook('onReady', async () => {
+    stop = await listenForTableChanges(db);
+  });
+  app.addHook('onClose', async () => {
+    await stop?.();
+    stop = null;
+  });
+}
+
+/** Pages answered through an anchor by this process on this database (tests observe the mechanism here). */
+export function anchorHits(db: Db): number {
+  return cacheOf(db)?.hits ?? 0;
+}
+
+/** Queries with anchors kept for this database right now. */
+export function anchoredQueries(db: Db): number {
+  return cacheOf(db)?.queries.size ?? 0;
+}
+
+/** One list query's view of the cache, taken before its first statement (its generation then). */
+export interface AnchorScope {
+  cache: AnchorCache;
+  key: string;
+  tables: string[];
+  generation: number;
+}
+
+/**
+ * The scope of `q`'s anchors, or null when none may be used: the server is not listening, the filter runs
+ * SQL of a hook's own, or a table it reads has no `table_changed` trigger. The key is `fingerprint()`'s
+ * inputs without the page size (positions are rows).
+ */
+export function anchorScope(db: Queryable, resource: Resource, q: ListQuery): AnchorScope | null {
+  const cache = cacheOf(db);
+  if (!cache || cache.listening === 0 || q.reads === null) return null;
+  const tables = [resource.table, ...q.reads];
+  if (!tables.every((table) => cache.watched.has(table))) return null;
+  const key = JSON.stringify([resource.table, q.where, q.params, q.orderBy]);
+  return { cache, key, tables, generation: cache.generation };
+}
+
+/** Whether no table changed since the scope was taken (what it read, and its anchors, are still current). */
+export function isCurrent(scope: AnchorScope): boolean {
+  return scope.cache.listening > 0 && scope.cache.generation === scope.generation;
+}
+
+/** The anchors of this query in `system` (marks the query recently used). */
+export function anchorsOf(scope: AnchorScope, system: Anchor['system']): Anchor[] {
+  const entry = scope.cache.queries.get(scope.key);
+  if (!entry) return [];
+  scope.cache.queries.delete(scope.key);
+  scope.cache.queries.set(scope.key, entry);
+  return entry.anchors.filter((a) => a.system === system);
+}
+
+/** Counts a page answered through an anchor. */
+export function countHit(scope: AnchorScope): void {
+  scope.cache.hits += 1;
+}
+
+/** Stores `found` for this query unless a table changed since the scope was taken. */
+export function remember(scope: AnchorScope, found: readonly Anchor[]): void {
+  if (!isCurrent(scope) || found.length === 0) return;
+  const { queries } = scope.cache;
+  let entry = queries.get(scope.key);
+  if (entry) queries.delete(scope.key);
+  else entry = { tables: scope.tables, anchors: [] };
+  queries.set(scope.key, entry);
+  for (const a of found) {
+    const same = entry.anchors.findIndex((b) => b.system === a.system && b.pos === a.pos);
+    if (same !== -1) entry.anchors.splice(same, 1);
+    entry.anchors.push(a);
+  }
+  if (entry.anchors.length > MAX_ANCHORS) entry.anchors.splice(0, entry.anchors.length - MAX_ANCHORS);
+  while (queries.size > MAX_QUERIES) queries.delete(queries.keys().next().value!);
+}

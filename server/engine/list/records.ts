@@ -1,0 +1,148 @@
+import type { Resource } from '../../../resources/define.ts';
+import type { Queryable } from '../../db/index.ts';
+import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
+import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
+import { toWire, type WireRecord } from './wire.ts';
+
+/** SELECT list of a resource's readable columns (write-only columns are never read). */
+export function selectColumns(resource: Resource): string {
+  const cols = ['"id"'];
+  for (const f of fieldsOf(resource)) {
+    if (!f.isColumn || f.meta.writeOnly) continue;
+    // Dates travel as YYYY-MM-DD text: a JS Date would shift them by the server's time zone.
+    cols.push(f.kind === 'date' ? `${ident(f.name)}::text AS ${ident(f.name)}` : ident(f.name));
+  }
+  if (resource.timestamps) cols.push('"created_at"', '"updated_at"');
+  return cols.join(', ');
+}
+
+/** What loading records needs besides the rows: the resource, the others (includes) and their hooks (afterRead). */
+export interface RecordScope {
+  resource: Resource;
+  registry: readonly Resource[];
+  hooks: ResourceHooksTable;
+}
+
+/** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */
+export async function loadRecords(
+  db: Queryable,
+  scope: RecordScope,
+  rows: Record<string, unknown>[],
+  includes: readonly string[] = [],
+): Promise<WireRecord[]> {
+  const { resource } = scope;
+  const records = rows.map(toWire);
+  if (records.length === 0) return records;
+  const ids = records.map((r) => r.id);
+  for (const f of fieldsOf(resource).filter((x) => x.kind === 'references')) {
+    const linked = await linkedIds(db, resource, f, ids);
+    for (const r of records) r[f.name] = linked.get(r.id) ?? [];
+  }
+  for (const name of includes)
+    await INCLUDERS.find((i) => i.matches(resource, name))?.load({ db, scope, records, name });
+  await hooksOf(scope.hooks, resource).afterRead?.({ db, records });
+  return records;
+}
+
+interface IncludeArgs {
+  db: Queryable;
+  scope: RecordScope;
+  records: WireRecord[];
+  name: string;
+}
+
+/** How each relation kind embeds its records: belongsTo -> record, manyToMany -> list, hasMany -> children. */
+const INCLUDERS: {
+  matches(resource: Resource, name: string): boolean;
+  load(args: IncludeArgs): Promise<void>;
+}[] = [
+  {
+    matches: (resource, name) => relationField(resource, name)?.kind === 'reference',
+    async load({ db, scope, records, name }) {
+      const f = relationField(scope.resource, name)!;
+      const target = targetOf(scope.registry, f);
+      const ids = [
+        ...new Set(records.map((r) => r[f.name]).filter((v): v is string => typeof v === 'string')),
+      ];
+      const byId = await fetchByIds(db, { ...scope, resource: target }, ids);
+      for (const r of records)
+        r[name] = typeof r[f.name] === 'string' ? (byId.get(r[f.name] as string) ?? null) : null;
+    },
+  },
+  {
+    matches: (resource, name) => relationField(resource, name)?.kind === 'references',
+    async load({ db, scope, records, name }) {
+      const f = relationField(scope.resource, name)!;
+      const target = targetOf(scope.registry, f);
+      const ids = [...new Set(records.flatMap((r) => r[f.name] as string[]))];
+      const byId = await fetchByIds(db, { ...scope, resource: target }, ids);
+      for (const r of records) r[name] = (r[f.name] as string[]).flatMap((id) => byId.get(id) ?? []);
+    },
+  },
+  {
+    matches: (resource, name) => Boolean(resource.options.hasMany?.[name]),
+    async load({ db, scope, records, name }) {
+      const { resource } = scope;
+      const spec = resource.options.hasMany![name]!;
+      const child = scope.registry.find((r) => r.name === spec.resource);
+      if (!child)
+        throw new Error(`hasMany ${resource.name}.${name}: resource ${spec.resource} is not registered`);
+      const ids = records.map((r) => r.id);
+      const { rows } = await db.query(
+        `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id"`,
+        ids,
+      );
+      const children = await loadRecords(db, { ...scope, resource: child }, rows);
+      for (const r of records) r[name] = children.filter((c) => c[spec.foreignKey] === r.id);
+    },
+  },
+];
+
+function relationField(resource: Resource, name: string): FieldInfo | undefined {
+  return fieldsOf(resource).find(
+    (f) => (f.kind === 'reference' || f.kind === 'references') && includeNameOf(f) === name,
+  );
+}
+
+function targetOf(registry: readonly Resource[], f: FieldInfo): Resource {
+  const name = f.meta.relation!.resource;
+  const target = registry.find((r) => r.name === name);
+  if (!target) throw new Error(`include ${f.name}: resource ${name} is not registered`);
+  return target;
+}
+
+async function fetchByIds(
+  db: Queryable,
+  scope: RecordScope,
+  ids: string[],
+): Promise<Map<string, WireRecord>> {
+  if (ids.length === 0) return new Map();
+  const target = scope.resource;
+  const { rows } = await db.query(
+    `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+    ids,
+  );
+  const records = await loadRecords(db, scope, rows);
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+async function linkedIds(
+  db: Queryable,
+  resource: Resource,
+  f: FieldInfo,
+  ids: string[],
+): Promise<Map<string, string[]>> {
+  const j = joinTableOf(resource, f);
+  const { rows } = await db.query<{ owner: string; target: string }>(
+    `SELECT ${ident(j.ownerColumn)} AS owner, ${ident(j.targetColumn)} AS target FROM ${ident(j.table)}
+      WHERE ${ident(j.ownerColumn)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY 1, 2`,
+    ids,
+  );
+  const out = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = out.get(String(row.owner)) ?? [];
+    list.push(String(row.target));
+    out.set(String(row.owner), list);
+  }
+  return out;
+}

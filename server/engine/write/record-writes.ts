@@ -1,0 +1,219 @@
+import { hashPassword } from '../../credentials/password.ts';
+import { isIdString } from '../../../resources/define.ts';
+import type { Resource } from '../../../resources/define.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Queryable } from '../../db/index.ts';
+import { diffChanges, writeAudit, type Actor } from './audit.ts';
+import type { OperationContext } from '../context.ts';
+import { countUsers, InUseError, mapDbError } from './db-errors.ts';
+import { loadDictionary } from '../dictionaries.ts';
+import { fieldsOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
+import { hooksOf } from '../hooks.ts';
+import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
+import { loadRecords } from '../list/records.ts';
+import type { WireRecord } from '../list/wire.ts';
+
+/**
+ * One record's write path, inside the caller's transaction, shared by the operations, bulk calls, inline
+ * has-many children and CSV import: hooks -> checks (dictionaries, unique) -> SQL (record-sql.ts) -> audit row.
+ * A rule enforced here cannot be bypassed through another route.
+ */
+
+/**
+ * Inserts one validated record with its links, hooks and audit row; returns the new id. What the resource's
+ * afterWrite hook returns is copied into `extras` (for the response).
+ */
+export async function insertRecord(
+  ctx: OperationContext,
+  {
+    tx,
+    data,
+    actor,
+    extras = {},
+  }: { tx: Queryable; data: Record<string, unknown>; actor: Actor; extras?: Record<string, unknown> },
+): Promise<string> {
+  const { resource } = ctx;
+  const hooks = hooksOf(ctx.hooks, resource);
+  await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor });
+  await checkDictionaries(ctx, tx, data, null);
+  await checkUnique(ctx, tx, data, null);
+  const values = await columnValues(resource, data);
+  const id = await guarded(ctx, async () => {
+    const newId = await insertRow(tx, resource, values);
+    await writeLinks(resource, tx, newId, data);
+    return newId;
+  });
+  const added = await hooks.afterWrite?.({ action: 'create', tx, id, before: null, data, actor });
+  Object.assign(extras, added ?? {});
+  await writeAudit(tx, {
+    resource,
+    action: 'create',
+    subjectId: id,
+    changes: diffChanges(resource, null, data),
+    actor,
+  });
+  return id;
+}
+
+/** Applies a validated partial update (only the keys given) with its hooks and audit row. */
+export async function patchRecord(
+  ctx: OperationContext,
+  {
+    tx,
+    id,
+    data: given,
+    actor,
+    extras = {},
+  }: {
+    tx: Queryable;
+    id: string;
+    data: Record<string, unknown>;
+    actor: Actor;
+    extras?: Record<string, unknown>;
+  },
+): Promise<void> {
+  const { resource } = ctx;
+  const hooks = hooksOf(ctx.hooks, resource);
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true });
+  await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  await checkDictionaries(ctx, tx, given, before);
+  await checkUnique(ctx, tx, given, id);
+  const values = await columnValues(resource, given);
+  await guarded(ctx, async () => {
+    await updateRow(tx, { resource, id, values });
+    await writeLinks(resource, tx, id, given);
+  });
+  const added = await hooks.afterWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  Object.assign(extras, added ?? {});
+  const changes = diffChanges(resource, before, { ...before, ...given });
+  if (Object.keys(changes).length)
+    await writeAudit(tx, { resource, action: 'update', subjectId: id, changes, actor });
+}
+
+/** Deletes one record with its hooks and audit row. */
+export async function removeRecord(
+  ctx: OperationContext,
+  { tx, id, actor }: { tx: Queryable; id: string; actor: Actor },
+): Promise<void> {
+  const { resource } = ctx;
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true });
+  await hooksOf(ctx.hooks, resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
+  try {
+    await deleteRow(tx, resource, id);
+  } catch (error) {
+    try {
+      mapDbError(resource, error, ctx.label);
+    } catch (mapped) {
+      if (mapped instanceof InUseError) mapped.recordId = id;
+      throw mapped;
+    }
+  }
+  await writeAudit(tx, {
+    resource,
+    action: 'delete',
+    subjectId: id,
+    changes: diffChanges(resource, before, null),
+    actor,
+  });
+}
+
+/** One record as the API sends it, with the given relations embedded; 404 when there is none. */
+export async function fetchRecord(
+  ctx: Pick<OperationContext, 'resource' | 'registry' | 'hooks'>,
+  {
+    db,
+    id,
+    includes = [],
+    forUpdate = false,
+  }: { db: Queryable; id: string; includes?: readonly string[]; forUpdate?: boolean },
+): Promise<WireRecord> {
+  if (!isIdString(id)) throw AppError.notFound();
+  const row = await selectRow(db, { resource: ctx.resource, id, forUpdate });
+  if (!row) throw AppError.notFound();
+  const [record] = await loadRecords(db, ctx, [row], includes);
+  return record!;
+}
+
+/**
+ * Runs a write; a delete refused by a foreign key (InUseError, its transaction rolled back) becomes the 409
+ * that says how many records of which resource still use it.
+ */
+export async function withUsersCounted<T>(ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof InUseError) || !error.recordId) throw error;
+    throw await countUsers(ctx.db, ctx.registry, error, error.recordId, ctx.lang);
+  }
+}
+
+/**
+ * Dictionary-backed fields take only the enabled entries of their dictionary (422 naming the field). On
+ * update a value equal to the stored one passes, so a record whose entry was disabled later still saves.
+ */
+async function checkDictionaries(
+  ctx: OperationContext,
+  tx: Queryable,
+  data: Record<string, unknown>,
+  before: WireRecord | null,
+): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  for (const f of fieldsOf(ctx.resource)) {
+    const slug = f.meta.dictionary;
+    const value = data[f.name];
+    if (!slug || value === undefined || value === null || value === '') continue;
+    if (before && before[f.name] === value) continue;
+    const entries = await loadDictionary(tx, slug, ctx.lang?.locale ?? 'zh-CN');
+    if (!entries?.has(String(value))) errors[f.name] = ['validation.dictionary'];
+  }
+  if (Object.keys(errors).length) throw AppError.validation(errors);
+}
+
+async function checkUnique(
+  ctx: OperationContext,
+  tx: Queryable,
+  data: Record<string, unknown>,
+  id: string | null,
+) {
+  for (const f of fieldsOf(ctx.resource).filter((x) => x.meta.unique && data[x.name] != null)) {
+    const value = data[f.name];
+    if (await isValueTaken(tx, { resource: ctx.resource, field: f.name, value, id }))
+      throw AppError.conflict(f.name, ctx.label(f.name));
+  }
+}
+
+/** Column values to write: JSON as text, write-only values hashed when declared. */
+async function columnValues(
+  resource: Resource,
+  data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const f of fieldsOf(resource)) {
+    if (!f.isColumn || !(f.name in data) || f.meta.readOnly) continue;
+    out[(f.meta.writeOnly && f.meta.column) || f.name] = await toColumn(f, data[f.name]);
+  }
+  return out;
+}
+
+async function toColumn(f: FieldInfo, value: unknown): Promise<unknown> {
+  if (value === undefined || value === null) return null;
+  if (f.meta.hash === 'argon2') return hashPassword(String(value));
+  if (f.kind === 'json') return JSON.stringify(value);
+  return value;
+}
+
+/** Replaces the many-to-many links given in `data`. */
+async function writeLinks(resource: Resource, tx: Queryable, id: string, data: Record<string, unknown>) {
+  for (const f of fieldsOf(resource).filter((x) => x.kind === 'references' && x.name in data)) {
+    const targetIds = [...new Set((data[f.name] as string[] | undefined) ?? [])];
+    await replaceLinks(tx, { join: joinTableOf(resource, f), id, targetIds });
+  }
+}
+
+async function guarded<T>(ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    return mapDbError(ctx.resource, error, ctx.label);
+  }
+}
