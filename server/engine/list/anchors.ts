@@ -4,8 +4,8 @@ import type { Db, Queryable } from '../../db/index.ts';
 import type { ListQuery } from './query.ts';
 
 /**
- * Remembered page positions ("anchors") of lists read by page number, per process (paging.ts uses them).
- * PostgreSQL has no index that knows a row's position in an order, so `page=25000` must walk past every row
+ * Remembered page positions ("anchors") of lists read by page number, per process: data the list planner
+ * (plan.ts) consults and its executor (execute.ts) updates. PostgreSQL has no index that knows a row's position in an order, so `page=25000` must walk past every row
  * before it. After such a walk the server remembers, for that very query (table, filter, its values, order),
  * the sort keys of the page's first and last rows and their positions; a later page of the same query near
  * a remembered position reads by keyset from it (`WHERE (sort, id) >= keys`, a short OFFSET) instead of
@@ -151,8 +151,8 @@ export interface AnchorScope {
 
 /**
  * The scope of `q`'s anchors, or null when none may be used: the server is not listening, the filter runs
- * SQL of a hook's own, or a table it reads has no `table_changed` trigger. The key is `fingerprint()`'s
- * inputs without the page size (positions are rows).
+ * SQL of a hook's own, or a table it reads has no `table_changed` trigger. The key is what a cursor's
+ * fingerprint (cursor.ts) holds but the page size (positions are rows).
  */
 export function anchorScope(db: Queryable, resource: Resource, q: ListQuery): AnchorScope | null {
   const cache = cacheOf(db);
@@ -168,23 +168,32 @@ export function isCurrent(scope: AnchorScope): boolean {
   return scope.cache.listening > 0 && scope.cache.generation === scope.generation;
 }
 
-/** The anchors of this query in `system` (marks the query recently used). */
-export function anchorsOf(scope: AnchorScope, system: Anchor['system']): Anchor[] {
-  const entry = scope.cache.queries.get(scope.key);
+/**
+ * What the planner consults: this query's anchors (marking the query recently used), or null when none may
+ * be used or kept: no scope, or a table changed since the scope was taken. A copy: the cache moves on.
+ */
+export function anchorsKnown(scope: AnchorScope | null): Anchor[] | null {
+  if (!scope || !isCurrent(scope)) return null;
+  const { queries } = scope.cache;
+  const entry = queries.get(scope.key);
   if (!entry) return [];
-  scope.cache.queries.delete(scope.key);
-  scope.cache.queries.set(scope.key, entry);
-  return entry.anchors.filter((a) => a.system === system);
+  queries.delete(scope.key);
+  queries.set(scope.key, entry);
+  return [...entry.anchors];
 }
 
-/** Counts a page answered through an anchor. */
-export function countHit(scope: AnchorScope): void {
-  scope.cache.hits += 1;
+/**
+ * What the executor leaves after a page is read: a hit when it was read through an anchor, and the
+ * positions it `found`; nothing when a table changed since the scope was taken.
+ */
+export function recordRead(scope: AnchorScope, read: { isHit: boolean; found: readonly Anchor[] }): void {
+  if (!isCurrent(scope)) return;
+  if (read.isHit) scope.cache.hits += 1;
+  if (read.found.length > 0) remember(scope, read.found);
 }
 
-/** Stores `found` for this query unless a table changed since the scope was taken. */
-export function remember(scope: AnchorScope, found: readonly Anchor[]): void {
-  if (!isCurrent(scope) || found.length === 0) return;
+/** Stores `found` for this query (most recently used), dropping the oldest past the bounds. */
+function remember(scope: AnchorScope, found: readonly Anchor[]): void {
   const { queries } = scope.cache;
   let entry = queries.get(scope.key);
   if (entry) queries.delete(scope.key);

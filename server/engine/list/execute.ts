@@ -1,0 +1,135 @@
+import type { Resource } from '../../../resources/define.ts';
+import type { Queryable } from '../../db/index.ts';
+import { ident } from '../schema/fields.ts';
+import { isCurrent, recordRead, type Anchor, type AnchorScope } from './anchors.ts';
+import { badCursorOnDataError, encodeCursor } from './cursor.ts';
+import { KEYS, keysColumn, keysetPredicate, keysOf } from './keyset.ts';
+import type { PagePlan, Place, Read } from './plan.ts';
+import { orderBySql, type ListQuery } from './query.ts';
+import { selectColumns } from './records.ts';
+import { countRows, seenSoFar, type Total } from './totals.ts';
+
+export interface Page extends Total {
+  rows: Record<string, unknown>[];
+  currentPage: number;
+  nextCursor: string | null;
+}
+
+/** A read's rows in the query's order (the extra row dropped), and whether more follow them. */
+interface Rows {
+  rows: Record<string, unknown>[];
+  hasMore: boolean;
+}
+
+/**
+ * Runs a plan (plan.ts): its read, beside the count when the total is counted now; the plain read instead
+ * when the first went through an anchor while a table changed; the anchors' hit and positions recorded in
+ * `scope` (taken before the request's first statement). Returns the page with its total and next cursor.
+ */
+export async function executePlan(
+  db: Queryable,
+  resource: Resource,
+  q: ListQuery,
+  plan: PagePlan,
+  scope: AnchorScope | null,
+): Promise<Page> {
+  // The rows' statement is sent first, the count's after it.
+  const reading = readPlanned(db, resource, q, plan, scope);
+  const counting = plan.total.kind === 'count' ? countRows(db, resource, q) : null;
+  const [read, counted] = await Promise.all([reading, counting]);
+  let total: Total;
+  if (counted) total = counted;
+  else if (plan.total.kind === 'known') total = plan.total.total;
+  else total = seenSoFar(q, plan.page, read.rows.length + (read.hasMore ? 1 : 0));
+  return finish(resource, q, read, plan.page, total);
+}
+
+/**
+ * The plan's rows. A read through an anchor is checked after its answer arrived: if a table changed since
+ * the scope was taken, the page is read again the plain way. What was read is recorded in the same tick.
+ */
+async function readPlanned(
+  db: Queryable,
+  resource: Resource,
+  q: ListQuery,
+  plan: PagePlan,
+  scope: AnchorScope | null,
+): Promise<Rows> {
+  let read = await runRead(db, resource, q, plan.read);
+  if (!scope) return read;
+  let isHit = plan.plainRead !== null;
+  if (plan.plainRead && !isCurrent(scope)) {
+    read = await runRead(db, resource, q, plan.plainRead);
+    isHit = false;
+  }
+  const found = plan.remember ? positionsOf(plan.remember, read) : [];
+  recordRead(scope, { isHit, found });
+  return read;
+}
+
+/** Sends one Read's statement; the rows come back in the query's order. */
+async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Read): Promise<Rows> {
+  const order = read.isReversed ? q.order.map((o) => ({ field: o.field, desc: !o.desc })) : q.order;
+  const select = `SELECT ${selectColumns(resource)}, ${keysColumn(q.order)} FROM ${ident(resource.table)}`;
+  let where = q.where;
+  const params = [...q.params];
+  if (read.from) {
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const from = keysetPredicate(resource, order, read.from.keys, bind, read.from.source === 'anchor');
+    where = q.where ? `${q.where} AND (${from})` : `WHERE ${from}`;
+  }
+  const limit = read.count + (read.more === null ? 1 : 0);
+  const sql = skipping(resource, select, where, orderBySql(resource.table, order), limit, read.offset);
+  const send = () => db.query(sql, params);
+  const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
+  const kept = rows.slice(0, read.count);
+  return { rows: read.isReversed ? kept.reverse() : kept, hasMore: read.more ?? rows.length > read.count };
+}
+
+/**
+ * `limit` rows after skipping `offset` in `orderBy`, as a deferred join: the subquery walks past the skipped
+ * rows reading only ids (an index-only scan of the sort's `(field, id)` index when no filter needs the
+ * table), and only the page's rows are read whole. A plain `OFFSET` fetched every skipped row from the
+ * table: page 25,000 of a million rows took 94 ms against 5 ms for the first. `orderBy` ends with `id`, so
+ * the order, and with it the page, is the same either way.
+ */
+function skipping(
+  resource: Resource,
+  select: string,
+  where: string,
+  orderBy: string,
+  limit: number,
+  offset: number,
+): string {
+  if (offset === 0) return `${select} ${where} ${orderBy} LIMIT ${limit}`;
+  const id = `${ident(resource.table)}."id"`;
+  const keys = `SELECT ${id} FROM ${ident(resource.table)} ${where} ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  return `${select} WHERE ${id} IN (${keys}) ${orderBy}`;
+}
+
+/**
+ * The anchors a page leaves: its first and last rows in its place's system (from the end: the query's
+ * order reversed), with their positions and whether a row follows each in that order (null: unknown).
+ */
+function positionsOf(place: Place, read: Rows): Anchor[] {
+  const rows = place.system === 'start' ? read.rows : [...read.rows].reverse();
+  if (rows.length === 0) return [];
+  const next = place.system === 'start' ? read.hasMore : null;
+  const { system, at } = place;
+  return [
+    { system, pos: at, keys: keysOf(rows[0]!), next: rows.length > 1 ? true : next },
+    { system, pos: at + rows.length - 1, keys: keysOf(rows[rows.length - 1]!), next },
+  ];
+}
+
+function finish(resource: Resource, q: ListQuery, read: Rows, currentPage: number, total: Total): Page {
+  const kept = read.rows.slice(0, q.size);
+  const last = kept[kept.length - 1];
+  const nextCursor =
+    read.hasMore && last
+      ? encodeCursor(resource, q, { keys: keysOf(last), page: currentPage + 1, total })
+      : null;
+  // Copies without the keys column rather than `delete` (which leaves every row a slow dictionary object).
+  const rows = kept.map(({ [KEYS]: _keys, ...row }) => row);
+  return { rows, currentPage, nextCursor, ...total };
+}
