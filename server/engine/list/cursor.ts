@@ -20,12 +20,6 @@ export interface CursorState {
 /** Longest `cursor` accepted (a cursor of ours holds one page's sort keys). */
 const MAX_CURSOR = 8_192;
 
-/** The query a cursor belongs to: the filter, its values, the order and the page size. */
-function fingerprint(resource: Resource, q: ListQuery): string {
-  const text = JSON.stringify([resource.name, q.where, q.params.map(String), q.orderBy, q.size]);
-  return crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);
-}
-
 export function encodeCursor(resource: Resource, q: ListQuery, state: CursorState): string {
   const { total, isEstimate, isCapped } = state.total;
   const body = {
@@ -57,6 +51,16 @@ export function decodeCursor(resource: Resource, q: ListQuery, cursor: string): 
   };
 }
 
+/** A key of a forged cursor the column cannot hold (class 22: bad number, date...) is the cursor's fault. */
+export async function badCursorOnDataError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (classifyDbError(error) === 'data') throw badCursor();
+    throw error;
+  }
+}
+
 /** A cursor's body as encodeCursor writes it (`e`, `c`: the total is an estimate, is capped). */
 interface CursorBody {
   v: 1;
@@ -86,20 +90,16 @@ function isOurs(resource: Resource, q: ListQuery, body: unknown): body is Cursor
   );
 }
 
+/** The query a cursor belongs to: the filter, its values, the order and the page size. */
+function fingerprint(resource: Resource, q: ListQuery): string {
+  const text = JSON.stringify([resource.name, q.where, q.params.map(String), q.orderBy, q.size]);
+  return crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
 function validKey(resource: Resource, key: SortKey, value: unknown): boolean {
   if (key.field === 'id') return typeof value === 'string' && /^\d{1,19}$/.test(value);
   if (value === null) return fieldByName(resource, key.field)?.isNullable ?? false;
   return typeof value === 'string' && value.length <= 4096 && !value.includes('\u0000');
-}
-
-/** A key of a forged cursor the column cannot hold (class 22: bad number, date...) is the cursor's fault. */
-export async function badCursorOnDataError<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (classifyDbError(error) === 'data') throw badCursor();
-    throw error;
-  }
 }
 
 function badCursor(): AppError {

@@ -38,7 +38,7 @@ export interface ListQuery {
   /** The same order as a list (the id last), for keyset paging (keyset.ts). */
   order: SortKey[];
   page: number;
-  /** `cursor=<next_cursor>` as given (checked by keyset.ts), or null. */
+  /** `cursor=<next_cursor>` as given (checked by cursor.ts), or null. */
   cursor: string | null;
   size: number;
   /** Relation names to embed (validated). */
