@@ -5,7 +5,7 @@
  *
  * A throwaway PostgreSQL 15 cluster (scripts/lib/pg-cluster.ts) and two server processes on it (`node
  * --import tsx server/main.ts`, each its own DATA_DIR and fixed port, one shared STORAGE=local directory,
- * CSV_JOB_ROWS=1000 so large exports become jobs). `workers` clients (half on each server, moving to the
+ * CSV_JOB_ROWS=300 so large exports become jobs). `workers` clients (half on each server, moving to the
  * other one after a connection failure) drive mixed writes: creates, updates and deletes of departments,
  * roles and dictionaries, file uploads and deletes, CSV exports (streamed or queued), and some reads. The run
  * is cut into six phases of equal length (a phase lasts at least as long as its fault plus 10 s), each with
@@ -809,7 +809,7 @@ try {
         STORAGE_DIR: storageDir,
         ADMIN_USERNAME: 'admin',
         ADMIN_PASSWORD: PASSWORD,
-        CSV_JOB_ROWS: '1000',
+        CSV_JOB_ROWS: '300',
       }),
     );
   }
