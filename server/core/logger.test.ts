@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DROPPED_LINES_MSG, dailyFileStream, logFileFor } from './logger.ts';
+import { DROPPED_LINES_MSG, createLogger, dailyFileStream, logFileFor } from './logger.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,5 +79,29 @@ describe('the log file destination on a full disk', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: DROPPED_LINES_MSG, dropped: 1, reason: 'ENOSPC' });
     expect(lines.slice(1)).toEqual(['{"msg":"after"}']);
     await new Promise<void>((resolve) => stream.end(resolve));
+  });
+});
+
+describe('errors in log lines', () => {
+  it('keep type, message and code, never the stack, under err and error', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-err-'));
+    dirs.push(dir);
+    const lines: string[] = [];
+    const log = createLogger({
+      level: 'info',
+      stdout: false,
+      extraStreams: [{ level: 'info', stream: { write: (line: string) => void lines.push(line) } }],
+    });
+    const failure = Object.assign(new Error('connection terminated unexpectedly'), { code: '57P01' });
+    log.warn({ err: failure }, 'node heartbeat failed');
+    log.error({ error: new TypeError('bad') }, 'task sync failed');
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    expect(first?.err).toEqual({
+      type: 'Error',
+      message: 'connection terminated unexpectedly',
+      code: '57P01',
+    });
+    expect(second?.error).toEqual({ type: 'TypeError', message: 'bad' });
+    expect(lines.join('')).not.toMatch(/\bat .*\.ts:\d+|node_modules/);
   });
 });

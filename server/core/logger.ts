@@ -102,6 +102,21 @@ export function withRedactedRequests(log: pino.Logger, extraParams: readonly str
   );
 }
 
+/**
+ * An error as a log line holds it: its type, message and code, never its stack (pino's own serializer
+ * writes the stack, and a pg or pg-boss error's stack names our files and the driver's internals). Every
+ * logger from createLogger uses it for `err` and `error`, background loops included.
+ */
+export function errorWithoutStack(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const code = (value as { code?: unknown }).code;
+  return {
+    type: value.name || value.constructor.name,
+    message: value.message,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+  };
+}
+
 /** The `msg` of the line the log file gets when it can be written again after lines were dropped. */
 export const DROPPED_LINES_MSG = 'log lines dropped: the log file could not be written';
 
@@ -133,6 +148,7 @@ export function createLogger({
     {
       level,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: errorWithoutStack, error: errorWithoutStack },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
