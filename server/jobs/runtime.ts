@@ -6,6 +6,7 @@ import { publishEvent } from '../events/hub.ts';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { bossDbOf, type BossDb } from './adapter.ts';
 import { BOSS_SCHEMA } from './counts.ts';
+import { installTick } from './tick.ts';
 import { asOutput, startOrphanReaper, type OrphanReaper } from './orphans.ts';
 import { nodeFor } from '../cluster/nodes.ts';
 
@@ -89,15 +90,21 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
   const startBoss = async () => {
     // Loaded here, not when the server starts: the job runtime starts once the server listens.
     const { default: Boss } = await import('pg-boss');
+    if (config.jobsTickSeconds < 60) installTick();
+    const tick = config.jobsTickSeconds;
     const instance = new Boss({
       ...connection,
       schema: BOSS_SCHEMA,
       application_name: 'admin-jobs',
       pollingIntervalSeconds: config.jobsPollSeconds,
-      cronMonitorIntervalSeconds: config.jobsCronSeconds,
-      cronWorkerIntervalSeconds: Math.min(5, config.jobsCronSeconds),
+      // A check at least twice a tick, so no cron "minute" passes unchecked.
+      cronMonitorIntervalSeconds: Math.max(1, Math.min(config.jobsCronSeconds, Math.floor(tick / 2))),
+      cronWorkerIntervalSeconds: Math.max(1, Math.min(5, config.jobsCronSeconds, Math.floor(tick / 2))),
+      // Expiry and archiving: every two ticks (pg-boss's own default of 120 s at the 60-second tick).
+      maintenanceIntervalSeconds: 2 * tick,
       // No monitor-states timer: queueCounts() reads the counts when asked.
-    });
+      ...(tick < 60 ? { tickSeconds: tick } : {}),
+    } as PgBoss.ConstructorOptions);
     instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
     settleCompletions(instance.getDb() as BossDb, log);
     try {
