@@ -43,6 +43,11 @@ export interface Config {
   /** How often workers poll for jobs, and pg-boss's cron check interval (1-45 s); tests shorten both. */
   jobsPollSeconds: number;
   jobsCronSeconds: number;
+  /**
+   * Length of a cron minute for pg-boss's schedules (JOBS_TICK_SECONDS, a divisor of 60; 60 in production).
+   * Shorter runs the schedules' clock faster (server/jobs/tick.ts), for tests and demos.
+   */
+  jobsTickSeconds: number;
   /** CSV exports and imports of more rows than this run as background jobs (while jobs run here). */
   csvJobRows: number;
   /** Where assets and backups live (server/storage): driver and its settings. */
@@ -90,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: env.JOBS !== '0',
     jobsPollSeconds: Math.max(0.5, Number(env.JOBS_POLL_SECONDS) || 2),
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
+    jobsTickSeconds: tickSeconds(env.JOBS_TICK_SECONDS),
     csvJobRows: Math.max(1, toInt(env.CSV_JOB_ROWS, 50_000)),
     storage: {
       driver: parseDriver(env.STORAGE),
@@ -106,6 +112,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     heartbeatSeconds: Math.min(300, Math.max(1, toInt(env.HEARTBEAT_SECONDS, 10))),
   };
+}
+
+/** JOBS_TICK_SECONDS: a divisor of 60 (so ticks line up with pg-boss's slots), else 60. */
+function tickSeconds(value: string | undefined): number {
+  const n = toInt(value, 60);
+  return n >= 1 && n <= 60 && 60 % n === 0 ? n : 60;
 }
 
 function toInt(value: string | undefined, fallback: number): number {

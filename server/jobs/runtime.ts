@@ -6,6 +6,9 @@ import { publishEvent } from '../events/hub.ts';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { bossDbOf, type BossDb } from './adapter.ts';
 import { BOSS_SCHEMA } from './counts.ts';
+import { installTick } from './tick.ts';
+import { asOutput, startOrphanReaper, type OrphanReaper } from './orphans.ts';
+import { nodeFor } from '../cluster/nodes.ts';
 
 /** One job as a handler receives it. */
 export interface JobContext<T> {
@@ -24,7 +27,21 @@ export interface QueueDefinition<T = Record<string, unknown>> {
   options?: { retryLimit?: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds?: number };
   /** Who else sees this job's events besides `system.system.jobs` holders, e.g. the user who asked for it. */
   audience?(data: T): { userId: string; permission: string } | null;
+  /**
+   * Jobs of this queue each server fetches at once (one pg-boss fetch of this batch size) and runs side by
+   * side; each job completes or fails on its own. 1 by default.
+   */
+  concurrency?: number;
+  /**
+   * What becomes of a job whose server died while running it (./orphans.ts), once that server's heartbeat
+   * has expired: `'retry'` runs it once more (an idempotent job), `'fail'` (the default) fails it, and a
+   * function settles it from what the job had done (a scheduled task's run), answering the job's end.
+   */
+  orphaned?: 'retry' | 'fail' | ((job: { id: string; data: T; message: string }) => Promise<OrphanOutcome>);
 }
+
+/** How an orphaned job ends: completed with an output, or failed. */
+export type OrphanOutcome = { state: 'completed'; output: object | null } | { state: 'failed' };
 
 /** Queues every server works, declared by the modules that own them (before the app starts). */
 const declared = new Map<string, QueueDefinition<never>>();
@@ -59,7 +76,9 @@ export interface JobsRuntime {
  */
 export function createJobsRuntime({ db, config, log }: { db: Db; config: Config; log: Logger }): JobsRuntime {
   let boss: PgBoss | null = null;
-  const working = new Set<string>();
+  const working = new Map<string, QueueDefinition<never>>();
+  const node = nodeFor(db).id;
+  let reaper: OrphanReaper | null = null;
   /** Queues given to `work` before the start (modules registering in onReady): worked once started. */
   const pending = new Map<string, QueueDefinition<never>>();
   const connection: PgBoss.ConstructorOptions =
@@ -71,15 +90,21 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
   const startBoss = async () => {
     // Loaded here, not when the server starts: the job runtime starts once the server listens.
     const { default: Boss } = await import('pg-boss');
+    if (config.jobsTickSeconds < 60) installTick();
+    const tick = config.jobsTickSeconds;
     const instance = new Boss({
       ...connection,
       schema: BOSS_SCHEMA,
       application_name: 'admin-jobs',
       pollingIntervalSeconds: config.jobsPollSeconds,
-      cronMonitorIntervalSeconds: config.jobsCronSeconds,
-      cronWorkerIntervalSeconds: Math.min(5, config.jobsCronSeconds),
+      // A check at least twice a tick, so no cron "minute" passes unchecked.
+      cronMonitorIntervalSeconds: Math.max(1, Math.min(config.jobsCronSeconds, Math.floor(tick / 2))),
+      cronWorkerIntervalSeconds: Math.max(1, Math.min(5, config.jobsCronSeconds, Math.floor(tick / 2))),
+      // Expiry and archiving: every two ticks (pg-boss's own default of 120 s at the 60-second tick).
+      maintenanceIntervalSeconds: 2 * tick,
       // No monitor-states timer: queueCounts() reads the counts when asked.
-    });
+      ...(tick < 60 ? { tickSeconds: tick } : {}),
+    } as PgBoss.ConstructorOptions);
     instance.on('error', (err: Error) => log.error({ err }, 'job queue error'));
     settleCompletions(instance.getDb() as BossDb, log);
     try {
@@ -107,11 +132,14 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
         await runtime.stop().catch(() => undefined);
         throw error;
       }
+      reaper = startOrphanReaper({ db, boss, node, log, intervalSeconds: config.heartbeatSeconds, working });
     },
     async stop() {
       const instance = boss;
       if (!instance) return;
       boss = null;
+      reaper?.stop();
+      reaper = null;
       working.clear();
       // Waits up to 10 s for running handlers, then marks what is left failed (retried elsewhere).
       await instance.stop({ graceful: true, timeout: 10_000, wait: true });
@@ -125,34 +153,60 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
         () => instance.createQueue(definition.name, { name: definition.name, ...definition.options }),
         log,
       );
-      working.add(definition.name);
-      await instance.work<Record<string, unknown>>(
+      working.set(definition.name, definition as QueueDefinition<never>);
+      const batchSize = Math.max(1, definition.concurrency ?? 1);
+      const run = async (job: PgBoss.Job<Record<string, unknown>>) => {
+        const audience = definition.audience?.(job.data as never) ?? null;
+        const event = async (data: Record<string, unknown>) => {
+          const payload = { queue: job.name, id: job.id, ...data };
+          await publishEvent(db, { type: 'job', data: payload, permission });
+          if (audience) await publishEvent(db, { type: 'job', data: payload, ...audience });
+        };
+        let outcome: { result: unknown } | { message: string };
+        try {
+          // The claim: which node runs the job, so a survivor can settle it if this node dies.
+          await claimJob(db, job.name, job.id, node);
+          const result = await definition.handler({
+            id: job.id,
+            queue: job.name,
+            data: job.data as never,
+            progress: async (percent, detail) => {
+              const progress = await recordProgress(db, job.name, job.id, percent, detail);
+              await event({ state: 'active', progress });
+            },
+          });
+          outcome = { result };
+        } catch (error) {
+          // The message only (a handler's errors are plain): no stack in the job's output.
+          outcome = { message: error instanceof Error ? error.message : String(error) };
+        }
+        if ('result' in outcome) {
+          const output = asOutput(outcome.result);
+          if (output) await instance.complete(job.name, job.id, output);
+          else await instance.complete(job.name, job.id);
+          await event({ state: 'completed', progress: 100 });
+        } else {
+          await instance.fail(job.name, job.id, { message: outcome.message });
+          await event({ state: 'failed' });
+        }
+      };
+      const worker: { id: string | null } = { id: null };
+      worker.id = await instance.work<Record<string, unknown>>(
         definition.name,
-        { pollingIntervalSeconds: config.jobsPollSeconds, batchSize: 1 },
-        async ([job]) => {
-          if (!job) return null;
-          const audience = definition.audience?.(job.data as never) ?? null;
-          const event = async (data: Record<string, unknown>) => {
-            const payload = { queue: job.name, id: job.id, ...data };
-            await publishEvent(db, { type: 'job', data: payload, permission });
-            if (audience) await publishEvent(db, { type: 'job', data: payload, ...audience });
-          };
-          try {
-            const result = await definition.handler({
-              id: job.id,
-              queue: job.name,
-              data: job.data as never,
-              progress: async (percent, detail) => {
-                const progress = await recordProgress(db, job.name, job.id, percent, detail);
-                await event({ state: 'active', progress });
-              },
-            });
-            await event({ state: 'completed', progress: 100 });
-            return result;
-          } catch (error) {
-            await event({ state: 'failed' });
-            throw error;
-          }
+        { pollingIntervalSeconds: config.jobsPollSeconds, batchSize },
+        async (jobs) => {
+          // Each job completes or fails by itself (pg-boss's own completion of the batch then finds nothing
+          // active); a failure to record an end (the database away) leaves the job to expire or be reaped.
+          await Promise.all(
+            jobs.map((job) =>
+              run(job).catch((err: unknown) =>
+                log.warn({ err, queue: job.name }, 'could not record a job end'),
+              ),
+            ),
+          );
+          // A full batch: more may be waiting, so fetch again now instead of after the polling interval.
+          if (jobs.length === batchSize && worker.id) instance.notifyWorker(worker.id);
+          return null;
         },
       );
     },
@@ -203,6 +257,15 @@ export async function contended<T>(db: Db, fn: () => Promise<T>, log?: Logger): 
 /** Job events (`type: 'job'`, `{ queue, id, state, progress }`) reach streams holding the jobs page. */
 const permission = PERMISSION.systemJobs;
 
+/** Records the node running a job in its `output` (kept by progress, replaced by the job's end). */
+async function claimJob(db: Db, queue: string, id: string, node: string): Promise<void> {
+  await db.query(
+    `UPDATE ${BOSS_SCHEMA}.job SET output = jsonb_build_object('node', $3::text)
+      WHERE name = $1 AND id = $2 AND state = 'active'`,
+    [queue, id, node],
+  );
+}
+
 /** Keeps progress in the active job's `output` column (pg-boss replaces it with the result on completion). */
 async function recordProgress(
   db: Db,
@@ -213,7 +276,8 @@ async function recordProgress(
 ): Promise<number> {
   const progress = Math.max(0, Math.min(100, Math.round(percent)));
   await db.query(
-    `UPDATE ${BOSS_SCHEMA}.job SET output = $3::jsonb WHERE name = $1 AND id = $2 AND state = 'active'`,
+    `UPDATE ${BOSS_SCHEMA}.job SET output = COALESCE(output, '{}'::jsonb) || $3::jsonb
+      WHERE name = $1 AND id = $2 AND state = 'active'`,
     [queue, id, JSON.stringify({ ...detail, progress })],
   );
   return progress;

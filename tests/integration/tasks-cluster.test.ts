@@ -5,6 +5,11 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
 /** pg-boss's timekeeper queue: one job per schedule per minute (its singleton slot), which sends the run. */
 const SEND_IT = '__pgboss__send-it';
 const PENDING = ['created', 'retry', 'active'];
+/**
+ * pg-boss's tick on both servers (JOBS_TICK_SECONDS): a cron minute lasts 4 s, so the every-minute task
+ * fires every 4 s and the next "minute" comes within seconds instead of up to a minute.
+ */
+const TICK = 4;
 
 /**
  * Two server processes against one PostgreSQL: this test's app and `server/main.ts` in a child process,
@@ -12,8 +17,8 @@ const PENDING = ['created', 'retry', 'active'];
  * runs once. Only under `npm run test:pg`: PGlite is an embedded, single-process database, so there cannot
  * be a second server on it.
  *
- * No wall clock: the task runs every minute, so its first run comes whatever the second is; pg-boss sending
- * the next minute is the control event (every check of the first minute, on both servers, is over by then),
+ * No wall clock: the task runs every minute (every tick), so its first run comes whatever the second is;
+ * pg-boss sending the next minute is the control event (every check of the first minute, on both servers, is over by then),
  * and the count is read once nothing is pending, in one snapshot.
  */
 describe.skipIf(!process.env.DATABASE_URL)('scheduled tasks on two servers (PostgreSQL)', () => {
@@ -21,7 +26,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled tasks on two servers (Post
   let child: ServerProcess | null = null;
 
   beforeAll(async () => {
-    t = await createTestApp({ jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1 });
+    t = await createTestApp({ jobs: true, jobsPollSeconds: 0.5, jobsCronSeconds: 1, jobsTickSeconds: TICK });
   }, 60_000);
   afterAll(async () => {
     await child?.stop();
@@ -49,11 +54,12 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled tasks on two servers (Post
       ADMIN_PASSWORD: 'cluster-admin-password-1',
       JOBS_CRON_SECONDS: '1',
       JOBS_POLL_SECONDS: '0.5',
+      JOBS_TICK_SECONDS: String(TICK),
     });
 
     expect((await api('PATCH', `/${id}`, { state: true, cron: '* * * * *' })).statusCode).toBe(200);
     // One statement, one snapshot: the minutes pg-boss's timekeeper sent (one send-it job per schedule and
-    // minute, its singleton slot), the jobs in the task's queue, and the runs.
+    // minute, its singleton slot of one tick), the jobs in the task's queue, and the runs.
     const snapshot = async () =>
       (
         await t.db.query<{
@@ -80,7 +86,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled tasks on two servers (Post
     // The control event: pg-boss's bookkeeping has moved on to the next minute (a second slot). Both
     // timekeepers check every second, so every check of the first minute has had its chance to send that
     // minute's run again by then.
-    await expect.poll(async () => (await snapshot()).slots, { ...POLL, timeout: 75_000 }).toBeGreaterThan(1);
+    await expect.poll(async () => (await snapshot()).slots, { ...POLL, timeout: 30_000 }).toBeGreaterThan(1);
     // Counted once no send, job or run is pending (a later minute may have begun meanwhile; it counts whole).
     let settled = await snapshot();
     await expect.poll(async () => (settled = await snapshot()).pending, { ...POLL, timeout: 15_000 }).toBe(0);

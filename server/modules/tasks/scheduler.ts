@@ -3,7 +3,7 @@ import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import type { TaskHandlers } from './handlers.ts';
-import { allTaskRows, closeRun, findTaskRow, openRun, type TaskRow } from './store.ts';
+import { allTaskRows, closeRun, findTaskRow, openRun, settleInterruptedRun, type TaskRow } from './store.ts';
 
 /** pg-boss 10 keys a schedule by its queue, so each task has its own queue. */
 export const taskQueue = (id: string) => `task-${id}`;
@@ -82,6 +82,13 @@ export function createTaskScheduler(
           jobId: job.id,
           userId: job.data.user_id ?? null,
         }).then((runId) => ({ run_id: runId })),
+      // Its server died: the run is closed as failed (or, if it had finished, the job completes); never rerun.
+      orphaned: async ({ id, message }) => {
+        const run = await settleInterruptedRun(ctx.db, id, message);
+        return run.status === 'succeeded'
+          ? { state: 'completed', output: { run_id: run.runId } }
+          : { state: 'failed' };
+      },
     });
     const boss = jobs.boss!;
     await contended(

@@ -133,6 +133,32 @@ export async function closeRun(
   );
 }
 
+/**
+ * Settles the run of a task job whose server died (issue 28, item 6): a run still `running` is closed as
+ * failed with `error` ('failed'); a run that had finished keeps its outcome ('succeeded' when it succeeded);
+ * no run at all is 'none'. The task never runs again for that job.
+ */
+export async function settleInterruptedRun(
+  db: Queryable,
+  jobId: string,
+  error: string,
+): Promise<{ status: 'succeeded' | 'failed' | 'none'; runId: string | null }> {
+  const closed = await db.query<{ id: string }>(
+    `UPDATE task_runs SET status = 'failed', finished_at = now(),
+            duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM (now() - started_at)) * 1000)::int), error = $2
+      WHERE job_id = $1 AND status = 'running' RETURNING id`,
+    [jobId, error.slice(0, 2000)],
+  );
+  if (closed.rows[0]) return { status: 'failed', runId: String(closed.rows[0].id) };
+  const { rows } = await db.query<{ id: string; status: string }>(
+    'SELECT id, status FROM task_runs WHERE job_id = $1',
+    [jobId],
+  );
+  const run = rows[0];
+  if (!run) return { status: 'none', runId: null };
+  return { status: run.status === 'succeeded' ? 'succeeded' : 'failed', runId: String(run.id) };
+}
+
 export async function listRuns(
   db: Queryable,
   taskId: string,
