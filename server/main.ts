@@ -160,14 +160,19 @@ export async function main(
     server.app.log.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => process.exit(1), config.shutdownGraceSeconds * 1000 + CLOSE_TIMEOUT_MS);
     force.unref();
+    let status = 0;
     try {
       await server.close();
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      status = 1;
+      process.stderr.write(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
+    process.exit(status);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: a second signal (Ctrl-C reaches both npm and the server, and npm forwards it again)
+  // must not kill the process half way through its drain; it is ignored while the first one runs.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

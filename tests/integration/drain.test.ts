@@ -173,6 +173,8 @@ describe('SIGTERM drains in-flight requests', () => {
       message: translate('en', 'errors.shutting_down'),
       data: null,
     });
+    // The same signal again (npm forwards a Ctrl-C the server got already) does not cut the drain short.
+    first.kill('SIGTERM');
     const zh = await freshGet(`${first.baseURL}/api/v1`);
     expect(JSON.parse(zh.body)).toMatchObject({
       code: 503,
