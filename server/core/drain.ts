@@ -23,8 +23,9 @@ const longLived = new WeakSet<ServerResponse>();
 /**
  * Graceful shutdown's first half (issue 28): tracks the requests in flight and, once `drain` is called,
  * answers new ones 503 while those already received finish, uploads included (their bodies keep arriving).
- * Registered first among the app's hooks, so a refused request runs no other hook, handler or query. Each
- * connection closes after its last answer, so kept-alive sockets do not hold the process. Example:
+ * Registered before the app's other hooks (only the request id comes first), so a refused request runs no
+ * other hook, handler or query. Each connection closes after its last answer, so kept-alive sockets do not
+ * hold the process. Example:
  * `registerDrain(app); ...; await drainOf(app).drain(25_000); await app.close();`
  */
 export function registerDrain(app: FastifyInstance): void {
