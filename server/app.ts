@@ -11,6 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { logSinkFor } from './cluster/nodes.ts';
+import { registerDrain } from './core/drain.ts';
 import { registerHostCheck, registerHsts } from './core/hosts.ts';
 import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
@@ -77,6 +78,8 @@ export async function buildApp({
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // Before every other hook: a draining server answers new requests 503 and runs nothing else for them.
+  registerDrain(app);
   registerHostCheck(app, config);
   registerHsts(app, config);
 

@@ -59,6 +59,11 @@ export interface Config {
   };
   /** Seconds between heartbeats of this node (cluster_nodes); a node silent for 3 of them is gone. */
   heartbeatSeconds: number;
+  /**
+   * SHUTDOWN_GRACE_SECONDS: how long a SIGTERM / SIGINT waits for the requests already received before it
+   * cuts them and closes (server/main.ts); under the 30 s a container platform usually waits before SIGKILL.
+   */
+  shutdownGraceSeconds: number;
 }
 
 /** Reads the configuration from an env-like object. Example: `loadConfig(process.env)`. */
@@ -111,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     heartbeatSeconds: Math.min(300, Math.max(1, toInt(env.HEARTBEAT_SECONDS, 10))),
+    shutdownGraceSeconds: Math.min(3600, Math.max(1, toInt(env.SHUTDOWN_GRACE_SECONDS, 25))),
   };
 }
 

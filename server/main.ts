@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { negotiateLocale, translate } from '../locales/index.ts';
 import { buildApp } from './app.ts';
+import { drainOf } from './core/drain.ts';
 import { ensureFirstAdmin } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/index.ts';
@@ -15,8 +16,12 @@ export interface RunningServer {
   db: Db;
   /** Origin it listens on, e.g. `http://127.0.0.1:3000`. */
   address: string;
-  /** Drains the app, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Drains, then closes: new requests get 503 while the ones already received finish (at most `graceMs`,
+   * default SHUTDOWN_GRACE_SECONDS; then they are cut), then the app (event streams, jobs, storage) and the
+   * database close.
+   */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -58,8 +63,14 @@ export async function startServer(
       app,
       db,
       address,
-      async close() {
-        await app.close();
+      async close({ graceMs = config.shutdownGraceSeconds * 1000 } = {}) {
+        const { cut } = await drainOf(app).drain(graceMs);
+        if (cut) app.log.warn({ cut, grace_ms: graceMs }, 'shutdown grace period over: requests cut');
+        // The close ends the event streams, then every connection left: none may hold the process.
+        const closing = app.close();
+        const stragglers = setTimeout(() => app.server.closeAllConnections(), CLOSE_CONNECTIONS_MS);
+        stragglers.unref();
+        await closing.finally(() => clearTimeout(stragglers));
         await db.close();
       },
     };
@@ -70,6 +81,10 @@ export async function startServer(
 }
 
 const RETRY_AFTER_S = 5;
+/** After the drain, connections still open this long after the app's close began are closed outright. */
+const CLOSE_CONNECTIONS_MS = 2_000;
+/** A close that still has not finished this long after the grace period ends the process with status 1. */
+const CLOSE_TIMEOUT_MS = 15_000;
 
 /**
  * A server starts while its PostgreSQL is down (issue 28): until the database answers, a stand-in listener
@@ -143,16 +158,21 @@ export async function main(
     if (closing) return;
     closing = true;
     server.app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceSeconds * 1000 + CLOSE_TIMEOUT_MS);
     force.unref();
+    let status = 0;
     try {
       await server.close();
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      status = 1;
+      process.stderr.write(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
+    process.exit(status);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: a second signal (Ctrl-C reaches both npm and the server, and npm forwards it again)
+  // must not kill the process half way through its drain; it is ignored while the first one runs.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

@@ -15,7 +15,7 @@ type JsonSchema = Record<string, unknown>;
  * Error responses are derived from what a route is: signed-in routes answer 401 and 403 (403 also for the
  * XSRF rule of every unsafe method), routes with a path parameter 404, unsafe methods 413/415 (body too
  * large, not JSON) and 422, routes with a query 422, rate-limited routes 429, every route 503 while
- * the database cannot be reached, and unsafe methods 507 while the disk is full. A route adds others
+ * the database cannot be reached or the server shuts down (core/drain.ts), and unsafe methods 507 while the disk is full. A route adds others
  * (409 ...) with `x-errors` in its schema.
  */
 export function swaggerOptions(): SwaggerOptions {
@@ -68,7 +68,7 @@ const API_DESCRIPTION = [
   'with a method it does not have (the `Allow` header lists those it has), 413 body too large, 414 path too',
   'long, 415 not JSON or a JSON body declared in a charset other than UTF-8, 422 a body that is not JSON or',
   `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, 431 headers too large, 503 database`,
-  'unavailable (with Retry-After).',
+  'unavailable or the server shutting down (with Retry-After).',
 ].join('\n');
 
 /** The error envelope of the contract. */
@@ -98,7 +98,7 @@ const ERROR_TEXT: Record<string, string> = {
   415: 'Unsupported content type (JSON in UTF-8 only, or multipart where documented)',
   422: 'Validation failed (`errors` names the fields), or a body that is not JSON or nests too deeply',
   429: 'Too many attempts (or open event streams); see Retry-After',
-  503: 'Unavailable (the database cannot be reached, or a service is off); see Retry-After',
+  503: 'Unavailable (the database cannot be reached, the server is shutting down, or a service is off); see Retry-After',
   507: 'Insufficient storage: the disk of the server is full, nothing was saved (reads still work)',
 };
 

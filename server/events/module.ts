@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { liveTokenHashes, resolveToken, sha256 } from '../credentials/tokens.ts';
 import { AUTH_CHANNEL } from '../core/auth-cache.ts';
+import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
 import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
@@ -141,6 +142,8 @@ function openStream({
 }): void {
   const hub = hubFor(db);
   const token = bearerToken(request) ?? '';
+  // A shutdown does not wait for a stream to end by itself: the preClose hook above ends it.
+  markLongLived(reply);
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

@@ -9,6 +9,8 @@ export interface LoopbackS3 {
   settings: S3Settings;
   /** The same as STORAGE=s3 environment variables, for a server process. */
   env: Record<string, string>;
+  /** Sets an object's LastModified (s3rver reports its file's mtime), to age it for a test. */
+  setModified(key: string, when: Date): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,11 @@ export async function startLoopbackS3(bucket = 'assets'): Promise<LoopbackS3> {
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: '1',
+    },
+    setModified(key, when) {
+      const parts = `${settings.prefix}${key}`.split('/');
+      const file = path.join(directory, bucket, ...parts.slice(0, -1), `${parts.at(-1)}._S3rver_object`);
+      fs.utimesSync(file, when, when);
     },
     async close() {
       await server.close();

@@ -16,6 +16,10 @@ export interface ServerProcess {
   resetPeak(): void;
   /** Its stdout and stderr so far (for a failure message). */
   output(): string;
+  /** Sends a signal to the server (SIGTERM to drain it, SIGKILL to crash it). */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves once the process has exited, with its exit code (or the signal that ended it). */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +51,9 @@ export async function startServerProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(cwd ? { cwd } : {}),
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const collect = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-8000);
@@ -88,6 +95,8 @@ export async function startServerProcess(
     peakRss: () => status('VmHWM'),
     resetPeak: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
     output: () => out,
+    kill: (signal) => void child.kill(signal),
+    exited: () => exit,
     stop,
   };
 }

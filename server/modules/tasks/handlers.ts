@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv/files.ts';
+import { referencedStorageKeys } from '../../engine/stored-keys.ts';
+import { removeOrphans } from '../../storage/orphans.ts';
 import { trimActivityLog } from '../activities/trim.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
@@ -80,7 +82,10 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
     description: 'system.tasks.handlers.files_clean_temp',
     params: z
       .object({
-        /** Staged uploads older than this are abandoned (an upload in progress is younger). */
+        /**
+         * Staged uploads, and stored uploads no asset refers to, older than this are abandoned (an upload in
+         * progress, or one whose row is being inserted, is younger).
+         */
         older_than_hours: z
           .number()
           .int()
@@ -91,6 +96,11 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
       .strict(),
     run: async (ctx, params) => ({
       ...(await cleanTempUploads(ctx, params)),
+      orphans: await removeOrphans(ctx.storage, {
+        before: new Date(Date.now() - params.older_than_hours * 60 * 60 * 1000),
+        isReferenced: (keys) => referencedStorageKeys(ctx.db, keys),
+        log: ctx.log,
+      }),
       csv_files: await removeOldCsvFiles(ctx.config.dataDir, params.older_than_hours),
     }),
   }),
