@@ -7,7 +7,7 @@ import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 /**
  * `npm test` runs two projects: `unit` (jsdom: components, hooks, client helpers) and `server` (node: server
  * units and HTTP integration tests against a real database; PGlite unless DATABASE_URL is set, which is
- * how `npm run test:pg` reuses the same suite on PostgreSQL). Browser tests live in vitest.e2e.config.ts.
+ * how `npm run test:pg` runs the files that can differ on PostgreSQL). Browser tests: vitest.e2e.config.ts.
  */
 export default defineConfig({
   test: {

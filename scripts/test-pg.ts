@@ -1,8 +1,9 @@
 /**
- * `npm run test:pg [-- vitest args]`: the server test project (unit + HTTP integration) against a real
- * PostgreSQL 15 cluster, created with initdb in a temp directory on a free port and removed afterwards,
- * also when the tests fail or the run is interrupted. Exits with vitest's exit code.
- * The files of `WITHOUT_DATABASE` are left out: `npm test` runs them, and they do the same either way.
+ * `npm run test:pg [-- vitest args]`: the server tests that can behave differently on PostgreSQL 15
+ * (`onBothDatabases()`, below), run against a real cluster created with initdb in a temp directory on a
+ * free port and removed afterwards, also when the tests fail or the run is interrupted. Exits with
+ * vitest's exit code. Name files (`npm run test:pg -- tests/integration/auth.test.ts`) to run those
+ * instead; `--all` runs the whole server project. docs/testing.md says what runs where and why.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,28 +14,57 @@ import { startPgCluster } from './lib/pg-cluster.ts';
 const say = (line: string): void => void process.stdout.write(`[test:pg] ${line}\n`);
 
 /**
- * Server-project files that open no database (Vite builds, the layer lint, the resource generator): with
- * DATABASE_URL they would run exactly as in `npm test`, for about a minute of a CI run. Each is read first:
- * one that names a database helper fails this run, so a file that starts using a database comes back here.
+ * `npm test` runs every server test on PGlite, PostgreSQL compiled to WebAssembly in the test process. On a
+ * PostgreSQL 15 server the same SQL meets another server version and planner, the node-postgres driver (a
+ * pool, several connections, locks between them), LISTEN/NOTIFY across processes, COPY, and several servers
+ * on one database. So these areas run on both, each for its reason; what else a module does over HTTP
+ * (accounts, settings, security headers, WeChat...) goes through the same layers and runs once, on PGlite.
+ * A listed area's file that opens no database (a pure unit test) is left out: it would run the same.
  */
-const WITHOUT_DATABASE = [
-  'tests/integration/lint-layers.test.ts',
-  'tests/integration/make-resource.test.ts',
-  'tests/integration/menu-icons.test.ts',
-  'tests/integration/vite-lean-deps.test.ts',
+const AREAS: { files: RegExp; why: string }[] = [
+  { files: /^server\/engine\/.*\.test\.ts$/, why: 'the engine writes the SQL: lists, writes, schema' },
+  { files: /^tests\/integration\/engine[\w-]*\.test\.ts$/, why: 'the engine over HTTP, its CSV and keyset' },
+  { files: /^tests\/integration\/field-kinds\.test\.ts$/, why: 'every field kind as a column type' },
+  { files: /^tests\/integration\/db-[\w-]+\.test\.ts$/, why: 'the database layer: COPY, restarts, down' },
+  { files: /^tests\/integration\/schema-drift\.test\.ts$/, why: 'migrations against each catalogue' },
+  { files: /^tests\/integration\/(auth-cache|events)\.test\.ts$/, why: 'caches kept by notifications' },
+  { files: /^tests\/integration\/[\w-]+-cluster\.test\.ts$/, why: 'several servers on one database' },
+  // The generated suites run in full on PGlite and as a seeded sample here (GENERATED_CASES=sample): every
+  // operation and every resource still meets PostgreSQL, with fewer cases each.
+  { files: /^tests\/integration\/(contract|resource-properties)\.test\.ts$/, why: 'a sample of each' },
 ];
-const DATABASE_USE =
-  /createTestDb|createTestApp|createGadgetApp|DATABASE_URL|openDatabase|startServer|tests\/helpers\/|pglite/i;
+/** A file that opens the database the run points at (a test database, a scratch one, the app on one). */
+const OPENS_DATABASE = /\b(createTestDb|createTestApp|createGadgetApp|createScratchDatabase|openDatabase)\b/;
+/** A file that branches on the database (PostgreSQL-only tests, or other expectations): it runs on both. */
+const READS_DATABASE_URL = /process\.env\.DATABASE_URL/;
 
-process.chdir(repoRoot);
-for (const file of WITHOUT_DATABASE) {
-  if (DATABASE_USE.test(fs.readFileSync(path.join(repoRoot, file), 'utf8'))) {
-    process.stderr.write(
-      `[test:pg] ${file} uses a database: take it off WITHOUT_DATABASE in scripts/test-pg.ts\n`,
-    );
-    process.exit(1);
-  }
+/** The server project's test files that run here, relative to the repository root, sorted. */
+function onBothDatabases(root = repoRoot): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.test.ts')) files.push(rel);
+    }
+  };
+  walk('server');
+  walk('tests/integration');
+  return files
+    .filter((file) => {
+      const source = fs.readFileSync(path.join(root, file), 'utf8');
+      if (READS_DATABASE_URL.test(source)) return true;
+      return AREAS.some((area) => area.files.test(file)) && OPENS_DATABASE.test(source);
+    })
+    .sort();
 }
+
+const userArgs = process.argv.slice(2);
+const all = userArgs.includes('--all');
+const passed = userArgs.filter((arg) => arg !== '--all');
+// A positional argument (not an option, nor an option's value) names files: run those instead.
+const namesFiles = passed.some((arg, i) => !arg.startsWith('-') && !passed[i - 1]?.match(/^-[\w-]+$/));
+process.chdir(repoRoot);
 let cluster: Awaited<ReturnType<typeof startPgCluster>>;
 try {
   cluster = await startPgCluster({ log: say });
@@ -43,17 +73,16 @@ try {
   process.exit(1);
 }
 
-const args = [
-  'run',
-  '--project',
-  'server',
-  ...WITHOUT_DATABASE.flatMap((file) => ['--exclude', file]),
-  ...process.argv.slice(2),
-];
-say(`DATABASE_URL=${cluster.url} vitest ${args.join(' ')}`);
+const generated = process.env.GENERATED_CASES ?? 'sample';
+const selected = all || namesFiles ? [] : onBothDatabases();
+if (selected.length) say(`${selected.length} files (the areas of scripts/test-pg.ts; --all for every file)`);
+const args = ['run', '--project', 'server', ...passed, ...selected];
+say(
+  `DATABASE_URL=${cluster.url} GENERATED_CASES=${generated} vitest run --project server ${passed.join(' ')}`,
+);
 const vitest = spawn(path.join(repoRoot, 'node_modules', '.bin', 'vitest'), args, {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: cluster.url },
+  env: { ...process.env, DATABASE_URL: cluster.url, GENERATED_CASES: generated },
 });
 
 // On Ctrl-C the terminal signals vitest too; on a plain kill pass the signal on. Either way, wait for

@@ -9,6 +9,7 @@ import zhServer from '../../locales/zh-CN/auth-server.json';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { authorize, startFakeWechat, type FakeWechat } from '../helpers/fake-wechat.ts';
 import { launchBrowser } from './helpers/browser.ts';
+import { eventually, giveUp } from '../helpers/eventually.ts';
 
 // The whole WeChat redirect round trip in Chromium, with the fake WeChat standing in for open.weixin.qq.com
 // and api.weixin.qq.com. The shared e2e server knows no WECHAT_* bases, so this file starts its own server
@@ -83,17 +84,16 @@ afterEach(async () => {
 });
 
 async function waitForReady(): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (server?.exitCode !== null) throw new Error(`server exited: ${serverOutput()}`);
-    try {
-      if ((await fetch(`${baseURL}/api/health/ready`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server not ready: ${serverOutput()}`);
+  await eventually(
+    async () => {
+      if (server?.exitCode !== null) throw giveUp(new Error(`server exited: ${serverOutput()}`));
+      const res = await fetch(`${baseURL}/api/health/ready`); // rejects while it is not listening yet
+      if (!res.ok) throw new Error(`ready answered ${res.status}`);
+    },
+    { timeoutMs: 90_000, intervalMs: 250, what: 'the server to be ready' },
+  ).catch((err: unknown) => {
+    throw new Error(`server not ready: ${serverOutput()}`, { cause: err });
+  });
 }
 
 function serverOutput(): string {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
+import { eventually, giveUp } from './eventually.ts';
 
 export interface ServerProcess {
   baseURL: string;
@@ -74,19 +75,19 @@ export async function startServerProcess(
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + readyMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
-    try {
-      if ((await fetch(`${baseURL}/api/health/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server not ready at ${baseURL}:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw giveUp(new Error(`server exited (${child.exitCode}):\n${out}`));
+        const res = await fetch(`${baseURL}/api/health/ready`); // rejects while it is not listening yet
+        if (!res.ok) throw new Error(`ready answered ${res.status}`);
+      },
+      { timeoutMs: readyMs, intervalMs: 200, what: `the server at ${baseURL} to be ready` },
+    );
+  } catch (err) {
+    if (child.exitCode !== null) throw err;
+    await stop();
+    throw new Error(`server not ready at ${baseURL}:\n${out}`, { cause: err });
   }
   return {
     baseURL,

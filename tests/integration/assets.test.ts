@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const BASE = '/api/v1/resources/assets';
 const BOUNDARY = '----assets-test-boundary';
@@ -202,19 +203,20 @@ describe('upload', () => {
       req.on('response', () => resolve());
       const abortOnceStaging = async () => {
         // Abort only once the server is writing the staged file, so the cleanup path is what is tested.
-        for (let i = 0; i < 100 && !sawStaging; i++) {
-          sawStaging = staging().length > 0;
-          if (!sawStaging) await new Promise((r) => setTimeout(r, 20));
-        }
+        sawStaging = await eventually(() => expect(staging()).not.toEqual([]), {
+          intervalMs: 20,
+          what: 'a staged file',
+        }).then(
+          () => true,
+          () => false,
+        );
         req.destroy();
       };
       req.write(full.subarray(0, 200 * 1024), () => void abortOnceStaging());
     });
     expect(sawStaging).toBe(true);
     // The server notices the closed socket, fails the stream and removes the staged part.
-    for (let i = 0; i < 50 && storedFiles().length !== before.length; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(storedFiles()).toEqual(before);
+    await expect.poll(() => storedFiles(), { timeout: 10_000, interval: 20 }).toEqual(before);
     expect((await t.db.query('SELECT id FROM assets')).rows).toHaveLength(rowsBefore);
   });
 });

@@ -7,6 +7,7 @@ import { openPostgres } from '../../server/db/postgres.ts';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * The per-process cache of tokens and principals (server/core/auth-cache.ts) never outlives a change: a
@@ -180,12 +181,14 @@ async function whileStaffLocked(
 
 /** Resolves once a statement waits for a lock on `table` (polled: PostgreSQL offers no event for it). */
 async function waitForLockWaiter(db: Db, table: string): Promise<void> {
-  for (;;) {
-    const { rows } = await db.query<{ n: string }>(
-      'SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)',
-      [table],
-    );
-    if (Number(rows[0]!.n) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await eventually(
+    async () => {
+      const { rows } = await db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = to_regclass($1)',
+        [table],
+      );
+      expect(Number(rows[0]!.n)).toBeGreaterThan(0);
+    },
+    { timeoutMs: 20_000, intervalMs: 10, what: `a statement waiting for a lock on ${table}` },
+  );
 }

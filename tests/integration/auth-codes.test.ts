@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailTransports } from '../../server/mail/mailer.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -337,14 +338,16 @@ describe('SMS channel', () => {
     const phone = '13900000002';
     await sendCode({ channel: 'sms', to: phone, scene: 'register' });
     const outbox = path.join(t.config.dataDir, 'outbox', 'sms.log');
-    let captcha = '';
-    for (let i = 0; i < 50 && !captcha; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      const lines = fs.existsSync(outbox) ? fs.readFileSync(outbox, 'utf8').trim().split('\n') : [];
-      const line = lines.reverse().find((l) => l.includes(phone));
-      captcha = line ? (/\b(\d{6})\b/.exec(JSON.parse(line).text)?.[1] ?? '') : '';
-    }
-    expect(captcha).toMatch(/^\d{6}$/);
+    const captcha = await eventually(
+      () => {
+        const lines = fs.existsSync(outbox) ? fs.readFileSync(outbox, 'utf8').trim().split('\n') : [];
+        const line = lines.reverse().find((l) => l.includes(phone));
+        const code = line ? (/\b(\d{6})\b/.exec(JSON.parse(line).text)?.[1] ?? '') : '';
+        expect(code).toMatch(/^\d{6}$/);
+        return code;
+      },
+      { intervalMs: 20, what: `a code for ${phone} in the SMS outbox` },
+    );
     const res = await post('register', {
       username: 'phoneuser',
       password: PASSWORD,

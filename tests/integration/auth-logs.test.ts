@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACT_PATHS } from '../../server/core/logger.ts';
 import { ADMIN, createTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // Every pino line of the server, at trace level and with the production redaction paths.
 const lines: string[] = [];
@@ -46,18 +47,20 @@ async function smsCode(payload: { to: string; scene: string }): Promise<string> 
     payload: { channel: 'sms', ...payload },
   });
   expect(sent.statusCode, sent.body).toBe(200);
-  for (let i = 0; i < 100; i++) {
-    const text = fs.existsSync(outbox) ? fs.readFileSync(outbox, 'utf8') : '';
-    const line = text
-      .trim()
-      .split('\n')
-      .reverse()
-      .find((l) => l.includes(phone));
-    const code = line ? /\b(\d{6})\b/.exec(JSON.parse(line).text)?.[1] : undefined;
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('no sms in the outbox');
+  return eventually(
+    () => {
+      const text = fs.existsSync(outbox) ? fs.readFileSync(outbox, 'utf8') : '';
+      const line = text
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.includes(phone));
+      const code = line ? /\b(\d{6})\b/.exec(JSON.parse(line).text)?.[1] : undefined;
+      if (!code) throw new Error('no sms in the outbox');
+      return code;
+    },
+    { intervalMs: 20, what: `an SMS to ${phone}` },
+  );
 }
 
 describe('no secret reaches a log line or a response', () => {

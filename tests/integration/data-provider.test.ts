@@ -10,7 +10,7 @@ import { fixtureResources } from '../fixtures/gadgets.ts';
 
 /**
  * Conformance of the product's react-admin dataProvider with react-admin's dataProvider contract, run against
- * the real API (PGlite under `npm test`, PostgreSQL under `npm run test:pg`): each of the nine methods through
+ * the real API (PGlite; `npm run test:pg -- <this file>` on PostgreSQL): each of the nine methods through
  * the app's own httpClient and the server's routes. The only shim is the browser's part: a relative `/api/...`
  * URL is resolved against the listening server, and every fetch is recorded so a test can count calls.
  */

@@ -7,6 +7,7 @@ import { hubFor, type StampedEvent } from '../../server/events/hub.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { FIXTURE_MIGRATIONS, staffToken } from '../fixtures/engine-app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * Large CSV exports and imports as pg-boss jobs, with the threshold lowered to 5 rows (`csvJobRows`): the
@@ -57,16 +58,17 @@ const userIdOf = async (username: string) =>
 const count = async () =>
   Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM gadgets')).rows[0]!.n);
 
-async function waitDone(url: string, token: string): Promise<Status> {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const res = await t.request({ url, token });
-    expect(res.statusCode, res.body).toBe(200);
-    const job = res.json().data as Status;
-    if (job.state === 'completed' || job.state === 'failed') return job;
-    if (Date.now() > end) throw new Error(`job stayed ${job.state}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function waitDone(url: string, token: string): Promise<Status> {
+  return eventually(
+    async () => {
+      const res = await t.request({ url, token });
+      expect(res.statusCode, res.body).toBe(200);
+      const job = res.json().data as Status;
+      expect(['completed', 'failed'], `job state ${job.state}`).toContain(job.state);
+      return job;
+    },
+    { timeoutMs: 20_000, intervalMs: 200, what: `the job at ${url} to end` },
+  );
 }
 
 function upload(csv: string, qs = '', token = importer) {

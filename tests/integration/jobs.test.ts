@@ -4,6 +4,7 @@ import { queueCounts } from '../../server/jobs/counts.ts';
 import { defineQueue } from '../../server/jobs/runtime.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // Fails on the first attempt of each job, succeeds afterwards; reports progress on the way.
 const attempts = new Map<string, number>();
@@ -50,15 +51,15 @@ describe('job queues', () => {
   const api = (method: string, url: string, token = admin) =>
     t.request({ method: method as 'GET', url: `/api/v1/system/jobs${url}`, token });
   const job = async (queue: string, id: string) => (await api('GET', `/${queue}/${id}`)).json().data as Job;
-  const waitState = async (queue: string, id: string, state: string) => {
-    const end = Date.now() + 15_000;
-    for (;;) {
-      const j = await job(queue, id);
-      if (j.state === state) return j;
-      if (Date.now() > end) throw new Error(`job stayed ${j.state}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const waitState = (queue: string, id: string, state: string) =>
+    eventually(
+      async () => {
+        const j = await job(queue, id);
+        expect(j.state).toBe(state);
+        return j;
+      },
+      { timeoutMs: 15_000, intervalMs: 200, what: `job ${id} to be ${state}` },
+    );
 
   it('a job fails, is retried from the API and succeeds', async () => {
     const id = (await t.app.jobs.send('test-flaky', { key: 'a' }))!;
@@ -107,7 +108,12 @@ describe('job queues', () => {
   });
 
   it("names a scheduled task's queue after the task, and other queues not at all", async () => {
-    await waitFor(async () => ((await api('GET', '')).json().data as { name: string }[]).some(isTaskQueue));
+    await expect
+      .poll(async () => ((await api('GET', '')).json().data as { name: string }[]).some(isTaskQueue), {
+        timeout: 15_000,
+        interval: 200,
+      })
+      .toBe(true);
     const queues = (await api('GET', '')).json().data as { name: string; task_name: string | null }[];
     const { rows } = await t.db.query<{ id: string; name: string }>(
       'SELECT id::text AS id, name FROM scheduled_tasks',
@@ -133,11 +139,3 @@ describe('job queues', () => {
 });
 
 const isTaskQueue = (q: { name: string }) => /^task-\d+$/.test(q.name);
-
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met within 15 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

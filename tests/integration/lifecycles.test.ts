@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // A handler only this file's server offers: quick, always succeeds.
 const lifecycleHandler = defineTaskHandler({
@@ -38,15 +39,14 @@ describe('scheduled task lifecycle with runs and queued jobs', () => {
       payload: payload as object,
       token: admin,
     });
-  const waitFor = async <T>(fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const value = await fn();
-      if (value !== undefined) return value;
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const succeeded = (id: string) =>
+    eventually(
+      async () => {
+        const runs = (await api('GET', `/${id}/runs`)).json().data.data as { status: string }[];
+        expect(runs.map((r) => r.status)).toContain('succeeded');
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: `a succeeded run of task ${id}` },
+    );
   const body = (name: string) => ({ name, handler: 'test.lifecycle', cron: '* * * * *', timezone: 'UTC' });
 
   it('deletes a task that has run and has queued jobs, then creates, renames and deletes again', async () => {
@@ -55,10 +55,7 @@ describe('scheduled task lifecycle with runs and queued jobs', () => {
     const id = created.json().data.id as string;
     // A run that finished, and one more job queued behind it.
     expect((await api('POST', `/${id}/run`)).statusCode).toBe(202);
-    await waitFor(async () => {
-      const runs = (await api('GET', `/${id}/runs`)).json().data.data as { status: string }[];
-      return runs.some((r) => r.status === 'succeeded') ? true : undefined;
-    });
+    await succeeded(id);
     expect((await api('POST', `/${id}/run`)).statusCode).toBe(202);
 
     const deleted = await api('DELETE', `/${id}`);
@@ -75,10 +72,7 @@ describe('scheduled task lifecycle with runs and queued jobs', () => {
     expect(renamed.json().data).toMatchObject({ name: 'Renamed', state: false });
     expect((await api('PATCH', `/${second}`, { state: true })).statusCode).toBe(200);
     expect((await api('POST', `/${second}/run`)).statusCode).toBe(202);
-    await waitFor(async () => {
-      const runs = (await api('GET', `/${second}/runs`)).json().data.data as { status: string }[];
-      return runs.some((r) => r.status === 'succeeded') ? true : undefined;
-    });
+    await succeeded(second);
     expect((await api('DELETE', `/${second}`)).statusCode).toBe(200);
     const third = await api('POST', '', body('Third'));
     expect(third.statusCode).toBe(201);

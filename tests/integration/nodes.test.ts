@@ -8,6 +8,7 @@ import type { Db } from '../../server/db/index.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 interface LogsMeta {
   node: { id: string; host: string; pid: number; is_self: boolean; source: string };
@@ -102,20 +103,20 @@ describe.skipIf(!process.env.DATABASE_URL)('two nodes on one PostgreSQL', () => 
     second.log.warn({ order: 'B-1' }, 'disk nearly full on node B');
     second.log.info('an info line stays in its own files');
     // The line goes out with node B's next heartbeat (every second here).
-    let lines: { msg: string; file: string }[] = [];
-    let meta: LogsMeta | null = null;
-    for (let i = 0; i < 50 && !lines.some((l) => l.msg === 'disk nearly full on node B'); i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      const res = await t.request({ url: `/api/v1/system/logs?node=${otherId}`, token: admin });
-      expect(res.statusCode).toBe(200);
-      const body = (res.json() as { data: { data: typeof lines; meta: LogsMeta } }).data;
-      lines = body.data;
-      meta = body.meta;
-    }
+    const { data: lines, meta } = await eventually(
+      async () => {
+        const res = await t.request({ url: `/api/v1/system/logs?node=${otherId}`, token: admin });
+        expect(res.statusCode).toBe(200);
+        const body = (res.json() as { data: { data: { msg: string; file: string }[]; meta: LogsMeta } }).data;
+        expect(body.data.map((l) => l.msg)).toContain('disk nearly full on node B');
+        return body;
+      },
+      { what: "node B's warn line in its logs" },
+    );
     expect(lines.map((l) => l.msg)).toEqual(['disk nearly full on node B']);
     expect(lines[0]!.file).toBe(`node:${otherId}`);
-    expect(meta!.node).toMatchObject({ id: otherId, is_self: false, source: 'published' });
-    expect(meta!.nodes.map((n) => n.id)).toEqual(expect.arrayContaining([nodeFor(t.db).id, otherId]));
+    expect(meta.node).toMatchObject({ id: otherId, is_self: false, source: 'published' });
+    expect(meta.nodes.map((n) => n.id)).toEqual(expect.arrayContaining([nodeFor(t.db).id, otherId]));
 
     await second.close();
     nodes = await nodesOf();

@@ -12,6 +12,7 @@ import { fixtureResources } from '../fixtures/gadgets.ts';
 import { resources as registry } from '../fixtures/registry.ts';
 import { arbitraryOf, type JsonSchema } from '../helpers/arbitrary.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { bySize, generatedCases } from '../helpers/generated.ts';
 
 /**
  * Generated, per-resource property tests (issue 11, 5): for every resource of the product's registry and the
@@ -28,7 +29,8 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
  * names, passwords are acceptable.
  */
 const SEED = 11_05;
-const RUNS = 5;
+/** Records per resource; a sample under `npm run test:pg` (tests/helpers/generated.ts). */
+const RUNS = bySize({ full: 5, sample: 2 });
 
 let t: TestApp;
 let token: string;
@@ -47,7 +49,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   console.info(
-    `[properties] seed ${SEED}, ${RUNS} records per resource; generated cases: ${JSON.stringify(cases)} ` +
+    `[properties] seed ${SEED}, ${RUNS} records per resource (${generatedCases}); generated cases: ${JSON.stringify(cases)} ` +
       `(total ${Object.values(cases).reduce((a, b) => a + b, 0)})`,
   );
   await t.close();

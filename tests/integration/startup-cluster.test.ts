@@ -58,13 +58,13 @@ describe.skipIf(!process.env.DATABASE_URL)('three servers starting together (Pos
           expect(login.status, `round ${round}`).toBe(200);
         }
         // The job runtime is up on every server (a failed first try is retried in the background).
-        const deadline = Date.now() + 20_000;
-        while (servers.some((s) => !s.app.jobs.isRunning) && Date.now() < deadline)
-          await new Promise((r) => setTimeout(r, 100));
-        expect(
-          servers.map((s) => s.app.jobs.isRunning),
-          `round ${round}`,
-        ).toEqual([true, true, true]);
+        await expect
+          .poll(() => servers.map((s) => s.app.jobs.isRunning), {
+            timeout: 20_000,
+            interval: 100,
+            message: `round ${round}`,
+          })
+          .toEqual([true, true, true]);
       } finally {
         await Promise.all(servers.map((s) => s.close()));
         await scratch.drop();

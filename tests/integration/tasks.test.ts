@@ -6,6 +6,7 @@ import { PERMISSION } from '../../schemas/permissions.ts';
 import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // A handler only this file's server offers: records each call's params in a table the test reads.
 const recordHandler = defineTaskHandler({
@@ -55,15 +56,16 @@ describe('scheduled tasks', () => {
       token,
     });
   const runsOf = async (id: string) => (await api('GET', `/${id}/runs`)).json().data.data as Run[];
-  const waitFor = async <T>(fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const value = await fn();
-      if (value !== undefined) return value;
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  /** The first run `fn` finds, once it finds one. */
+  const waitFor = <T>(fn: () => Promise<T | undefined>): Promise<T> =>
+    eventually(
+      async () => {
+        const value = await fn();
+        if (value === undefined) throw new Error('no such run yet');
+        return value;
+      },
+      { timeoutMs: 15_000, intervalMs: 200, what: 'the run' },
+    );
 
   it('lists the built-in tasks with their next run, and the registered handlers', async () => {
     const list = await api('GET', '');

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../scripts/lib/frontend.ts';
 import { freePort } from '../../../scripts/lib/pg-cluster.ts';
+import { eventually, giveUp } from '../../helpers/eventually.ts';
 
 /** The first administrator of every throwaway server (a fresh data directory per server). */
 export const E2E_ADMIN = { username: 'admin', password: 'e2e-admin-password-1' };
@@ -106,18 +107,16 @@ async function stopChild(child: ChildProcess, dataDir: string): Promise<void> {
 }
 
 async function waitForReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`The server exited before it was ready (${child.signalCode ?? child.exitCode}).`);
-    }
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The server was not ready at ${url} within ${timeoutMs / 1000} s.`);
+  await eventually(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw giveUp(
+          new Error(`The server exited before it was ready (${child.signalCode ?? child.exitCode}).`),
+        );
+      }
+      const res = await fetch(url); // rejects while it is not listening yet
+      if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    },
+    { timeoutMs, intervalMs: 250, what: `the server to be ready at ${url}` },
+  );
 }
