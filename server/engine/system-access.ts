@@ -193,7 +193,7 @@ export type Row = Record<string, unknown>;
 /**
  * A condition on one column: a value (`= $n`; null is IS NULL), or `{ in }`, `{ not }` (null: IS NOT NULL),
  * `{ ci }` (equal ignoring case), `{ gt }`, `{ gte }`, `{ lt }`, `{ like }` (ILIKE, the caller escapes the
- * pattern), `{ startsWith }`. Several keys in one object must all hold; `{ or: [where, ...] }` at the top
+ * pattern), `{ startsWith }`, `{ among }` (a value of another table's column). Several keys in one object must all hold; `{ or: [where, ...] }` at the top
  * level holds when any of its conditions does.
  */
 export type Condition =
@@ -205,7 +205,15 @@ export type Condition =
   | { gte: unknown }
   | { lt: unknown }
   | { like: string }
-  | { startsWith: string };
+  | { startsWith: string }
+  | { among: Among };
+
+/** `column IN (SELECT <column> FROM <resource's table> WHERE <where>)`: a value another table holds. */
+export interface Among {
+  resource: Resource;
+  column: string;
+  where?: Where;
+}
 export type Where = { [column: string]: Condition } & { or?: readonly Where[] };
 
 export interface Query {
@@ -248,6 +256,10 @@ function conditionSql(col: string, condition: unknown, params: unknown[]): strin
   }
   if (op === 'not')
     return value === null ? `${col} IS NOT NULL` : `${col} IS DISTINCT FROM ${valueSql(value, params)}`;
+  if (op === 'among') {
+    const { resource, column, where = {} } = value as Among;
+    return `${col} IN (SELECT ${ident(column)} FROM ${ident(resource.table)}${whereSql(where, params)})`;
+  }
   if (op === 'ci') return `lower(${col}) = lower(${valueSql(value, params)})`;
   if (op === 'like') return `${col} ILIKE ${valueSql(value, params)}`;
   if (op === 'startsWith')
@@ -258,7 +270,10 @@ function conditionSql(col: string, condition: unknown, params: unknown[]): strin
 function isOperator(condition: unknown): condition is Record<string, unknown> {
   if (typeof condition !== 'object' || condition === null || condition instanceof Date) return false;
   const keys = Object.keys(condition);
-  return keys.length === 1 && ['in', 'not', 'ci', 'gt', 'gte', 'lt', 'like', 'startsWith'].includes(keys[0]!);
+  return (
+    keys.length === 1 &&
+    ['in', 'not', 'ci', 'gt', 'gte', 'lt', 'like', 'startsWith', 'among'].includes(keys[0]!)
+  );
 }
 
 function valueSql(value: unknown, params: unknown[]): string {
