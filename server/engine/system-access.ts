@@ -1,5 +1,7 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
+import type { ListQuery } from './list/query.ts';
+import { selectColumns } from './list/records.ts';
 import { fieldByName, ident, joinTableOf } from './schema/fields.ts';
 
 /**
@@ -42,6 +44,34 @@ export function asSystem(db: Queryable) {
         params,
       );
       return rows;
+    },
+
+    /**
+     * One page of a list query in the contract's language (list/query.ts `parseListQuery`) and the total,
+     * with the columns the API reads (no write-only ones), for a module that lists a resource the engine
+     * mounts no routes for (the activity log).
+     */
+    async page<T = Row>(resource: Resource, q: ListQueryPart): Promise<{ rows: T[]; total: number }> {
+      const table = ident(resource.table);
+      const offset = (q.page - 1) * q.size;
+      const { rows } = await db.query<T>(
+        `SELECT ${selectColumns(resource)} FROM ${table} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
+        q.params,
+      );
+      const counted = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${table} ${q.where}`,
+        q.params,
+      );
+      return { rows, total: Number(counted.rows[0]!.n) };
+    },
+
+    /** One row by id with the columns the API reads (as `page`), or null. */
+    async read<T = Row>(resource: Resource, id: string): Promise<T | null> {
+      const { rows } = await db.query<T>(
+        `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} WHERE "id" = $1`,
+        [id],
+      );
+      return rows[0] ?? null;
     },
 
     /** How many rows match `where`. */
@@ -215,6 +245,9 @@ export interface Among {
   where?: Where;
 }
 export type Where = { [column: string]: Condition } & { or?: readonly Where[] };
+
+/** What `page` takes of a parsed list query (list/query.ts). */
+export type ListQueryPart = Pick<ListQuery, 'where' | 'params' | 'orderBy' | 'page' | 'size'>;
 
 export interface Query {
   where?: Where;

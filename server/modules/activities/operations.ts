@@ -6,9 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { paged } from '../../core/paged.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { ident } from '../../engine/schema/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/list/query.ts';
-import { selectColumns } from '../../engine/list/records.ts';
 import { toWire, type WireRecord } from '../../engine/list/wire.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import { withNames } from './names.ts';
@@ -21,8 +19,6 @@ import { withNames } from './names.ts';
 
 /** Most operators the filter offers per search. */
 const OPERATOR_CHOICES = 20;
-const TABLE = ident(activities.table);
-
 type Operator = { id: string; username: string; name: string | null };
 
 /** One page of the log: the engine's list query language over the `activities` resource. */
@@ -31,13 +27,7 @@ export async function listActivities(
   { principal, query }: { principal: Principal; query: RawQuery },
 ): Promise<Paged<WireRecord>> {
   const q = parseListQuery(activities, query);
-  const offset = (q.page - 1) * q.size;
-  const { rows } = await db.query(
-    `SELECT ${selectColumns(activities)} FROM ${TABLE} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
-    q.params,
-  );
-  const counted = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${TABLE} ${q.where}`, q.params);
-  const total = Number(counted.rows[0]!.n);
+  const { rows, total } = await asSystem(db).page(activities, q);
   const data = await withNames(db, principal, await withOperators(db, rows));
   return paged(data, { total, page: q.page, size: q.size });
 }
@@ -48,9 +38,9 @@ export async function readActivity(
   { principal, id }: { principal: Principal; id: string },
 ): Promise<WireRecord> {
   if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
-  const { rows } = await db.query(`SELECT ${selectColumns(activities)} FROM ${TABLE} WHERE "id" = $1`, [id]);
-  if (rows.length === 0) throw AppError.notFound();
-  return (await withNames(db, principal, await withOperators(db, rows)))[0]!;
+  const row = await asSystem(db).read(activities, id);
+  if (!row) throw AppError.notFound();
+  return (await withNames(db, principal, await withOperators(db, [row])))[0]!;
 }
 
 /**
