@@ -18,6 +18,7 @@ const say = (line: string): void => void process.stdout.write(`[test:pg] ${line}
  * one that names a database helper fails this run, so a file that starts using a database comes back here.
  */
 const WITHOUT_DATABASE = [
+  'tests/integration/engine-seam.test.ts',
   'tests/integration/lint-layers.test.ts',
   'tests/integration/make-resource.test.ts',
   'tests/integration/menu-icons.test.ts',
