@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
-import { loadPrincipal } from '../server/core/principal.ts';
+import { loadPrincipal } from '../server/engine/accounts.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { exportQuery } from '../server/engine/csv/format.ts';
 import { planExport } from '../server/engine/csv/export.ts';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
-import { loadPrincipal } from '../server/core/principal.ts';
+import { loadPrincipal } from '../server/engine/accounts.ts';
 import type { Db } from '../server/db/index.ts';
 import { migrate, readMigrations } from '../server/db/migrate.ts';
 import { exportQuery } from '../server/engine/csv/format.ts';

@@ -17,6 +17,7 @@ import { createLogger, withRedactedRequests } from './core/logger.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
 import { swaggerOptions } from './core/openapi.ts';
 import { registerPrincipal } from './core/principal.ts';
+import { accounts } from './engine/accounts.ts';
 import type { Db } from './db/index.ts';
 import { modules as defaultModules } from './modules/index.ts';
 import { openStorage, type FileStorage } from './storage/index.ts';
@@ -109,7 +110,7 @@ export async function buildApp({
     strictTransportSecurity: false,
   });
   registerHttpContract(app);
-  registerPrincipal(app, db);
+  registerPrincipal(app, db, accounts);
 
   await app.register(swagger, swaggerOptions());
   await app.register(swaggerUi, { routePrefix: '/api/docs/ui', staticCSP: false });

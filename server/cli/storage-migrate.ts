@@ -7,9 +7,11 @@
  * variables (S3_*, STORAGE_DIR for local). With PGlite, stop the server first (one process per data dir).
  */
 import fs from 'node:fs';
+import { assets } from '../../resources/assets.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { migrate } from '../db/migrate.ts';
+import { asSystem } from '../engine/system-access.ts';
 import { copyStorage } from '../storage/copy.ts';
 import { openStorage, STORAGE_DRIVERS, type StorageDriver } from '../storage/index.ts';
 
@@ -41,9 +43,9 @@ try {
     const target = openStorage(config, db, to);
     say(`${from} -> ${to}`);
     const report = await copyStorage(source, target, { log: say });
-    const { rows } = await db.query<{ storage_key: string; size: number }>(
-      'SELECT storage_key, size FROM assets ORDER BY id',
-    );
+    const rows = await asSystem(db).list<{ storage_key: string; size: number }>(assets, {
+      columns: ['storage_key', 'size'],
+    });
     let missing = 0;
     for (const row of rows) {
       const there = await target.stat(row.storage_key);

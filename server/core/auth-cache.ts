@@ -1,4 +1,10 @@
-import { isTouchDue, lookupToken, sha256, type TokenLookup } from '../credentials/tokens.ts';
+import {
+  isTouchDue,
+  lookupToken,
+  sha256,
+  type EnabledUsers,
+  type TokenLookup,
+} from '../credentials/tokens.ts';
 import type { Db } from '../db/index.ts';
 
 /**
@@ -106,10 +112,11 @@ export async function settleAuthChanges(db: Db): Promise<void> {
 export async function cachedToken(
   db: Db,
   accessToken: string,
-  { settled = true }: { settled?: boolean } = {},
+  { settled = true, enabledUsers }: { settled?: boolean; enabledUsers: EnabledUsers },
 ): Promise<TokenLookup | null> {
   const cache = cacheOf(db);
-  if (cache.listening === 0 || !accessToken || accessToken.length > 200) return lookupToken(db, accessToken);
+  if (cache.listening === 0 || !accessToken || accessToken.length > 200)
+    return lookupToken(db, accessToken, enabledUsers);
   if (settled) await settleAuthChanges(db);
   const key = sha256(accessToken);
   const hit = cache.tokens.get(key);
@@ -117,7 +124,7 @@ export async function cachedToken(
   if (hit && now - hit.at < MAX_AGE_MS && hit.value.expiresAt > now && !isTouchDue(hit.value.touchedAt))
     return hit.value;
   const generation = cache.generation;
-  const found = await lookupToken(db, accessToken);
+  const found = await lookupToken(db, accessToken, enabledUsers);
   if (found && cache.generation === generation) store(cache.tokens, key, found);
   else cache.tokens.delete(key);
   return found;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EnabledUsers } from '../credentials/tokens.ts';
 import type { Db } from '../db/index.ts';
 import {
   authGeneration,
@@ -20,6 +21,10 @@ export interface Principal {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The engine's account reads (see `Accounts`), set by `registerPrincipal`. */
+    accounts: Accounts;
+  }
   interface FastifyRequest {
     /** The caller, resolved once per request from the Bearer token; null when anonymous. */
     principal(): Promise<Principal | null>;
@@ -67,38 +72,23 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Loads a user's staff record and permissions from the database. Requests go through the per-process cache
- * (auth-cache.ts), which every change to staff, roles or grants drops on every server.
+ * What this layer needs to know about accounts, whose tables the engine owns: the engine supplies it
+ * (server/engine/accounts.ts) and the app hands it to `registerPrincipal`, which keeps it as `app.accounts`
+ * for the other core modules (the events stream).
  */
-export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal> {
-  const { rows } = await db.query<{
-    id: string;
-    is_admin: number;
-    department_id: string | null;
-    menu_ids: string[] | null;
-  }>(
-    `SELECT s.id, s.is_admin, s.department_id,
-            (SELECT coalesce(jsonb_agg(DISTINCT m), '[]'::jsonb)
-               FROM staff_roles sr JOIN roles r ON r.id = sr.role_id AND r.state,
-                    jsonb_array_elements_text(r.permissions -> 'menu_ids') m
-              WHERE sr.staff_id = s.id) AS menu_ids
-       FROM staff s WHERE s.user_id = $1 AND s.state`,
-    [owner.userId],
-  );
-  const row = rows[0];
-  return {
-    userId: owner.userId,
-    tokenId: owner.tokenId,
-    staff: row ? { id: row.id, isAdmin: Number(row.is_admin) === 1, departmentId: row.department_id } : null,
-    permissions: new Set(row?.menu_ids ?? []),
-  };
+export interface Accounts {
+  /** A user's staff record and permission names. */
+  loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal>;
+  /** Which of these user ids name an enabled account. */
+  enabledUsers: EnabledUsers;
 }
 
 /**
  * `request.principal()`: the Bearer token's owner and their principal, each from the per-process cache when
  * this server is listening for changes (auth-cache.ts), so a signed-in request usually runs no query for it.
  */
-export function registerPrincipal(app: FastifyInstance, db: Db): void {
+export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accounts): void {
+  app.decorate('accounts', accounts);
   let stopListening: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {
     stopListening = await listenForAuthChanges(db);
@@ -113,11 +103,14 @@ export function registerPrincipal(app: FastifyInstance, db: Db): void {
     this.principalCache ??= (async () => {
       const token = bearerToken(this);
       if (!token) return null;
-      const owner = await cachedToken(db, token, { settled: !this.settlesAuthLater });
+      const owner = await cachedToken(db, token, {
+        settled: !this.settlesAuthLater,
+        enabledUsers: accounts.enabledUsers,
+      });
       if (!owner) return null;
       const { userId, tokenId } = owner;
       const { staff, permissions } = await cachedPrincipal(db, userId, () =>
-        loadPrincipal(db, { userId, tokenId }),
+        accounts.loadPrincipal(db, { userId, tokenId }),
       );
       return { userId, tokenId, staff, permissions };
     })();

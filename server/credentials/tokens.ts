@@ -51,9 +51,19 @@ export interface TokenLookup extends TokenOwner {
   touchedAt: number;
 }
 
+/**
+ * Which of these user ids name an enabled account: the users table belongs to the engine, which supplies
+ * this (server/engine/accounts.ts) through core/principal.ts `Accounts`.
+ */
+export type EnabledUsers = (db: Queryable, userIds: readonly string[]) => Promise<Set<string>>;
+
 /** Finds the live token's owner (enabled user, not revoked, not expired) and slides a session token's expiry. */
-export async function resolveToken(db: Queryable, accessToken: string): Promise<TokenOwner | null> {
-  const found = await lookupToken(db, accessToken);
+export async function resolveToken(
+  db: Queryable,
+  accessToken: string,
+  enabledUsers: EnabledUsers,
+): Promise<TokenOwner | null> {
+  const found = await lookupToken(db, accessToken, enabledUsers);
   return found && { tokenId: found.tokenId, userId: found.userId };
 }
 
@@ -61,7 +71,11 @@ export async function resolveToken(db: Queryable, accessToken: string): Promise<
  * resolveToken with the times a cache needs: the token holds until `expiresAt`, and its use need not be
  * written again before `touchedAt + TOUCH_INTERVAL_MS` (see `isTouchDue`). Times in ms since the epoch.
  */
-export async function lookupToken(db: Queryable, accessToken: string): Promise<TokenLookup | null> {
+export async function lookupToken(
+  db: Queryable,
+  accessToken: string,
+  enabledUsers: EnabledUsers,
+): Promise<TokenLookup | null> {
   if (!accessToken || accessToken.length > 200) return null;
   const { rows } = await db.query<{
     id: string;
@@ -71,12 +85,12 @@ export async function lookupToken(db: Queryable, accessToken: string): Promise<T
     expires_at: Date;
   }>(
     `SELECT t.id, t.user_id, t.remember, t.last_used_at, t.expires_at
-       FROM access_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now() AND u.state`,
+       FROM access_tokens t
+      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
     [sha256(accessToken)],
   );
   const row = rows[0];
-  if (!row) return null;
+  if (!row || !(await enabledUsers(db, [String(row.user_id)])).has(String(row.user_id))) return null;
   let touchedAt = row.last_used_at.getTime();
   let expiresAt = row.expires_at.getTime();
   if (isTouchDue(touchedAt)) {
@@ -107,14 +121,22 @@ export async function lookupToken(db: Queryable, accessToken: string): Promise<T
  * Which of these token hashes (`sha256` of the token) still name a live token (not revoked, not expired,
  * enabled user), in one query: open event streams are checked this way when tokens or users change.
  */
-export async function liveTokenHashes(db: Queryable, hashes: readonly string[]): Promise<Set<string>> {
+export async function liveTokenHashes(
+  db: Queryable,
+  hashes: readonly string[],
+  enabledUsers: EnabledUsers,
+): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const { rows } = await db.query<{ token_hash: string }>(
-    `SELECT t.token_hash FROM access_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = ANY($1::text[]) AND t.revoked_at IS NULL AND t.expires_at > now() AND u.state`,
+  const { rows } = await db.query<{ token_hash: string; user_id: string }>(
+    `SELECT t.token_hash, t.user_id FROM access_tokens t
+      WHERE t.token_hash = ANY($1::text[]) AND t.revoked_at IS NULL AND t.expires_at > now()`,
     [hashes],
   );
-  return new Set(rows.map((r) => r.token_hash));
+  const enabled = await enabledUsers(
+    db,
+    rows.map((r) => String(r.user_id)),
+  );
+  return new Set(rows.filter((r) => enabled.has(String(r.user_id))).map((r) => r.token_hash));
 }
 
 /** Whether a token last written at `touchedAt` should have its use (and sliding expiry) written again. */

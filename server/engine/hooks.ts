@@ -1,6 +1,7 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Actor } from './write/audit.ts';
+import { ident } from './schema/fields.ts';
 import type { WireRecord } from './list/wire.ts';
 
 /**
@@ -49,4 +50,22 @@ export type ResourceHooksTable = Readonly<Record<string, ResourceHooks>>;
 /** The hooks of a resource in a table (none when it has none). */
 export function hooksOf(table: ResourceHooksTable, resource: Resource): ResourceHooks {
   return Object.hasOwn(table, resource.name) ? table[resource.name]! : {};
+}
+
+/**
+ * A search filter for a reference to a tree resource that matches the given records and every record under
+ * them (a department includes its sub-departments): `filters: { department_id: subtreeFilter(departments) }`.
+ * UNION, not UNION ALL: a cycle cannot loop forever.
+ */
+export function subtreeFilter(
+  tree: Resource,
+  parentColumn = 'parent_id',
+): NonNullable<ResourceHooks['filters']>[string] {
+  const table = ident(tree.table);
+  const parent = ident(parentColumn);
+  return ({ column, values, bind }) =>
+    `${column} IN (WITH RECURSIVE sub(id) AS (
+       SELECT id FROM ${table} WHERE id IN (${values.map(bind).join(', ')})
+       UNION SELECT t.id FROM ${table} t JOIN sub ON t.${parent} = sub.id)
+     SELECT id FROM sub)`;
 }

@@ -5,7 +5,7 @@ import { AUTH_CHANNEL } from '../core/auth-cache.ts';
 import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
-import { bearerToken, can, loadPrincipal, requireUser, type Principal } from '../core/principal.ts';
+import { bearerToken, can, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { hubFor, type StampedEvent } from './hub.ts';
@@ -53,7 +53,11 @@ export const eventsModule: AppModule = {
     let again = false;
     const checkTokens = async () => {
       const open = [...streams];
-      const live = await liveTokenHashes(db, [...new Set(open.map((s) => s.tokenHash))]);
+      const live = await liveTokenHashes(
+        db,
+        [...new Set(open.map((s) => s.tokenHash))],
+        app.accounts.enabledUsers,
+      );
       for (const s of open) if (!live.has(s.tokenHash)) s.close();
     };
     const onAuthChange = () => {
@@ -177,10 +181,10 @@ function openStream({
   const heartbeat = setInterval(() => {
     raw.write(': ping\n\n');
     // Revoked tokens and role changes apply to open streams too.
-    void resolveToken(db, token)
+    void resolveToken(db, token, request.server.accounts.enabledUsers)
       .then(async (owner) => {
         if (!owner) return close();
-        stream.principal = await loadPrincipal(db, owner);
+        stream.principal = await request.server.accounts.loadPrincipal(db, owner);
         refreshDemand();
       })
       .catch(() => undefined);

@@ -4,7 +4,10 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../core/activity.ts';
 import { safeError } from '../core/http.ts';
 import { getSettings } from '../core/settings.ts';
+import { staff } from '../../resources/staff.ts';
+import { users } from '../../resources/users.ts';
 import type { Queryable } from '../db/index.ts';
+import { asSystem } from '../engine/system-access.ts';
 import { resolveMailer, type Mailer } from '../mail/mailer.ts';
 
 /**
@@ -29,19 +32,26 @@ export function notifyDeliveryChange(
   void (async () => {
     const send = mailer ?? (await resolveMailer(ctx));
     if (!send) return;
-    const { rows } = await ctx.db.query<{ email: string }>(
-      `SELECT DISTINCT u.email FROM staff s JOIN users u ON u.id = s.user_id
-        WHERE s.is_admin = 1 AND s.state AND u.state AND u.email IS NOT NULL AND u.email <> ''`,
-    );
-    const who = await ctx.db.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [
-      actor.userId,
-    ]);
+    const system = asSystem(ctx.db);
+    const admins = await system.list<{ email: string | null }>(users, {
+      where: {
+        id: { among: { resource: staff, column: 'user_id', where: { is_admin: 1, state: true } } },
+        state: true,
+        email: { not: null },
+      },
+      columns: ['email'],
+    });
+    const emails = [...new Set(admins.map((a) => a.email ?? '').filter((email) => email !== ''))];
+    const who = await system.find<{ username: string }>(users, {
+      where: { id: actor.userId },
+      columns: ['username'],
+    });
     const params = {
       ...(await common(ctx.db, actor.ip)),
-      actor: who.rows[0]?.username ?? actor.userId,
+      actor: who?.username ?? actor.userId,
       keys: keys.map((key) => translate(locale, `settings.general.fields.${key}`)).join(', '),
     };
-    for (const { email } of rows)
+    for (const email of emails)
       await send.send({
         to: email,
         subject: translate(locale, 'auth.mail.delivery_changed_subject', params),
@@ -61,12 +71,12 @@ export function notifyAdminReset(
   }: { userId: string; channel: 'email' | 'sms'; ip: string | null; locale: Locale },
 ): void {
   void (async () => {
-    const { rows } = await ctx.db.query<{ username: string; email: string | null }>(
-      `SELECT u.username, u.email FROM users u JOIN staff s ON s.user_id = u.id
-        WHERE u.id = $1 AND s.is_admin = 1`,
-      [userId],
-    );
-    const account = rows[0];
+    const system = asSystem(ctx.db);
+    if (!(await system.exists(staff, { user_id: userId, is_admin: 1 }))) return;
+    const account = await system.find<{ username: string; email: string | null }>(users, {
+      where: { id: userId },
+      columns: ['username', 'email'],
+    });
     if (!account?.email) return;
     const mailer = await resolveMailer(ctx);
     if (!mailer) return;

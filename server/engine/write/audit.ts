@@ -1,5 +1,6 @@
 import type { Resource } from '../../../resources/define.ts';
-import { writeActorActivity, type Actor } from '../../core/activity.ts';
+import type { Actor } from '../../core/activity.ts';
+import { writeActorActivity } from '../activity-log.ts';
 import type { Queryable } from '../../db/index.ts';
 import { fieldsOf } from '../schema/fields.ts';
 

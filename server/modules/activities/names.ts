@@ -2,7 +2,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { fieldsOf, isIdString } from '../../../resources/fields.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { ident } from '../../engine/schema/fields.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { canReadSubject, changeAccess, subjectResource, visibleChanges } from './access.ts';
 
 /** What a log row says about its subject: its representation today, or that it is gone. */
@@ -86,12 +86,15 @@ export async function withNames<R extends Record<string, unknown>>(
   for (const [resource, ids] of wanted) {
     const column = representationColumn(resource);
     const list = [...ids];
-    const { rows: records } = await db.query<{ id: string; label: unknown }>(
-      `SELECT id::text AS id, ${column ? ident(column) : 'id::text'} AS label FROM ${ident(resource.table)}
-        WHERE id IN (${list.map((_, i) => `$${i + 1}::bigint`).join(', ')})`,
-      list,
+    const records = await asSystem(db).list<Record<string, unknown>>(resource, {
+      where: { id: { in: list } },
+      columns: column ? ['id', column] : ['id'],
+    });
+    const labelOf = (r: Record<string, unknown>) => (column ? r[column] : r.id);
+    found.set(
+      resource,
+      new Map(records.map((r) => [String(r.id), labelOf(r) == null ? '' : String(labelOf(r))])),
     );
-    found.set(resource, new Map(records.map((r) => [String(r.id), r.label == null ? '' : String(r.label)])));
   }
   return rows.map((row) => {
     const subjectResource = readable(row.subject_type);

@@ -1,13 +1,14 @@
 import { activities } from '../../../resources/activities.ts';
+import { isIdString } from '../../../resources/define.ts';
+import { users } from '../../../resources/users.ts';
 import type { Paged } from '../../../schemas/pagination.ts';
 import { AppError } from '../../core/errors.ts';
 import { paged } from '../../core/paged.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { ident } from '../../engine/schema/fields.ts';
 import { escapeLike, parseListQuery, type RawQuery } from '../../engine/list/query.ts';
-import { selectColumns } from '../../engine/list/records.ts';
 import { toWire, type WireRecord } from '../../engine/list/wire.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { withNames } from './names.ts';
 
 /**
@@ -18,7 +19,7 @@ import { withNames } from './names.ts';
 
 /** Most operators the filter offers per search. */
 const OPERATOR_CHOICES = 20;
-const TABLE = ident(activities.table);
+type Operator = { id: string; username: string; name: string | null };
 
 /** One page of the log: the engine's list query language over the `activities` resource. */
 export async function listActivities(
@@ -26,13 +27,7 @@ export async function listActivities(
   { principal, query }: { principal: Principal; query: RawQuery },
 ): Promise<Paged<WireRecord>> {
   const q = parseListQuery(activities, query);
-  const offset = (q.page - 1) * q.size;
-  const { rows } = await db.query(
-    `SELECT ${selectColumns(activities)} FROM ${TABLE} ${q.where} ${q.orderBy} LIMIT ${q.size} OFFSET ${offset}`,
-    q.params,
-  );
-  const counted = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${TABLE} ${q.where}`, q.params);
-  const total = Number(counted.rows[0]!.n);
+  const { rows, total } = await asSystem(db).page(activities, q);
   const data = await withNames(db, principal, await withOperators(db, rows));
   return paged(data, { total, page: q.page, size: q.size });
 }
@@ -43,9 +38,9 @@ export async function readActivity(
   { principal, id }: { principal: Principal; id: string },
 ): Promise<WireRecord> {
   if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
-  const { rows } = await db.query(`SELECT ${selectColumns(activities)} FROM ${TABLE} WHERE "id" = $1`, [id]);
-  if (rows.length === 0) throw AppError.notFound();
-  return (await withNames(db, principal, await withOperators(db, rows)))[0]!;
+  const row = await asSystem(db).read(activities, id);
+  if (!row) throw AppError.notFound();
+  return (await withNames(db, principal, await withOperators(db, [row])))[0]!;
 }
 
 /**
@@ -56,15 +51,21 @@ export async function findOperators(
   db: Queryable,
   { q = '', id }: { q?: string; id?: string },
 ): Promise<{ id: string; username: string; name: string | null }[]> {
-  const { rows } = await db.query<{ id: string; username: string; name: string | null }>(
-    `SELECT u.id::text AS id, u.username, u.name FROM users u
-      WHERE (u.id = $3::bigint OR (
-             EXISTS (SELECT 1 FROM ${TABLE} a WHERE a.operator_id = u.id)
-         AND (u.username ILIKE $1 OR u.name ILIKE $1)))
-      ORDER BY u.id = $3::bigint DESC, u.username LIMIT $2`,
-    [`%${escapeLike(q.trim())}%`, OPERATOR_CHOICES, id ?? null],
-  );
-  return rows;
+  const system = asSystem(db);
+  const columns = ['id', 'username', 'name'];
+  const chosen = id && isIdString(id) ? await system.find<Operator>(users, { where: { id }, columns }) : null;
+  const like = { like: `%${escapeLike(q.trim())}%` };
+  const acted = await system.list<Operator>(users, {
+    where: {
+      id: { among: { resource: activities, column: 'operator_id' } },
+      or: [{ username: like }, { name: like }],
+      ...(chosen ? { username: { not: chosen.username } } : {}),
+    },
+    columns,
+    orderBy: [['username', 'asc']],
+    limit: OPERATOR_CHOICES - (chosen ? 1 : 0),
+  });
+  return [...(chosen ? [chosen] : []), ...acted].map((u) => ({ ...u, id: String(u.id) }));
 }
 
 /** Rows as the contract sends them, each with `operator: { id, username, name }` (null once deleted). */
@@ -80,11 +81,11 @@ async function withOperators(db: Queryable, rows: Record<string, unknown>[]): Pr
   ];
   const operators = new Map<string, { id: string; username: string; name: string | null }>();
   if (ids.length) {
-    const { rows: users } = await db.query<{ id: string; username: string; name: string | null }>(
-      `SELECT id, username, name FROM users WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
-    );
-    for (const u of users) operators.set(String(u.id), { ...u, id: String(u.id) });
+    const found = await asSystem(db).list<Operator>(users, {
+      where: { id: { in: ids } },
+      columns: ['id', 'username', 'name'],
+    });
+    for (const u of found) operators.set(String(u.id), { ...u, id: String(u.id) });
   }
   return records.map((r) => {
     const operatorId = r.operator_id == null ? null : String(r.operator_id);

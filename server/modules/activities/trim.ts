@@ -1,5 +1,7 @@
+import { activities } from '../../../resources/activities.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Db } from '../../db/index.ts';
+import { asSystem } from '../../engine/system-access.ts';
 
 /** Rows removed per statement, so one trim never holds a huge transaction. */
 const BATCH = 5000;
@@ -14,15 +16,7 @@ export async function trimActivityLog(db: Db, { now = new Date() }: { now?: Date
   const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
   let removed = 0;
   for (;;) {
-    const { rows } = await db.query<{ n: string }>(
-      `WITH gone AS (
-         DELETE FROM activity_logs WHERE id IN (
-           SELECT id FROM activity_logs WHERE created_at < $1 ORDER BY id LIMIT ${BATCH}
-         ) RETURNING 1
-       ) SELECT count(*) AS n FROM gone`,
-      [cutoff],
-    );
-    const n = Number(rows[0]!.n);
+    const n = await asSystem(db).remove(activities, { where: { created_at: { lt: cutoff } }, limit: BATCH });
     removed += n;
     if (n < BATCH) return removed;
   }

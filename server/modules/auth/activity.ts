@@ -1,4 +1,4 @@
-import { writeActivity } from '../../core/activity.ts';
+import { writeActivity } from '../../engine/activity-log.ts';
 import type { Queryable } from '../../db/index.ts';
 
 /**

@@ -8,13 +8,14 @@ import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
+import { NOW } from '../../engine/system-access.ts';
 import { notifyAdminReset } from '../delivery-notice.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { deviceWindowKey, readDevice } from './device.ts';
 import { accountWindowKey, countPasswordAttempt, passwordAttemptSucceeded } from './session.ts';
 import { LIMITS } from './limits.ts';
-import { findUserByAddress, findUserById } from './users.ts';
+import { findUserByAddress, findUserById, updateUser } from './users.ts';
 
 /** `POST reset` (forgotten password, by code) and `POST password` (change, signed in). */
 export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
@@ -44,10 +45,7 @@ export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
 
       const passwordHash = await hashPassword(body.password);
       await db.transaction(async (tx) => {
-        await tx.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [
-          user.id,
-          passwordHash,
-        ]);
+        await updateUser(tx, user.id, { password_hash: passwordHash, updated_at: NOW });
         await revokeTokens(tx, { userId: user.id });
       });
       // The owner proved the address: the account's sign-in ceiling (run up by someone else) ends now, and
@@ -107,10 +105,7 @@ export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
       }
       const passwordHash = await hashPassword(body.password);
       await db.transaction(async (tx) => {
-        await tx.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [
-          user.id,
-          passwordHash,
-        ]);
+        await updateUser(tx, user.id, { password_hash: passwordHash, updated_at: NOW });
         await revokeTokens(tx, { userId: user.id, exceptTokenId: principal.tokenId });
       });
       await recordActivity(db, {

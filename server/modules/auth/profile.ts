@@ -8,10 +8,13 @@ import { AppError } from '../../core/errors.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
 import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
+import { roles } from '../../../resources/roles.ts';
+import { staff as staffResource } from '../../../resources/staff.ts';
 import type { Queryable } from '../../db/index.ts';
+import { asSystem, NOW } from '../../engine/system-access.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, type AuthScope } from './context.ts';
-import { findUserById, takenFields, type UserRow } from './users.ts';
+import { findUserById, takenFields, updateUser, type UserRow } from './users.ts';
 
 const INCLUDES = new Set(['avatar', 'staff', 'staff.roles']);
 
@@ -108,10 +111,7 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
         phone: isPhoneChanged ? body.phone! : user.phone,
       };
       try {
-        await db.query(
-          `UPDATE users SET name = $2, avatar_id = $3, email = $4, phone = $5, updated_at = now() WHERE id = $1`,
-          [user.id, next.name, next.avatar_id, next.email, next.phone],
-        );
+        await updateUser(db, user.id, { ...next, updated_at: NOW });
       } catch (error) {
         if ((error as { code?: string }).code === '23505') {
           const field = isEmailChanged ? 'email' : 'phone';
@@ -162,11 +162,14 @@ export async function presentProfile(
 }
 
 async function loadStaff(db: Queryable, { userId, withRoles }: { userId: string; withRoles: boolean }) {
-  const { rows } = await db.query<{ id: string; is_admin: number; department_id: string | null }>(
-    'SELECT id, is_admin, department_id FROM staff WHERE user_id = $1 AND state',
-    [userId],
+  const system = asSystem(db);
+  const staff = await system.find<{ id: string; is_admin: number; department_id: string | null }>(
+    staffResource,
+    {
+      where: { user_id: userId, state: true },
+      columns: ['id', 'is_admin', 'department_id'],
+    },
   );
-  const staff = rows[0];
   if (!staff) return null;
   const result: Record<string, unknown> = {
     id: staff.id,
@@ -174,12 +177,19 @@ async function loadStaff(db: Queryable, { userId, withRoles }: { userId: string;
     department_id: staff.department_id,
   };
   if (withRoles) {
-    const roles = await db.query<{ id: string; name: string; permissions: { menu_ids?: unknown } | null }>(
-      `SELECT r.id, r.name, r.permissions FROM staff_roles sr JOIN roles r ON r.id = sr.role_id
-        WHERE sr.staff_id = $1 AND r.state ORDER BY r.sort, r.id`,
-      [staff.id],
+    const links = await system.links(staffResource, { field: 'role_ids', ids: [String(staff.id)] });
+    const held = await system.list<{ id: string; name: string; permissions: { menu_ids?: unknown } | null }>(
+      roles,
+      {
+        where: { id: { in: links.map((l) => l.target) }, state: true },
+        columns: ['id', 'name', 'permissions'],
+        orderBy: [
+          ['sort', 'asc'],
+          ['id', 'asc'],
+        ],
+      },
     );
-    result.roles = roles.rows.map((role) => ({
+    result.roles = held.map((role) => ({
       id: role.id,
       name: role.name,
       permissions: { menu_ids: Array.isArray(role.permissions?.menu_ids) ? role.permissions.menu_ids : [] },

@@ -10,7 +10,7 @@ import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
 import { openSession } from './session.ts';
-import { takenFields } from './users.ts';
+import { insertUser, takenFields } from './users.ts';
 
 /** `POST register`: username, password twice, and an email or phone proven by a `register` code. */
 export function registerRegisterRoutes({ app, db }: AuthScope): void {
@@ -49,11 +49,13 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       const passwordHash = await hashPassword(body.password);
       let userId: string;
       try {
-        const { rows } = await db.query<{ id: string }>(
-          `INSERT INTO users (username, name, email, phone, password_hash) VALUES ($1, $1, $2, $3, $4) RETURNING id`,
-          [body.username, body.email ?? null, body.phone ?? null, passwordHash],
-        );
-        userId = rows[0]!.id;
+        userId = await insertUser(db, {
+          username: body.username,
+          name: body.username,
+          email: body.email ?? null,
+          phone: body.phone ?? null,
+          password_hash: passwordHash,
+        });
       } catch (error) {
         // A concurrent registration took the name between the check and the insert.
         if ((error as { code?: string }).code === '23505') {

@@ -4,10 +4,11 @@ import { clearWindow, giveBackHit, hitWindow } from '../../credentials/rate-limi
 import { issueToken, revokeTokens } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
+import { NOW } from '../../engine/system-access.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
 import { LIMITS, rateLimited } from './limits.ts';
-import { findUserByIdentifier } from './users.ts';
+import { findUserByIdentifier, updateUser } from './users.ts';
 
 /**
  * The account operations behind the sign-in routes: Fastify-free, they take data and a `Client` and return
@@ -30,7 +31,7 @@ export async function openSession(
   }: { userId: string; remember: boolean; client: Client; action: string; changes: Record<string, unknown> },
 ): Promise<TokenAnswer> {
   const token = await issueToken(db, { userId, remember, ip: client.ip, userAgent: client.userAgent });
-  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
+  await updateUser(db, userId, { last_login_at: NOW });
   await recordActivity(db, { client, action, operatorId: userId, subjectId: userId, changes });
   return { access_token: token.accessToken, expires_at: token.expiresAt?.toISOString() ?? null };
 }

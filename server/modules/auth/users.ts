@@ -1,6 +1,8 @@
 import { PHONE_PATTERN } from '../../../schemas/common.ts';
 import type { Channel } from '../../../schemas/auth.ts';
+import { users } from '../../../resources/users.ts';
 import type { Queryable } from '../../db/index.ts';
+import { asSystem, type Where } from '../../engine/system-access.ts';
 
 export interface UserRow {
   id: string;
@@ -13,18 +15,14 @@ export interface UserRow {
   password_hash: string | null;
 }
 
-const COLUMNS = 'id, username, name, email, phone, avatar_id, state, password_hash';
+const COLUMNS = ['id', 'username', 'name', 'email', 'phone', 'avatar_id', 'state', 'password_hash'];
 
 /** Finds a user by what they type on the sign-in form: an email (has `@`), a phone number, or a username. */
 export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<UserRow | null> {
   const value = identifier.trim();
-  if (value.includes('@')) {
-    return first(db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [value]));
-  }
-  if (PHONE_PATTERN.test(value)) {
-    return first(db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE phone = $1`, [value]));
-  }
-  return first(db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1)`, [value]));
+  if (value.includes('@')) return findUser(db, { email: { ci: value } });
+  if (PHONE_PATTERN.test(value)) return findUser(db, { phone: value });
+  return findUser(db, { username: { ci: value } });
 }
 
 /** Finds a user by a code destination. */
@@ -32,15 +30,11 @@ export async function findUserByAddress(
   db: Queryable,
   { channel, to }: { channel: Channel; to: string },
 ): Promise<UserRow | null> {
-  const sql =
-    channel === 'email'
-      ? `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`
-      : `SELECT ${COLUMNS} FROM users WHERE phone = $1`;
-  return first(db.query<UserRow>(sql, [to]));
+  return findUser(db, channel === 'email' ? { email: { ci: to } } : { phone: to });
 }
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
-  return first(db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]));
+  return findUser(db, { id });
 }
 
 /** Which of username / email / phone already belong to someone other than `exceptId`. */
@@ -53,18 +47,44 @@ export async function takenFields(
     exceptId,
   }: { username?: string; email?: string; phone?: string; exceptId?: string },
 ): Promise<string[]> {
-  const { rows } = await db.query<{ username: boolean; email: boolean; phone: boolean }>(
-    `SELECT
-       EXISTS (SELECT 1 FROM users WHERE $1::text IS NOT NULL AND lower(username) = lower($1) AND ($4::bigint IS NULL OR id <> $4::bigint)) AS username,
-       EXISTS (SELECT 1 FROM users WHERE $2::text IS NOT NULL AND lower(email) = lower($2) AND ($4::bigint IS NULL OR id <> $4::bigint)) AS email,
-       EXISTS (SELECT 1 FROM users WHERE $3::text IS NOT NULL AND phone = $3 AND ($4::bigint IS NULL OR id <> $4::bigint)) AS phone`,
-    [username ?? null, email ?? null, phone ?? null, exceptId ?? null],
-  );
-  const row = rows[0]!;
-  return (['username', 'email', 'phone'] as const).filter((field) => row[field]);
+  const system = asSystem(db);
+  const other = exceptId === undefined ? {} : { id: { not: exceptId } };
+  const checks = [
+    ['username', username === undefined ? null : { ci: username }],
+    ['email', email === undefined ? null : { ci: email }],
+    ['phone', phone ?? null],
+  ] as const;
+  const taken: string[] = [];
+  for (const [field, condition] of checks)
+    if (condition !== null && (await system.exists(users, { [field]: condition, ...other })))
+      taken.push(field);
+  return taken;
 }
 
-async function first<T>(query: Promise<{ rows: T[] }>): Promise<T | null> {
-  const { rows } = await query;
-  return rows[0] ?? null;
+/** Sign-in and registration look accounts up before anyone is signed in: as the system. */
+function findUser(db: Queryable, where: Where): Promise<UserRow | null> {
+  return asSystem(db).find<UserRow>(users, { where, columns: COLUMNS });
+}
+
+/**
+ * Writes columns of one account as the system (a new password hash, the last sign-in, the profile its owner
+ * edits); the routes write their own activity rows. Unique columns still raise 23505 for the caller to map.
+ */
+export async function updateUser(db: Queryable, id: string, set: Record<string, unknown>): Promise<void> {
+  await asSystem(db).update(users, { where: { id }, set });
+}
+
+/** Creates an account as the system (registration, WeChat sign-up); returns its id. */
+export async function insertUser(
+  db: Queryable,
+  values: {
+    username: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    password_hash: string | null;
+  },
+): Promise<string> {
+  const { id } = await asSystem(db).insert(users, values);
+  return String(id);
 }

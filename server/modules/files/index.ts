@@ -13,6 +13,7 @@ import type { Db, Queryable } from '../../db/index.ts';
 import { actorOf } from '../../core/activity.ts';
 import { diffChanges, writeAudit } from '../../engine/write/audit.ts';
 import { attachment } from '../../engine/csv/export.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { fieldOfQuery, type BoundField } from './fields.ts';
 import { ACTIVE_MIME_TYPES, SNIFF_BYTES, extensionForMime, safeFileName, sniff } from './sniff.ts';
@@ -121,7 +122,7 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
         const actor = actorOf(request, principal.userId);
         const key = await db.transaction(async (tx) => {
           const row = await findAsset(tx, request.params.id, true);
-          await tx.query('DELETE FROM assets WHERE id = $1', [row.id]);
+          await asSystem(tx).remove(assets, { where: { id: row.id } });
           const before = { name: row.name, size: row.size, mime: row.mime };
           const changes = diffChanges(assets, before, null);
           await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
@@ -196,11 +197,12 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
   const record = { name: displayName(part.filename, type.ext), size: staged.size, mime: type.mime };
   try {
     return await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string; created_at: Date }>(
-        'INSERT INTO assets (name, size, mime, storage_key) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
-        [record.name, record.size, record.mime, key],
+      const row = await asSystem(tx).insert<{ id: string; created_at: Date }>(
+        assets,
+        { ...record, storage_key: key },
+        { returning: ['id', 'created_at'] },
       );
-      const id = String(rows[0]!.id);
+      const id = String(row.id);
       const changes = diffChanges(assets, null, record);
       const actor = actorOf(request, principal.userId);
       await writeAudit(tx, { resource: assets, action: 'create', subjectId: id, changes, actor });
@@ -215,7 +217,7 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
           bound.name,
           principal.userId,
         ]);
-      return { id, ...record, created_at: new Date(rows[0]!.created_at).toISOString() };
+      return { id, ...record, created_at: new Date(row.created_at).toISOString() };
     });
   } catch (error) {
     await store.remove(key);
@@ -241,12 +243,13 @@ async function isUploadedFor(db: Queryable, assetId: string, bound: BoundField):
 
 async function findAsset(db: Queryable, id: string, forUpdate = false): Promise<AssetRow> {
   if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
-  const { rows } = await db.query<AssetRow>(
-    `SELECT id, name, size, mime, storage_key, created_at FROM assets WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  if (!rows[0]) throw AppError.notFound();
-  return { ...rows[0], id: String(rows[0].id) };
+  const row = await asSystem(db).find<AssetRow>(assets, {
+    where: { id },
+    columns: ['id', 'name', 'size', 'mime', 'storage_key', 'created_at'],
+    lock: forUpdate,
+  });
+  if (!row) throw AppError.notFound();
+  return { ...row, id: String(row.id) };
 }
 
 /** The client's name as stored and served (sniff.ts: no path or control characters, the sniffed extension). */

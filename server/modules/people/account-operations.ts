@@ -1,7 +1,10 @@
+import { activities } from '../../../resources/activities.ts';
+import { staff } from '../../../resources/staff.ts';
 import { paged } from '../../core/paged.ts';
 import type { Principal } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db, Queryable } from '../../db/index.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
 import { issueInvitation } from './invitations.ts';
 import { alreadyRegistered } from './staff-hooks.ts';
@@ -18,13 +21,14 @@ export async function reissueInvitation(
   { principal, staffId, origin }: { principal: Principal; staffId: string; origin: string },
 ): Promise<{ invitation_url: string; invitation_expires_at: string }> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ user_id: string | null; is_admin: number }>(
-      'SELECT user_id, is_admin FROM staff WHERE id = $1 FOR UPDATE',
-      [staffId],
-    );
-    if (!rows[0]) throw AppError.notFound();
-    if (rows[0].user_id !== null) throw alreadyRegistered();
-    if (Number(rows[0].is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
+    const record = await asSystem(tx).find<{ user_id: string | null; is_admin: number }>(staff, {
+      where: { id: staffId },
+      columns: ['user_id', 'is_admin'],
+      lock: true,
+    });
+    if (!record) throw AppError.notFound();
+    if (record.user_id !== null) throw alreadyRegistered();
+    if (Number(record.is_admin) === 1 && !isAdmin(principal)) throw forbidden('manage_admin');
     await assertCanManageStaff(tx, principal, staffId);
     return issueInvitation(tx, { staffId, origin });
   });
@@ -35,17 +39,19 @@ export async function signInHistory(
   db: Queryable,
   { userId, page, size }: { userId: string; page: number; size: number },
 ) {
-  const where = `subject_type = 'users' AND subject_id = $1 AND action LIKE 'auth.login%'`;
-  const { rows } = await db.query(
-    `SELECT id, action, changes, ip, user_agent, created_at FROM activity_logs WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-    [userId],
-  );
-  const { rows: count } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM activity_logs WHERE ${where}`,
-    [userId],
-  );
-  const total = Number(count[0]!.n);
+  const system = asSystem(db);
+  const where = { subject_type: 'users', subject_id: userId, action: { startsWith: 'auth.login' } };
+  const rows = await system.list<Record<string, unknown> & { created_at: unknown }>(activities, {
+    where,
+    columns: ['id', 'action', 'changes', 'ip', 'user_agent', 'created_at'],
+    orderBy: [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    limit: size,
+    offset: (page - 1) * size,
+  });
+  const total = await system.count(activities, where);
   const data = rows.map((r) => ({
     ...r,
     id: String(r.id),

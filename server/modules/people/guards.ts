@@ -1,7 +1,11 @@
 import { grantablePermissionNames, settingsMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { AppError } from '../../core/errors.ts';
 import { can, type Principal } from '../../core/principal.ts';
+import { roles } from '../../../resources/roles.ts';
+import { staff } from '../../../resources/staff.ts';
+import { users } from '../../../resources/users.ts';
 import type { Queryable } from '../../db/index.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import type { Actor } from '../../engine/write/audit.ts';
 import { servedResources } from '../../engine/served.ts';
 
@@ -36,12 +40,11 @@ export function assertHoldsAll(principal: Principal, names: Iterable<string>): v
 /** The names the given roles grant (all of them, enabled or not: enabling a role later grants them too). */
 export async function namesOfRoles(db: Queryable, roleIds: readonly string[]): Promise<string[]> {
   if (roleIds.length === 0) return [];
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT DISTINCT m AS name FROM roles r, jsonb_array_elements_text(r.permissions -> 'menu_ids') m
-      WHERE r.id IN (${roleIds.map((_, i) => `$${i + 1}`).join(', ')})`,
-    [...roleIds],
-  );
-  return rows.map((r) => r.name);
+  const granted = await asSystem(db).list<{ permissions: unknown }>(roles, {
+    where: { id: { in: roleIds } },
+    columns: ['permissions'],
+  });
+  return [...new Set(granted.flatMap((r) => menuIdsOf(r.permissions)))];
 }
 
 /** A staff record's admin flag and the names its roles grant. */
@@ -49,19 +52,18 @@ export async function staffPower(
   db: Queryable,
   staffId: string,
 ): Promise<{ isAdmin: boolean; names: string[] } | null> {
-  const { rows } = await db.query<{ is_admin: number }>('SELECT is_admin FROM staff WHERE id = $1', [
-    staffId,
-  ]);
-  if (!rows[0]) return null;
-  const { rows: links } = await db.query<{ role_id: string }>(
-    'SELECT role_id FROM staff_roles WHERE staff_id = $1',
-    [staffId],
-  );
+  const system = asSystem(db);
+  const found = await system.find<{ is_admin: number }>(staff, {
+    where: { id: staffId },
+    columns: ['is_admin'],
+  });
+  if (!found) return null;
+  const links = await system.links(staff, { field: 'role_ids', ids: [staffId] });
   const names = await namesOfRoles(
     db,
-    links.map((l) => String(l.role_id)),
+    links.map((l) => l.target),
   );
-  return { isAdmin: Number(rows[0].is_admin) === 1, names };
+  return { isAdmin: Number(found.is_admin) === 1, names };
 }
 
 /**
@@ -86,8 +88,11 @@ export async function assertCanManageUser(
   principal: Principal,
   userId: string,
 ): Promise<void> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM staff WHERE user_id = $1', [userId]);
-  if (rows[0]) await assertCanManageStaff(db, principal, String(rows[0].id));
+  const bound = await asSystem(db).find<{ id: string }>(staff, {
+    where: { user_id: userId },
+    columns: ['id'],
+  });
+  if (bound) await assertCanManageStaff(db, principal, String(bound.id));
 }
 
 /**
@@ -95,15 +100,28 @@ export async function assertCanManageUser(
  * administrator rows, so two concurrent demotions cannot both pass.
  */
 export async function assertNotLastAdmin(db: Queryable, staffId: string): Promise<void> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT s.id FROM staff s JOIN users u ON u.id = s.user_id
-      WHERE s.is_admin = 1 AND s.state AND u.state FOR UPDATE OF s`,
-  );
-  const ids = rows.map((r) => String(r.id));
+  const system = asSystem(db);
+  const admins = await system.list<{ id: string; user_id: string | null }>(staff, {
+    where: { is_admin: 1, state: true, user_id: { not: null } },
+    columns: ['id', 'user_id'],
+    lock: true,
+  });
+  const enabled = await system.list<{ id: string }>(users, {
+    where: { id: { in: admins.map((a) => a.user_id) }, state: true },
+    columns: ['id'],
+  });
+  const canSignIn = new Set(enabled.map((u) => String(u.id)));
+  const ids = admins.filter((a) => canSignIn.has(String(a.user_id))).map((a) => String(a.id));
   if (ids.includes(String(staffId)) && ids.length <= 1)
     throw new AppError(409, 'settings.people.errors.last_admin', {
       fields: { is_admin: ['settings.people.errors.last_admin'] },
     });
+}
+
+/** The permission names a role's `permissions` value lists. */
+export function menuIdsOf(permissions: unknown): string[] {
+  const ids = (permissions as { menu_ids?: unknown } | null)?.menu_ids;
+  return Array.isArray(ids) ? ids.map(String) : [];
 }
 
 export function forbidden(reason: string): AppError {

@@ -1,5 +1,7 @@
 import { randomToken, sha256 } from '../../credentials/tokens.ts';
+import { staff } from '../../../resources/staff.ts';
 import type { Queryable } from '../../db/index.ts';
+import { asSystem, NOW } from '../../engine/system-access.ts';
 
 /** Invitations expire 7 days after they are issued. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -14,10 +16,10 @@ export async function issueInvitation(
 ): Promise<{ invitation_url: string; invitation_expires_at: string }> {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
-  await db.query(
-    'UPDATE staff SET invitation_hash = $2, invitation_expires_at = $3, updated_at = now() WHERE id = $1',
-    [staffId, sha256(token), expiresAt],
-  );
+  await asSystem(db).update(staff, {
+    where: { id: staffId },
+    set: { invitation_hash: sha256(token), invitation_expires_at: expiresAt, updated_at: NOW },
+  });
   return {
     invitation_url: `${origin}/register?invitation=${encodeURIComponent(token)}`,
     invitation_expires_at: expiresAt.toISOString(),
@@ -32,19 +34,18 @@ export async function redeemInvitation(
   db: Queryable,
   { token, userId }: { token: string; userId: string },
 ): Promise<{ staffId: string } | { error: 'invalid' | 'already_staff' }> {
-  const { rows: mine } = await db.query('SELECT 1 FROM staff WHERE user_id = $1', [userId]);
-  if (mine.length) return { error: 'already_staff' };
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM staff
-      WHERE invitation_hash = $1 AND user_id IS NULL AND invitation_expires_at > now() FOR UPDATE`,
-    [sha256(token)],
-  );
-  const staffId = rows[0] ? String(rows[0].id) : null;
+  const system = asSystem(db);
+  if (await system.exists(staff, { user_id: userId })) return { error: 'already_staff' };
+  const invited = await system.find<{ id: string }>(staff, {
+    where: { invitation_hash: sha256(token), user_id: null, invitation_expires_at: { gt: NOW } },
+    columns: ['id'],
+    lock: true,
+  });
+  const staffId = invited ? String(invited.id) : null;
   if (!staffId) return { error: 'invalid' };
-  await db.query(
-    `UPDATE staff SET user_id = $2, invitation_hash = NULL, invitation_expires_at = NULL, updated_at = now()
-      WHERE id = $1`,
-    [staffId, userId],
-  );
+  await system.update(staff, {
+    where: { id: staffId },
+    set: { user_id: userId, invitation_hash: null, invitation_expires_at: null, updated_at: NOW },
+  });
   return { staffId };
 }

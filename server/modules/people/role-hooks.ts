@@ -1,5 +1,7 @@
 import { AppError } from '../../core/errors.ts';
+import { staff } from '../../../resources/staff.ts';
 import type { ResourceHooks } from '../../engine/hooks.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
 
 const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[] =>
@@ -25,11 +27,8 @@ export const roleHooks: ResourceHooks = {
     }
     if (isAdmin(principal)) return;
     if (before) {
-      const { rows } = await tx.query('SELECT 1 FROM staff_roles WHERE staff_id = $1 AND role_id = $2', [
-        principal.staff.id,
-        before.id,
-      ]);
-      if (rows.length) throw forbidden('own_roles');
+      const mine = await asSystem(tx).links(staff, { field: 'role_ids', ids: [principal.staff.id] });
+      if (mine.some((link) => link.target === String(before.id))) throw forbidden('own_roles');
       assertHoldsAll(principal, menuIdsOf(before));
     }
     if (action !== 'delete') assertHoldsAll(principal, menuIdsOf(data));

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.ts';
-import type { ResourceHooks, WriteEvent } from '../../engine/hooks.ts';
+import { departments } from '../../../resources/departments.ts';
+import { subtreeFilter, type ResourceHooks, type WriteEvent } from '../../engine/hooks.ts';
 import {
   assertCanManageStaff,
   assertHoldsAll,
@@ -57,12 +58,8 @@ export const staffHooks: ResourceHooks = {
   },
 
   filters: {
-    // A department includes its sub-departments (UNION, not UNION ALL: a cycle cannot loop forever).
-    department_id: ({ column, values, bind }) =>
-      `${column} IN (WITH RECURSIVE sub(id) AS (
-         SELECT id FROM departments WHERE id IN (${values.map(bind).join(', ')})
-         UNION SELECT d.id FROM departments d JOIN sub ON d.parent_id = sub.id)
-       SELECT id FROM sub)`,
+    // A department includes its sub-departments.
+    department_id: subtreeFilter(departments),
   },
 };
 

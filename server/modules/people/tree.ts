@@ -6,7 +6,9 @@ import { ok } from '../../core/envelope.ts';
 import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
+import { departments } from '../../../resources/departments.ts';
 import type { Db, Queryable } from '../../db/index.ts';
+import { asSystem } from '../../engine/system-access.ts';
 
 /**
  * `GET v1/user/department/tree`: every department, nested, siblings by sort then id (disabled ones too,
@@ -34,13 +36,19 @@ export function registerDepartmentTreeRoute(app: FastifyInstance, db: Db): void 
 
 /** Every department as a nested tree (the operation behind the route; no access check of its own). */
 export async function readDepartmentTree(db: Queryable): Promise<DepartmentNode[]> {
-  const { rows } = await db.query<{
+  const rows = await asSystem(db).list<{
     id: string;
     parent_id: string;
     name: string;
     sort: number;
     state: boolean;
-  }>('SELECT id, parent_id, name, sort, state FROM departments ORDER BY sort, id');
+  }>(departments, {
+    columns: ['id', 'parent_id', 'name', 'sort', 'state'],
+    orderBy: [
+      ['sort', 'asc'],
+      ['id', 'asc'],
+    ],
+  });
   return nest(rows);
 }
 

@@ -2,7 +2,9 @@ import { isAcceptablePassword } from '../../credentials/password.ts';
 import { revokeTokens } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
+import { staff } from '../../../resources/staff.ts';
 import type { ResourceHooks } from '../../engine/hooks.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { assertCanManageUser, assertNotLastAdmin, forbidden, principalOf } from './guards.ts';
 
 /**
@@ -40,9 +42,9 @@ export const userHooks: ResourceHooks = {
 };
 
 async function adminStaffOf(db: Queryable, userId: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM staff WHERE user_id = $1 AND is_admin = 1 AND state',
-    [userId],
-  );
-  return rows[0] ? String(rows[0].id) : null;
+  const admin = await asSystem(db).find<{ id: string }>(staff, {
+    where: { user_id: userId, is_admin: 1, state: true },
+    columns: ['id'],
+  });
+  return admin ? String(admin.id) : null;
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { activities } from '../../../resources/activities.ts';
+import { staff } from '../../../resources/staff.ts';
+import { users } from '../../../resources/users.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff, type Principal } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
+import { asSystem, NOW } from '../../engine/system-access.ts';
 import { withNames } from '../activities/names.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
 
@@ -51,51 +55,34 @@ export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
 /** The dashboard figures `principal` may see (the operation behind the route; see above for which). */
 export async function readDashboard(db: Db, principal: Principal): Promise<z.infer<typeof dashboardSchema>> {
   const holds = (name: string) => can(principal, name);
+  const system = asSystem(db);
   const counts: Record<string, number | null> = {};
   const data: Record<string, unknown> = { counts };
-  if (holds(PERMISSION.usersUsers)) counts.users = await countOf(db, 'SELECT count(*) AS n FROM users');
+  if (holds(PERMISSION.usersUsers)) counts.users = await system.count(users);
   if (holds(PERMISSION.usersStaff)) {
-    counts.staff = await countOf(db, 'SELECT count(*) AS n FROM staff');
-    counts.pending_invitations = await countOf(
-      db,
-      'SELECT count(*) AS n FROM staff WHERE user_id IS NULL AND invitation_expires_at > now()',
-    );
+    counts.staff = await system.count(staff);
+    counts.pending_invitations = await system.count(staff, {
+      user_id: null,
+      invitation_expires_at: { gt: NOW },
+    });
   }
   if (holds(PERMISSION.usersActivities)) {
-    counts.sign_ins_today = await countOf(
-      db,
-      `SELECT count(*) AS n FROM activity_logs
-        WHERE action = 'auth.login' AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-    );
-    data.sign_ins = await signInsPerDay(db);
+    const today = new Date();
+    today.setUTCHours(0, 0, 0, 0);
+    counts.sign_ins_today = await system.count(activities, {
+      action: 'auth.login',
+      created_at: { gte: today },
+    });
+    data.sign_ins = await system.countPerDay(activities, { where: { action: 'auth.login' }, days: DAYS });
     data.recent_activity = await withNames(db, principal, await recentActivity(db));
   }
   if (holds(PERMISSION.systemJobs)) counts.failed_jobs = failedJobs(await queueCounts(db).catch(() => null));
   return data as z.infer<typeof dashboardSchema>;
 }
 
-async function countOf(db: Db, sql: string): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(sql);
-  return Number(rows[0]!.n);
-}
-
-async function signInsPerDay(db: Db): Promise<{ day: string; count: number }[]> {
-  const { rows } = await db.query<{ day: string; n: string }>(
-    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(a.id)::text AS n
-       FROM generate_series(
-              (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $1 - 1)),
-              date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d(day)
-       LEFT JOIN activity_logs a ON a.action = 'auth.login'
-            AND a.created_at >= d.day AT TIME ZONE 'UTC'
-            AND a.created_at < (d.day + interval '1 day') AT TIME ZONE 'UTC'
-      GROUP BY d.day ORDER BY d.day`,
-    [DAYS],
-  );
-  return rows.map((d) => ({ day: d.day, count: Number(d.n) }));
-}
-
 async function recentActivity(db: Db) {
-  const { rows } = await db.query<{
+  const system = asSystem(db);
+  const rows = await system.list<{
     id: string;
     action: string;
     subject_type: string | null;
@@ -103,12 +90,24 @@ async function recentActivity(db: Db) {
     changes: unknown;
     created_at: Date | string;
     operator_id: string | null;
-    username: string | null;
-    name: string | null;
-  }>(
-    `SELECT a.id, a.action, a.subject_type, a.subject_id, a.changes, a.created_at, u.id AS operator_id, u.username, u.name
-       FROM activity_logs a LEFT JOIN users u ON u.id = a.operator_id
-      ORDER BY a.created_at DESC, a.id DESC LIMIT ${RECENT}`,
+  }>(activities, {
+    columns: ['id', 'action', 'subject_type', 'subject_id', 'changes', 'created_at', 'operator_id'],
+    orderBy: [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ],
+    limit: RECENT,
+  });
+  const operatorIds = [
+    ...new Set(rows.flatMap((r) => (r.operator_id == null ? [] : [String(r.operator_id)]))),
+  ];
+  const operators = new Map(
+    (
+      await system.list<{ id: string; username: string; name: string | null }>(users, {
+        where: { id: { in: operatorIds } },
+        columns: ['id', 'username', 'name'],
+      })
+    ).map((u) => [String(u.id), { id: String(u.id), username: u.username, name: u.name }]),
   );
   return rows.map((r) => ({
     id: String(r.id),
@@ -116,7 +115,7 @@ async function recentActivity(db: Db) {
     subject_type: r.subject_type,
     subject_id: r.subject_id == null ? null : String(r.subject_id),
     changes: typeof r.changes === 'string' ? (JSON.parse(r.changes) as unknown) : (r.changes ?? null),
-    operator: r.operator_id ? { id: String(r.operator_id), username: r.username, name: r.name } : null,
+    operator: r.operator_id == null ? null : (operators.get(String(r.operator_id)) ?? null),
     created_at: r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
   }));
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
-import { actorOf, writeActorActivity } from '../../core/activity.ts';
+import { actorOf } from '../../core/activity.ts';
+import { writeActorActivity } from '../../engine/activity-log.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';

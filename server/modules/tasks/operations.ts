@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { writeActorActivity, type Actor } from '../../core/activity.ts';
+import type { Actor } from '../../core/activity.ts';
+import { writeActorActivity } from '../../engine/activity-log.ts';
 import { AppError } from '../../core/errors.ts';
 import { safeError } from '../../core/http.ts';
 import type { Db } from '../../db/index.ts';

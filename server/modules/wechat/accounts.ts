@@ -6,7 +6,7 @@ import type { TokenAnswer } from '../../../schemas/auth.ts';
 import { recordActivity, type Client } from '../auth/activity.ts';
 import type { DeviceCookie } from '../auth/device.ts';
 import { countPasswordAttempt, passwordAttemptSucceeded } from '../auth/session.ts';
-import { findUserById, findUserByIdentifier, takenFields } from '../auth/users.ts';
+import { findUserById, findUserByIdentifier, insertUser, takenFields } from '../auth/users.ts';
 import type { WechatIdentityAnswer, WechatRegisterInput } from './schemas.ts';
 import { isWechatOn, requireWechat, signIn } from './session.ts';
 import {
@@ -166,12 +166,14 @@ async function createAccount(
   try {
     await db.transaction(async (tx) => {
       if (!(await consumeTicket(tx, ticket.id))) throw ticketError();
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO users (username, name, email, phone, password_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      userId = await insertUser(tx, {
+        username,
         // users.name holds at most 60 characters (resources/users.ts, checked by the table).
-        [username, (ticket.nickname || username).slice(0, 60), email ?? null, phone ?? null, passwordHash],
-      );
-      userId = rows[0]!.id;
+        name: (ticket.nickname || username).slice(0, 60),
+        email: email ?? null,
+        phone: phone ?? null,
+        password_hash: passwordHash,
+      });
       await insertIdentity(tx, { userId, ticket });
     });
   } catch (error) {

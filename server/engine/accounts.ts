@@ -1,0 +1,55 @@
+import { roles } from '../../resources/roles.ts';
+import { staff } from '../../resources/staff.ts';
+import { users } from '../../resources/users.ts';
+import type { Accounts, Principal } from '../core/principal.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { asSystem } from './system-access.ts';
+
+/**
+ * What the layers below the engine need to know about accounts (core/principal.ts, credentials/tokens.ts,
+ * the events stream), read through the engine's seam: the app hands `accounts` to `registerPrincipal`
+ * (server/app.ts), so core code names no table the engine owns.
+ */
+export const accounts: Accounts = { loadPrincipal, enabledUsers };
+
+/**
+ * A user's enabled staff record and the permission names of its enabled roles (union of their menu_ids).
+ * Requests go through the per-process cache (core/auth-cache.ts), which every change to staff, roles or
+ * grants drops on every server.
+ */
+export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal> {
+  const system = asSystem(db);
+  const record = await system.find<{ id: string; is_admin: number; department_id: string | null }>(staff, {
+    where: { user_id: owner.userId, state: true },
+    columns: ['id', 'is_admin', 'department_id'],
+  });
+  const names = new Set<string>();
+  if (record) {
+    const links = await system.links(staff, { field: 'role_ids', ids: [String(record.id)] });
+    const held = await system.list<{ permissions: { menu_ids?: unknown } | null }>(roles, {
+      where: { id: { in: links.map((l) => l.target) }, state: true },
+      columns: ['permissions'],
+    });
+    for (const role of held) {
+      const ids = role.permissions?.menu_ids;
+      if (Array.isArray(ids)) for (const id of ids) names.add(String(id));
+    }
+  }
+  return {
+    userId: owner.userId,
+    tokenId: owner.tokenId,
+    staff: record
+      ? { id: String(record.id), isAdmin: Number(record.is_admin) === 1, departmentId: record.department_id }
+      : null,
+    permissions: names,
+  };
+}
+
+/** Which of these user ids name an enabled account (a token of any other is not live). */
+export async function enabledUsers(db: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  const found = await asSystem(db).list<{ id: string }>(users, {
+    where: { id: { in: [...new Set(ids)] }, state: true },
+    columns: ['id'],
+  });
+  return new Set(found.map((u) => String(u.id)));
+}

@@ -1,0 +1,41 @@
+import { activities } from '../../resources/activities.ts';
+import type { Actor } from '../core/activity.ts';
+import type { Queryable } from '../db/index.ts';
+import { asSystem } from './system-access.ts';
+
+/**
+ * Writes one activity_logs row; call it inside the write's transaction. `operatorId` is null for an
+ * anonymous event (a failed sign-in). The user agent is kept to 500 characters like every audit row
+ * (activity_logs.user_agent is checked <= 1000); `changes` omitted is NULL.
+ */
+export async function writeActivity(
+  db: Queryable,
+  row: {
+    action: string;
+    subjectType: string;
+    subjectId: string | null;
+    changes?: Record<string, unknown>;
+    operatorId: string | null;
+    ip: string | null;
+    userAgent: string | null | undefined;
+  },
+): Promise<void> {
+  await asSystem(db).insert(activities, {
+    operator_id: row.operatorId,
+    action: row.action,
+    subject_type: row.subjectType,
+    subject_id: row.subjectId,
+    changes: row.changes === undefined ? null : JSON.stringify(row.changes),
+    ip: row.ip,
+    user_agent: row.userAgent?.slice(0, 500) ?? null,
+  });
+}
+
+/** writeActivity for a signed-in actor. */
+export function writeActorActivity(
+  db: Queryable,
+  actor: Actor,
+  row: { action: string; subjectType: string; subjectId: string | null; changes?: Record<string, unknown> },
+): Promise<void> {
+  return writeActivity(db, { ...row, operatorId: actor.userId, ip: actor.ip, userAgent: actor.userAgent });
+}
