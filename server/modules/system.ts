@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.ts';
 import { answerJson } from '../core/openapi.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
-import { isWechatOn } from './wechat/session.ts';
+import { isWechatOn } from './wechat/index.ts';
 
 /** What `GET /api/v1` answers: whether the server is ready, and the configuration the client starts with. */
 const startupSchema = z.object({

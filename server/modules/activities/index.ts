@@ -11,6 +11,7 @@ import type { AppModule } from '../../core/app-module.ts';
 import { findOperators, listActivities, readActivity } from './operations.ts';
 
 export { trimActivityLog } from './trim.ts';
+export { withNames } from './names.ts';
 
 const BASE = `/api/${activities.endpoint}`;
 const operatorQuery = z.object({

@@ -5,7 +5,7 @@ import { ok } from '../../core/envelope.ts';
 import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { servedResources } from '../../engine/served.ts';
-import { isMenuHidden } from '../system-tools/module-gate.ts';
+import { isMenuHidden } from '../system-tools/index.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
 const menuItemSchema = z.object({

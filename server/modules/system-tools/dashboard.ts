@@ -5,7 +5,7 @@ import { ok } from '../../core/envelope.ts';
 import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff, type Principal } from '../../core/principal.ts';
 import type { Db } from '../../db/index.ts';
-import { withNames } from '../activities/names.ts';
+import { withNames } from '../activities/index.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
 
 const DAYS = 30;

@@ -21,6 +21,8 @@ import { registerModuleGate } from './module-gate.ts';
 import { registerModuleRoutes } from './modules-routes.ts';
 import { createMonitor } from './monitor.ts';
 
+export { isMenuHidden } from './module-gate.ts';
+
 /** Monitor figures go to watching streams this often. */
 export const MONITOR_INTERVAL_MS = 2_000;
 

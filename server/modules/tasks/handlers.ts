@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv/files.ts';
-import { trimActivityLog } from '../activities/trim.ts';
+import { trimActivityLog } from '../activities/index.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';

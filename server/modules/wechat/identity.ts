@@ -1,7 +1,7 @@
 import { ok } from '../../core/envelope.ts';
 import { answerJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
-import { clientOf, type AuthScope } from '../auth/context.ts';
+import { type AuthScope, clientOf } from '../auth/index.ts';
 import { unlinkWechat, wechatIdentityOf } from './accounts.ts';
 import { BASE } from './login.ts';
 import { WECHAT_OFF, wechatIdentityAnswerSchema } from './schemas.ts';

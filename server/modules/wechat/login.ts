@@ -3,7 +3,7 @@ import { randomToken } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/validate.ts';
 import { answerJson, inputJson } from '../../core/openapi.ts';
-import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
+import { type AuthScope, clientOf, perAddress } from '../auth/index.ts';
 import {
   wechatAuthAnswerSchema,
   wechatAuthQuerySchema,
