@@ -70,7 +70,7 @@ export interface RouteSpec<P extends Input, Q extends Input, B extends Input, A>
   /** Who may call, before any input is parsed (`permission(name)`, `requireUser` ...): its result is `principal`. */
   access?: (request: FastifyRequest) => Promise<A>;
   /** Fastify route config: `rateLimit`, `pathId: 'any'` (a path id that is not a record id, core/http.ts). */
-  config?: RouteOptions['config'];
+  config?: NonNullable<RouteOptions['config']> & { pathId?: 'any' };
   /** More of the operation's document that nothing validates (a multipart body, `produces`). */
   openapi?: JsonSchema;
   handler(input: {
