@@ -65,7 +65,7 @@ export interface RouteSpec<P extends Input, Q extends Input, B extends Input, A>
   params?: P;
   query?: Q;
   body?: B;
-  /** Answers by status: a wire shape (answered in the envelope), `null` (`ok(null)`), or `paged`/`rawAnswer`. */
+  /** Answers by status: a wire shape (answered in the envelope), `null` (`ok(null)`), or `pagedOf`/`rawAnswer`. */
   responses: Record<number, Answer>;
   /** Who may call, before any input is parsed (`permission(name)`, `requireUser` ...): its result is `principal`. */
   access?: (request: FastifyRequest) => Promise<A>;
@@ -108,7 +108,7 @@ export interface DocumentedAnswer {
 }
 
 /** A paged list's answer (core/paged.ts): `{code, data: {data: [item], meta: {pagination, ...meta}}}`. */
-export function paged(item: z.ZodType, meta: z.ZodRawShape = {}): DocumentedAnswer {
+export function pagedOf(item: z.ZodType, meta: z.ZodRawShape = {}): DocumentedAnswer {
   return { answer: pagedAnswerJson(item, meta) };
 }
 
