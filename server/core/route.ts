@@ -92,13 +92,14 @@ export type Input = z.ZodType | Unchecked<unknown>;
  * whatever comes (a lenient query). `T` is what the handler is told it is.
  */
 export interface Unchecked<T> {
-  readonly unchecked: JsonSchema;
+  /** Undefined: documented elsewhere (the engine's list query language, in the route's description). */
+  readonly unchecked: JsonSchema | undefined;
   /** Never set: carries `T` for the handler's types. */
   readonly type?: T;
 }
 
 /** Documents `schema` (zod, or JSON Schema as written) without validating. Example: `body: unchecked(taskSchema)`. */
-export function unchecked<T = unknown>(schema: z.ZodType | JsonSchema): Unchecked<T> {
+export function unchecked<T = unknown>(schema?: z.ZodType | JsonSchema): Unchecked<T> {
   return { unchecked: schema instanceof z.ZodType ? inputJson(schema) : schema };
 }
 
