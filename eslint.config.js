@@ -1,3 +1,4 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -63,6 +64,45 @@ const MAY_IMPORT = {
   'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-app'],
 };
 
+/**
+ * The wall between feature modules: a module (a folder of server/modules/) is used by the others only through
+ * its public face, its index.ts (exports say what it offers: auth's sessions and account lookups for wechat,
+ * tasks' scheduler and routes for jobs). What several modules share and belongs to none of them goes to
+ * server/core. A single-file module (server/modules/settings.ts) is its own face. Relative imports, `export
+ * ... from` and `import()` are resolved against the importing file, so no path spelling gets round it.
+ */
+const MODULES_DIR = path.join(import.meta.dirname, 'server', 'modules');
+const moduleWalls = {
+  meta: { type: 'problem', messages: { internal: '{{ target }}: another module imports only {{ face }}' } },
+  create(context) {
+    const own = moduleOf(context.filename);
+    if (own === undefined) return {};
+    const check = (node) => {
+      const source = node?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      const other = moduleOf(target);
+      if (!other || other === own) return;
+      if (path.relative(path.join(MODULES_DIR, other), target) === 'index.ts') return;
+      const face = `server/modules/${other}/index.ts`;
+      context.report({ node, messageId: 'internal', data: { target: source, face } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+/** The module folder `file` is in, '' for a file directly in server/modules/, undefined outside it. */
+function moduleOf(file) {
+  const relative = path.relative(MODULES_DIR, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const parts = relative.split(path.sep);
+  return parts.length > 1 ? parts[0] : '';
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e', 'dist-server*', 'data', 'coverage', 'node_modules'] },
   js.configs.recommended,
@@ -115,5 +155,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['server/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { modules: { rules: { walls: moduleWalls } } },
+    rules: { 'modules/walls': 'error' },
   },
 );

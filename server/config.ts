@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { STORAGE_DRIVERS, type StorageDriver } from './storage/types.ts';
-import type { S3Settings } from './storage/s3.ts';
+import { STORAGE_DRIVERS, type StorageConfig, type StorageDriver } from './storage/types.ts';
 
 /** Runtime configuration, read once from the environment (see .env.example). */
 export interface Config {
@@ -51,12 +50,7 @@ export interface Config {
   /** CSV exports and imports of more rows than this run as background jobs (while jobs run here). */
   csvJobRows: number;
   /** Where assets and backups live (server/storage): driver and its settings. */
-  storage: {
-    driver: StorageDriver;
-    /** STORAGE=local: the directory (default DATA_DIR/uploads). */
-    localDir: string | null;
-    s3: Omit<S3Settings, 'bucket'> & { bucket: string | null };
-  };
+  storage: StorageConfig;
   /** Seconds between heartbeats of this node (cluster_nodes); a node silent for 3 of them is gone. */
   heartbeatSeconds: number;
   /**

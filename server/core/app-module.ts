@@ -21,7 +21,8 @@ export interface AppContext {
 /**
  * A feature module: a name and a function that adds its routes (all under /api) and hooks. Modules are
  * listed in `server/modules/index.ts`. Example:
- * `export const helloModule: AppModule = { name: 'hello', register: (app) => app.get('/api/hello', ...) }`
+ * `export const helloModule: AppModule = { name: 'hello', register: (app) => route(app, { method: 'GET', url: '/api/hello', ... }) }`
+ * (core/route.ts declares a route's inputs and answers once).
  */
 export interface AppModule {
   name: string;

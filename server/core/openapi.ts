@@ -8,9 +8,9 @@ type JsonSchema = Record<string, unknown>;
 
 /**
  * The OpenAPI document's shared parts (`GET /api/docs`): the security schemes, the error envelope, every
- * operation's operationId and error responses. Each route documents its own parameters, body and answers
- * in its `schema`, turned from its zod schemas by the helpers below (`inputJson`, `answerJson`,
- * `pagedAnswerJson`). Route `schema` objects only document; zod validates inside the handlers.
+ * operation's operationId and error responses. Each route declares its own parameters, body and answers
+ * once with `route()` (core/route.ts), which turns its zod schemas into its `schema` with the helpers below
+ * (`inputJson`, `answerJson`, `pagedAnswerJson`) and validates with the same schemas before the handler.
  *
  * Error responses are derived from what a route is: signed-in routes answer 401 and 403 (403 also for the
  * XSRF rule of every unsafe method), routes with a path parameter 404, unsafe methods 413/415 (body too

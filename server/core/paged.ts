@@ -47,7 +47,7 @@ export function paged<T>(
   return { data, meta: { pagination } };
 }
 
-/** The query `pageOf` reads, for a route's documentation (`querystring: inputJson(pageQuerySchema)`). */
+/** The query `pageOf` reads, for a route's documentation (`query: unchecked(pageQuerySchema)`, core/route.ts). */
 export const pageQuerySchema = z.object({
   page: z.number().int().min(1).max(1_000_000).default(1),
   size: z.number().int().min(1).max(100).default(15),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { NULL_DATA, wireJson } from '../core/openapi.ts';
+import { rawAnswer, unchecked, type DocumentedAnswer, type Unchecked } from '../core/route.ts';
+import type { RawQuery } from './list/query.ts';
 import { jobRecordSchema } from '../jobs/records.ts';
 import { cursorPaginationSchema, paginationSchema } from '../../schemas/pagination.ts';
 import { fieldsOf } from './schema/fields.ts';
@@ -184,6 +186,56 @@ export function routeSchemas(
     }),
   };
 }
+
+/**
+ * One of `routeSchemas` as the parts `route()` takes (core/route.ts). The query and the body are documented
+ * here and left raw: the operations validate them after the access check, with the resource's labels, field
+ * access and inline lists (operations.ts), as they do for the CLI and the jobs.
+ */
+export function routeDoc(doc: JsonSchema): {
+  tags: string[];
+  summary: string;
+  description?: string;
+  operationId?: string;
+  errors?: number[];
+  query: Unchecked<RawQuery | undefined>;
+  body: Unchecked<unknown>;
+  responses: Record<number, DocumentedAnswer>;
+  openapi: JsonSchema;
+} {
+  const {
+    tags,
+    summary,
+    description,
+    operationId,
+    'x-errors': errors,
+    params: _documentedByRoute,
+    querystring,
+    body,
+    response,
+    ...rest
+  } = doc;
+  return {
+    tags: tags as string[],
+    summary: summary as string,
+    description: description as string | undefined,
+    operationId: operationId as string | undefined,
+    errors: errors as number[] | undefined,
+    query: unchecked<RawQuery | undefined>(querystring as JsonSchema | undefined),
+    body: unchecked(body as JsonSchema | undefined),
+    responses: Object.fromEntries(
+      Object.entries(response as Record<string, JsonSchema>).map(([status, answer]) => [
+        Number(status),
+        rawAnswer(answer),
+      ]),
+    ),
+    openapi: rest,
+  };
+}
+
+/** The path parameters of the engine's routes (core/http.ts has already turned a non-id `:id` into a 404). */
+export const idParams = z.object({ id: z.string().regex(/^\d+$/) });
+export const jobParams = z.object({ jobId: z.string() });
 
 /** The record an answer carries (open to more keys) and the create/update bodies, inline lists included. */
 function recordDocs(resource: Resource, registry: readonly Resource[]) {

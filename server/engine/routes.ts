@@ -2,17 +2,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { readSettlingAuth, requirePermission } from '../core/principal.ts';
+import { route } from '../core/route.ts';
 import type { Db } from '../db/index.ts';
 import { permissionFor } from './access.ts';
 import type { CsvJobs } from './csv/jobs.ts';
 import { registerCsvRoutes } from './csv/routes.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { fieldLabel } from './labels.ts';
-import { routeSchemas } from './openapi.ts';
+import { idParams, routeDoc, routeSchemas } from './openapi.ts';
 import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
-import type { RawQuery } from './list/query.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -60,53 +60,74 @@ export function registerResourceRoutes(
     label: (field) => fieldLabel(request, resource, field),
     lang: request,
   });
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-  const queryOf = (request: FastifyRequest) => (request.query ?? {}) as RawQuery;
-
   const has = (operation: Parameters<typeof hasOperation>[1]) => hasOperation(resource, operation);
 
   if (has('list'))
-    app.get(base, { schema: schemas.list }, async (request) =>
-      ok(
-        await readSettlingAuth(request, db, (through) =>
-          listRecords(ctxOf(request, through), { query: queryOf(request) }),
+    route(app, {
+      method: 'GET',
+      url: base,
+      ...routeDoc(schemas.list),
+      handler: async ({ query, request }) =>
+        ok(
+          await readSettlingAuth(request, db, (through) =>
+            listRecords(ctxOf(request, through), { query: query ?? {} }),
+          ),
         ),
-      ),
-    );
+    });
   if (has('create'))
-    app.post(base, { schema: schemas.create }, async (request, reply) => {
-      const record = await createRecord(ctxOf(request), { body: request.body, query: queryOf(request) });
-      return reply.code(201).send(ok(record));
+    route(app, {
+      method: 'POST',
+      url: base,
+      ...routeDoc(schemas.create),
+      handler: async ({ query, body, request, reply }) => {
+        const record = await createRecord(ctxOf(request), { body, query: query ?? {} });
+        return reply.code(201).send(ok(record));
+      },
     });
   registerCsvRoutes(app, { db, base, resource, csvJobs, ctxOf, schemas });
   if (has('read'))
-    app.get(`${base}/:id`, { schema: schemas.read }, async (request) =>
-      ok(
-        await readSettlingAuth(request, db, (through) =>
-          readRecord(ctxOf(request, through), { id: idOf(request), query: queryOf(request) }),
+    route(app, {
+      method: 'GET',
+      url: `${base}/:id`,
+      ...routeDoc(schemas.read),
+      params: idParams,
+      handler: async ({ params, query, request }) =>
+        ok(
+          await readSettlingAuth(request, db, (through) =>
+            readRecord(ctxOf(request, through), { id: params.id, query: query ?? {} }),
+          ),
         ),
-      ),
-    );
+    });
   if (has('update')) {
-    app.patch(`${base}/:id`, { schema: schemas.update }, async (request) =>
-      ok(
-        await updateRecord(ctxOf(request), {
-          id: idOf(request),
-          body: request.body,
-          query: queryOf(request),
-        }),
-      ),
-    );
-    app.patch(base, { schema: schemas.updateMany }, async (request) =>
-      ok(await updateRecords(ctxOf(request), { ids: queryOf(request).ids, body: request.body })),
-    );
+    route(app, {
+      method: 'PATCH',
+      url: `${base}/:id`,
+      ...routeDoc(schemas.update),
+      params: idParams,
+      handler: async ({ params, query, body, request }) =>
+        ok(await updateRecord(ctxOf(request), { id: params.id, body, query: query ?? {} })),
+    });
+    route(app, {
+      method: 'PATCH',
+      url: base,
+      ...routeDoc(schemas.updateMany),
+      handler: async ({ query, body, request }) =>
+        ok(await updateRecords(ctxOf(request), { ids: query?.ids, body })),
+    });
   }
   if (has('delete')) {
-    app.delete(`${base}/:id`, { schema: schemas.delete }, async (request) =>
-      ok(await deleteRecord(ctxOf(request), { id: idOf(request) })),
-    );
-    app.delete(base, { schema: schemas.deleteMany }, async (request) =>
-      ok(await deleteRecords(ctxOf(request), { ids: queryOf(request).ids })),
-    );
+    route(app, {
+      method: 'DELETE',
+      url: `${base}/:id`,
+      ...routeDoc(schemas.delete),
+      params: idParams,
+      handler: async ({ params, request }) => ok(await deleteRecord(ctxOf(request), { id: params.id })),
+    });
+    route(app, {
+      method: 'DELETE',
+      url: base,
+      ...routeDoc(schemas.deleteMany),
+      handler: async ({ query, request }) => ok(await deleteRecords(ctxOf(request), { ids: query?.ids })),
+    });
   }
 }

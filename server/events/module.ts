@@ -5,6 +5,7 @@ import { AUTH_CHANNEL } from '../core/auth-cache.ts';
 import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
+import { rawAnswer, route } from '../core/route.ts';
 import { bearerToken, can, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
@@ -90,28 +91,22 @@ export const eventsModule: AppModule = {
       await hub.stop();
     });
 
-    app.get(
-      '/api/v1/events',
-      {
-        schema: {
-          tags: ['system'],
-          summary:
-            'Live events (server-sent events): record changes, monitor figures, job progress, log tail',
-          description:
-            'text/event-stream. Events: `record` {resource, id, action, actor_id} (an import or a bulk call: ' +
-            'id null and `ids`, null when too many to list), `monitor`, `job`, `log`, ' +
-            '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
-            '`Last-Event-ID` to resume. A user holds at most 10 streams and an address 30 on each server ' +
-            '(then 429 with Retry-After); revoking the token ends its streams.',
-          produces: ['text/event-stream'],
-          response: {
-            200: wireJson(z.string().describe('A text/event-stream that stays open')),
-          },
-          'x-errors': [429],
-        },
-      },
-      async (request, reply) => {
-        const principal = await requireUser(request);
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/events',
+      tags: ['system'],
+      summary: 'Live events (server-sent events): record changes, monitor figures, job progress, log tail',
+      description:
+        'text/event-stream. Events: `record` {resource, id, action, actor_id} (an import or a bulk call: ' +
+        'id null and `ids`, null when too many to list), `monitor`, `job`, `log`, ' +
+        '`modules`, `reset` (replay not possible: refetch). A comment line every 15 s. Send ' +
+        '`Last-Event-ID` to resume. A user holds at most 10 streams and an address 30 on each server ' +
+        '(then 429 with Retry-After); revoking the token ends its streams.',
+      errors: [429],
+      openapi: { produces: ['text/event-stream'] },
+      access: requireUser,
+      responses: { 200: rawAnswer(wireJson(z.string().describe('A text/event-stream that stays open'))) },
+      handler: async ({ principal, request, reply }) => {
         let ofUser = 0;
         let ofAddress = 0;
         for (const s of streams) {
@@ -125,7 +120,7 @@ export const eventsModule: AppModule = {
         }
         openStream({ request, reply, db, principal, streams, refreshDemand });
       },
-    );
+    });
   },
 };
 

@@ -11,7 +11,7 @@ import { peopleModule, peopleResourceHooks } from './people/index.ts';
 import { settingsModule } from './settings.ts';
 import { systemModule } from './system.ts';
 import { systemToolsModule } from './system-tools/index.ts';
-import { maintenanceTaskHandlers, type TaskHandler } from './tasks/handlers.ts';
+import { maintenanceTaskHandlers, type TaskHandler } from './tasks/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { wechatModule } from './wechat/index.ts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { DELIVERY_KEYS, settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { ok } from '../core/envelope.ts';
-import { answerJson, inputJson } from '../core/openapi.ts';
+import { route, unchecked } from '../core/route.ts';
 import { AppError } from '../core/errors.ts';
 import { validate } from '../core/validate.ts';
 import { can, requirePermission, type Principal } from '../core/principal.ts';
@@ -38,50 +38,42 @@ const MASK = '******';
 export const settingsModule: AppModule = {
   name: 'settings',
   register(app, { db, config }) {
-    const params = inputJson(z.object({ name: z.enum(groupNames()) }));
-    const groupAnswer = { 200: answerJson(z.record(z.string(), z.unknown())) };
+    // An unknown group is a 404 (a path that names nothing).
+    const params = z.object({ name: z.enum(groupNames()) });
+    const groupAnswer = { 200: z.record(z.string(), z.unknown()) };
     // Documents what a group takes (the handler validates the one the path names, strictly).
     const groupBody = z
       .xor(Object.values(settingsSchemas).map((group) => (group as z.ZodObject).partial()))
       .describe(`The group's fields (one of the groups ${groupNames().join(', ')})`);
 
-    app.get<{ Params: { name: string } }>(
-      '/api/v1/settings/:name',
-      {
-        schema: {
-          tags: ['settings'],
-          summary: 'Read one settings group (secrets only say whether set)',
-          params,
-          response: groupAnswer,
-        },
-      },
-      async (request) => {
-        await requireAll(request, SETTINGS_READ);
-        const group = groupOf(request);
-        return ok(redact(group, await getSettings(db, group)));
-      },
-    );
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/settings/:name',
+      tags: ['settings'],
+      summary: 'Read one settings group (secrets only say whether set)',
+      access: (request) => requireAll(request, SETTINGS_READ),
+      params,
+      responses: groupAnswer,
+      handler: async ({ params: { name: group } }) => ok(redact(group, await getSettings(db, group))),
+    });
 
-    app.post<{ Params: { name: string } }>(
-      '/api/v1/settings/:name',
-      {
-        schema: {
-          tags: ['settings'],
-          summary: 'Replace one settings group; an omitted or empty secret keeps its stored value',
-          params,
-          body: inputJson(groupBody),
-          response: groupAnswer,
-        },
-      },
-      async (request) => {
-        const principal = await requireAll(request, SETTINGS_WRITE);
-        const group = groupOf(request);
+    route(app, {
+      method: 'POST',
+      url: '/api/v1/settings/:name',
+      tags: ['settings'],
+      summary: 'Replace one settings group; an omitted or empty secret keeps its stored value',
+      access: (request) => requireAll(request, SETTINGS_WRITE),
+      params,
+      // saveSettingsGroup validates the group the path names, strictly.
+      body: unchecked(groupBody),
+      responses: groupAnswer,
+      handler: async ({ params: { name: group }, body, principal, request }) => {
         const actor = actorOf(request, principal.userId);
         // The notice goes through the mail server as it was before the change: a new one could swallow it.
         const noticeMailer = DELIVERY_KEYS[group] ? await resolveMailer({ db, config }) : null;
         const { saved, deliveryChanged } = await saveSettingsGroup(db, {
           group,
-          body: request.body,
+          body,
           actor,
           delivery: { allowed: can(principal, PERMISSION.settingsDelivery), policy: config },
         });
@@ -92,7 +84,7 @@ export const settingsModule: AppModule = {
           );
         return ok(saved);
       },
-    );
+    });
   },
 };
 
@@ -191,12 +183,6 @@ async function requireAll(request: FastifyRequest, names: readonly string[]): Pr
 
 function groupNames(): [SettingsGroup, ...SettingsGroup[]] {
   return Object.keys(settingsSchemas) as [SettingsGroup, ...SettingsGroup[]];
-}
-
-function groupOf(request: FastifyRequest): SettingsGroup {
-  const name = (request.params as { name: string }).name;
-  if (!Object.hasOwn(settingsSchemas, name)) throw AppError.notFound();
-  return name as SettingsGroup;
 }
 
 function redact(group: string, value: object): Record<string, unknown> {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ok } from '../core/envelope.ts';
 import { AppError } from '../core/errors.ts';
-import { answerJson } from '../core/openapi.ts';
+import { route } from '../core/route.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
-import { isWechatOn } from './wechat/session.ts';
+import { isWechatOn } from './wechat/index.ts';
 
 /** What `GET /api/v1` answers: whether the server is ready, and the configuration the client starts with. */
 const startupSchema = z.object({
@@ -25,17 +25,14 @@ const startupSchema = z.object({
 export const systemModule: AppModule = {
   name: 'system',
   register(app, { db, config }) {
-    app.get(
-      '/api/v1',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Start-up status and public configuration',
-          security: [],
-          response: { 200: answerJson(startupSchema) },
-        },
-      },
-      async () => {
+    route(app, {
+      method: 'GET',
+      url: '/api/v1',
+      tags: ['system'],
+      summary: 'Start-up status and public configuration',
+      isPublic: true,
+      responses: { 200: startupSchema },
+      handler: async () => {
         const [site, languages, currency, country, wechat] = await Promise.all([
           getSettings(db, 'site'),
           getSettings(db, 'languages'),
@@ -57,32 +54,26 @@ export const systemModule: AppModule = {
           },
         });
       },
-    );
+    });
 
-    app.get(
-      '/api/health',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Liveness',
-          security: [],
-          response: { 200: answerJson(z.object({ status: z.literal('ok') })) },
-        },
-      },
-      async () => ok({ status: 'ok' }),
-    );
+    route(app, {
+      method: 'GET',
+      url: '/api/health',
+      tags: ['system'],
+      summary: 'Liveness',
+      isPublic: true,
+      responses: { 200: z.object({ status: z.literal('ok') }) },
+      handler: async () => ok({ status: 'ok' }),
+    });
 
-    app.get(
-      '/api/health/ready',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Readiness: the database answers',
-          security: [],
-          response: { 200: answerJson(z.object({ status: z.literal('ready') })) },
-        },
-      },
-      async () => {
+    route(app, {
+      method: 'GET',
+      url: '/api/health/ready',
+      tags: ['system'],
+      summary: 'Readiness: the database answers',
+      isPublic: true,
+      responses: { 200: z.object({ status: z.literal('ready') }) },
+      handler: async () => {
         try {
           await db.query('SELECT 1');
         } catch {
@@ -90,6 +81,6 @@ export const systemModule: AppModule = {
         }
         return ok({ status: 'ready' });
       },
-    );
+    });
   },
 };

@@ -1,10 +1,8 @@
 import path from 'node:path';
-import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { localStorage } from './local.ts';
 import { postgresStorage } from './postgres.ts';
-import type { S3Settings } from './s3.ts';
-import type { FileStorage, StorageDriver } from './types.ts';
+import type { FileStorage, S3Settings, StorageConfig, StorageDriver } from './types.ts';
 
 export * from './types.ts';
 export { localStorage, postgresStorage };
@@ -14,7 +12,7 @@ export { localStorage, postgresStorage };
  * storage:migrate command opens two). Example: `const storage = openStorage(config, db)`.
  */
 export function openStorage(
-  config: Pick<Config, 'dataDir' | 'storage'>,
+  config: { dataDir: string; storage: StorageConfig },
   db: Db,
   driver: StorageDriver = config.storage.driver,
 ): FileStorage {

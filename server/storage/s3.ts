@@ -14,21 +14,9 @@ import {
   notFound,
   tempName,
   type FileStorage,
+  type S3Settings,
   type StoredObject,
 } from './types.ts';
-
-export interface S3Settings {
-  bucket: string;
-  region: string;
-  /** Any S3-compatible endpoint (MinIO, Ceph, R2, ...); null for AWS itself. */
-  endpoint: string | null;
-  accessKeyId: string | null;
-  secretAccessKey: string | null;
-  /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted stores). */
-  forcePathStyle: boolean;
-  /** Prepended to every key, e.g. `admin/`, to share a bucket. */
-  prefix: string;
-}
 
 /** Multipart part size: parts in flight times this is what an upload holds in memory. */
 const PART_SIZE = 5 * 1024 * 1024;

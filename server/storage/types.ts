@@ -5,6 +5,31 @@ import { Transform } from 'node:stream';
 export type StorageDriver = 'local' | 'postgres' | 's3';
 export const STORAGE_DRIVERS: readonly StorageDriver[] = ['local', 'postgres', 's3'];
 
+/**
+ * Where assets and backups live (STORAGE and its settings), as the configuration (server/config.ts) reads
+ * it. Declared here, beside the drivers, so storage never imports the configuration (config.ts imports it).
+ */
+export interface StorageConfig {
+  driver: StorageDriver;
+  /** STORAGE=local: the directory (default DATA_DIR/uploads). */
+  localDir: string | null;
+  s3: Omit<S3Settings, 'bucket'> & { bucket: string | null };
+}
+
+/** The settings of an S3 (or S3-compatible) bucket: s3.ts. */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Any S3-compatible endpoint (MinIO, Ceph, R2, ...); null for AWS itself. */
+  endpoint: string | null;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Prepended to every key, e.g. `admin/`, to share a bucket. */
+  prefix: string;
+}
+
 /** Inclusive byte offsets, already checked against the object's size. */
 export interface ByteRange {
   start: number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../server/storage/s3.ts';
+import type { S3Settings } from '../../server/storage/types.ts';
 
 export interface LoopbackS3 {
   /** Settings for `s3Storage` (bucket, endpoint, path style, s3rver's fixed keys). */

@@ -58,6 +58,57 @@ describe('import walls (eslint-plugin-boundaries in eslint.config.js)', () => {
   });
 });
 
+/**
+ * The wall between feature modules (`modules/walls` in eslint.config.js): a module folder of server/modules/
+ * reaches another only through its index.ts, however the path is spelled.
+ */
+const moduleCases: { file: string; imports: string; wrong: boolean }[] = [
+  { file: 'server/modules/wechat/wrong-way.ts', imports: '../auth/users.ts', wrong: true },
+  { file: 'server/modules/jobs/wrong-way.ts', imports: '../tasks/scheduler.ts', wrong: true },
+  { file: 'server/modules/tasks/wrong-way.ts', imports: '../../modules/wechat/store.ts', wrong: true },
+  { file: 'server/modules/wrong-way.ts', imports: './tasks/handlers.ts', wrong: true },
+  // The right way: another module's index.ts, the module's own files, a single-file module, the layers below.
+  { file: 'server/modules/wechat/right-way.ts', imports: '../auth/index.ts', wrong: false },
+  { file: 'server/modules/wechat/right-way.ts', imports: './store.ts', wrong: false },
+  { file: 'server/modules/activities/right-way.ts', imports: '../settings.ts', wrong: false },
+  { file: 'server/modules/right-way.ts', imports: './tasks/index.ts', wrong: false },
+  { file: 'server/modules/tasks/right-way.ts', imports: '../../core/errors.ts', wrong: false },
+];
+
+describe('module walls (modules/walls in eslint.config.js)', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: {
+          '@typescript-eslint/no-floating-promises': 'off',
+          '@typescript-eslint/no-misused-promises': 'off',
+        },
+      },
+    });
+  });
+
+  it.each(moduleCases)('$file importing $imports: wrong way = $wrong', async ({ file, imports, wrong }) => {
+    const code = [
+      `import * as dependency from '${imports}';`,
+      `export * from '${imports}';`,
+      `export const later = () => import('${imports}');`,
+      'export const used = dependency;',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    const walls = result!.messages.filter((m) => m.ruleId === 'modules/walls');
+    // The import, the re-export and the dynamic import: each is a way through.
+    if (wrong)
+      expect(walls.map((m) => m.message)).toEqual(
+        Array(3).fill(expect.stringMatching(/only server\/modules\/\w+\/index\.ts/)),
+      );
+    else expect(walls).toEqual([]);
+  });
+});
+
 describe('type-aware rules (no-floating-promises, no-misused-promises)', () => {
   // Linted as the text of a file the project has, with the project's real config and its types.
   const lintAs = async (file: string, code: string) => {

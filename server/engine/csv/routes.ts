@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
+import { route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import { findJob, type JobRecord } from '../../jobs/records.ts';
 import { csvFilePath } from './files.ts';
@@ -10,7 +11,7 @@ import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } f
 import { attachment, exportRecords } from './export.ts';
 import { importRecords } from './import.ts';
 import type { OperationContext } from '../context.ts';
-import type { RawQuery } from '../list/query.ts';
+import { jobParams, routeDoc } from '../openapi.ts';
 
 /** A CSV job as its requester sees it (the job's data stays on the jobs page). */
 export type CsvJobStatus = Omit<JobRecord, 'data'>;
@@ -48,44 +49,57 @@ export function registerCsvRoutes(
 ): void {
   const exports = hasOperation(resource, 'export');
   const imports = hasOperation(resource, 'import');
-  const queryOf = (request: FastifyRequest) => (request.query ?? {}) as RawQuery;
 
   if (exports)
-    app.get(`${base}/export`, { schema: schemas.export }, async (request, reply) => {
-      const result = await exportRecords(ctxOf(request), {
-        query: queryOf(request),
-        lang: request,
-        jobs: csvJobs,
-      });
-      if ('job' in result) return reply.code(202).send(ok(result.job));
-      const { stream } = result.csv;
-      stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(result.name))
-        .header('cache-control', 'no-store')
-        .send(stream);
+    route(app, {
+      method: 'GET',
+      url: `${base}/export`,
+      ...routeDoc(schemas.export),
+      handler: async ({ query, request, reply }) => {
+        const result = await exportRecords(ctxOf(request), {
+          query: query ?? {},
+          lang: request,
+          jobs: csvJobs,
+        });
+        if ('job' in result) return reply.code(202).send(ok(result.job));
+        const { stream } = result.csv;
+        stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(result.name))
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
     });
   if (imports)
-    app.post(`${base}/import`, { schema: schemas.import }, async (request, reply) => {
-      const upload = () =>
-        request.file().then(
-          (file) => file?.file,
-          () => undefined,
-        );
-      const result = await importRecords(ctxOf(request), {
-        query: queryOf(request),
-        upload,
-        lang: request,
-        jobs: csvJobs,
-      });
-      return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
+    route(app, {
+      method: 'POST',
+      url: `${base}/import`,
+      ...routeDoc(schemas.import),
+      // The multipart file is read by importRecords after the access check.
+      handler: async ({ query, request, reply }) => {
+        const upload = () =>
+          request.file().then(
+            (file) => file?.file,
+            () => undefined,
+          );
+        const result = await importRecords(ctxOf(request), {
+          query: query ?? {},
+          upload,
+          lang: request,
+          jobs: csvJobs,
+        });
+        return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
+      },
     });
   if (!csvJobs) return;
 
-  const ownJob = async (request: FastifyRequest, queue: string, action: 'export' | 'import') => {
+  const ownJob = async (
+    { request, jobId }: { request: FastifyRequest; jobId: string },
+    queue: string,
+    action: 'export' | 'import',
+  ) => {
     const actor = await ctxOf(request).authorize(action);
-    const { jobId } = request.params as { jobId: string };
     const job = await findJob(db, queue, jobId);
     const data = (job?.data ?? {}) as { user_id?: string; resource?: string };
     if (!job || data.user_id !== actor.userId || data.resource !== resource.name) throw AppError.notFound();
@@ -94,27 +108,43 @@ export function registerCsvRoutes(
   const statusOf = ({ data: _data, ...rest }: JobRecord): CsvJobStatus => rest;
 
   if (exports) {
-    app.get(`${base}/export/:jobId`, { schema: schemas.exportJob }, async (request) =>
-      ok(statusOf(await ownJob(request, CSV_EXPORT_QUEUE, 'export'))),
-    );
-    app.get(`${base}/export/:jobId/download`, { schema: schemas.exportDownload }, async (request, reply) => {
-      const job = await ownJob(request, CSV_EXPORT_QUEUE, 'export');
-      if (job.state !== 'completed') throw AppError.notFound();
-      const output = job.output as ExportOutput;
-      const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
-      const stat = await fs.promises.stat(file).catch(() => null);
-      if (!stat?.isFile()) throw AppError.notFound();
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(output.name))
-        .header('content-length', stat.size)
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(fs.createReadStream(file));
+    route(app, {
+      method: 'GET',
+      url: `${base}/export/:jobId`,
+      ...routeDoc(schemas.exportJob),
+      params: jobParams,
+      handler: async ({ params, request }) =>
+        ok(statusOf(await ownJob({ request, jobId: params.jobId }, CSV_EXPORT_QUEUE, 'export'))),
+    });
+    route(app, {
+      method: 'GET',
+      url: `${base}/export/:jobId/download`,
+      ...routeDoc(schemas.exportDownload),
+      params: jobParams,
+      handler: async ({ params, request, reply }) => {
+        const job = await ownJob({ request, jobId: params.jobId }, CSV_EXPORT_QUEUE, 'export');
+        if (job.state !== 'completed') throw AppError.notFound();
+        const output = job.output as ExportOutput;
+        const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
+        const stat = await fs.promises.stat(file).catch(() => null);
+        if (!stat?.isFile()) throw AppError.notFound();
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(output.name))
+          .header('content-length', stat.size)
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(fs.createReadStream(file));
+      },
     });
   }
   if (imports)
-    app.get(`${base}/import/:jobId`, { schema: schemas.importJob }, async (request) =>
-      ok(statusOf(await ownJob(request, CSV_IMPORT_QUEUE, 'import'))),
-    );
+    route(app, {
+      method: 'GET',
+      url: `${base}/import/:jobId`,
+      ...routeDoc(schemas.importJob),
+      params: jobParams,
+      handler: async ({ params, request }) =>
+        ok(statusOf(await ownJob({ request, jobId: params.jobId }, CSV_IMPORT_QUEUE, 'import'))),
+    });
 }

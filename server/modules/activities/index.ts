@@ -3,14 +3,13 @@ import { activities } from '../../../resources/activities.ts';
 import { isIdString } from '../../../resources/define.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
-import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
-import { requirePermission } from '../../core/principal.ts';
-import { validate } from '../../core/validate.ts';
+import { pagedOf, permission, route, unchecked } from '../../core/route.ts';
 import type { RawQuery } from '../../engine/list/query.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { findOperators, listActivities, readActivity } from './operations.ts';
 
 export { trimActivityLog } from './trim.ts';
+export { withNames } from './names.ts';
 
 const BASE = `/api/${activities.endpoint}`;
 const operatorQuery = z.object({
@@ -52,51 +51,40 @@ const activitySchema = z.object({
 export const activitiesModule: AppModule = {
   name: 'activities',
   register(app, { db }) {
-    app.get(
-      BASE,
-      {
-        schema: {
-          tags: ['activities'],
-          summary: 'Activity log (list query of the contract)',
-          description:
-            'The list query of the contract (search, searchFields, orderBy ...) over the activity log.',
-          response: { 200: pagedAnswerJson(activitySchema) },
-        },
-      },
-      async (request) => {
-        const principal = await requirePermission(request, activities.permission);
-        return ok(await listActivities(db, { principal, query: (request.query ?? {}) as RawQuery }));
-      },
-    );
-    app.get(
-      `${BASE}/operators`,
-      {
-        schema: {
-          tags: ['activities'],
-          summary: 'Operators that appear in the log (for the operator filter), by username or name',
-          querystring: inputJson(operatorQuery),
-          response: { 200: answerJson(z.array(operatorSchema)) },
-        },
-      },
-      async (request) => {
-        // Holders of the activity log see who acted without needing the users page.
-        await requirePermission(request, activities.permission);
-        return ok(await findOperators(db, validate(operatorQuery, request.query)));
-      },
-    );
-    app.get<{ Params: { id: string } }>(
-      `${BASE}/:id`,
-      {
-        schema: {
-          tags: ['activities'],
-          summary: 'One activity',
-          response: { 200: answerJson(activitySchema) },
-        },
-      },
-      async (request) => {
-        const principal = await requirePermission(request, activities.permission);
-        return ok(await readActivity(db, { principal, id: request.params.id }));
-      },
-    );
+    route(app, {
+      method: 'GET',
+      url: BASE,
+      tags: ['activities'],
+      summary: 'Activity log (list query of the contract)',
+      description:
+        'The list query of the contract (search, searchFields, orderBy ...) over the activity log.',
+      access: permission(activities.permission),
+      // The engine's list query language, read (and refused field by field) by listActivities.
+      query: unchecked<RawQuery | undefined>(),
+      responses: { 200: pagedOf(activitySchema) },
+      handler: async ({ principal, query }) =>
+        ok(await listActivities(db, { principal, query: query ?? {} })),
+    });
+    route(app, {
+      method: 'GET',
+      url: `${BASE}/operators`,
+      tags: ['activities'],
+      summary: 'Operators that appear in the log (for the operator filter), by username or name',
+      // Holders of the activity log see who acted without needing the users page.
+      access: permission(activities.permission),
+      query: operatorQuery,
+      responses: { 200: z.array(operatorSchema) },
+      handler: async ({ query }) => ok(await findOperators(db, query)),
+    });
+    route(app, {
+      method: 'GET',
+      url: `${BASE}/:id`,
+      tags: ['activities'],
+      summary: 'One activity',
+      access: permission(activities.permission),
+      params: z.object({ id: z.string() }),
+      responses: { 200: activitySchema },
+      handler: async ({ params, principal }) => ok(await readActivity(db, { principal, id: params.id })),
+    });
   },
 };

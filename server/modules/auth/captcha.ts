@@ -3,9 +3,8 @@ import { captchaSchema } from '../../../schemas/auth.ts';
 import { CODE_TTL_MS, issueCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
-import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
+import { route } from '../../core/route.ts';
 import { accountKeyOf, hitAccountLimiter, perAddress, type AuthScope } from './context.ts';
 import { deliverCodeInBackground, isChannelConfigured } from './delivery.ts';
 import { LIMITS, rateLimited } from './limits.ts';
@@ -19,22 +18,16 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
     keyGenerator: accountKeyOf,
   });
 
-  app.post(
-    '/api/v1/user/captcha',
-    {
-      config: { rateLimit: perAddress('captcha', LIMITS.captchaPerAddress) },
-      schema: {
-        tags: ['account'],
-        summary: 'Send a 6-digit code by email or SMS (same answer whether or not the address is known)',
-        security: [],
-        body: inputJson(captchaSchema),
-        response: {
-          200: answerJson(z.object({ expires_in: z.number().int(), resend_in: z.number().int() })),
-        },
-      },
-    },
-    async (request) => {
-      const body = validate(captchaSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/captcha',
+    config: { rateLimit: perAddress('captcha', LIMITS.captchaPerAddress) },
+    tags: ['account'],
+    summary: 'Send a 6-digit code by email or SMS (same answer whether or not the address is known)',
+    isPublic: true,
+    body: captchaSchema,
+    responses: { 200: z.object({ expires_in: z.number().int(), resend_in: z.number().int() }) },
+    handler: async ({ body, request }) => {
       // Binding a new address belongs to a signed-in user; the others are the public forms.
       if (body.scene === 'bind') await requireUser(request);
       if (!(await isChannelConfigured(scope, body.channel))) {
@@ -60,5 +53,5 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
         resend_in: LIMITS.captchaPerDestination.timeWindow / 1000,
       });
     },
-  );
+  });
 }

@@ -9,6 +9,14 @@ import { registerProfileRoutes } from './profile.ts';
 import { registerRegisterRoutes } from './register.ts';
 
 export { purgeAuthRows } from '../../credentials/purge.ts';
+// The public face that other ways of signing in (wechat) build on: sessions, account lookups, the limits,
+// the activity log and the caller. Other modules import auth only from here (eslint.config.js).
+export { recordActivity, type Client } from './activity.ts';
+export { clientOf, perAddress, type AuthScope } from './context.ts';
+export { readDevice, type DeviceCookie } from './device.ts';
+export { LIMITS, rateLimited } from './limits.ts';
+export { countPasswordAttempt, openSession, passwordAttemptSucceeded } from './session.ts';
+export { findUserById, findUserByIdentifier, insertUser, takenFields } from './users.ts';
 
 /** Sign-in, registration, codes, password reset and the account calls (issue 4). */
 export const authModule: AppModule = {

@@ -5,10 +5,9 @@ import { clearWindow } from '../../credentials/rate-limit-store.ts';
 import { revokeTokens } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/validate.ts';
-import { inputJson, NULL_ANSWER } from '../../core/openapi.ts';
 import { requireUser } from '../../core/principal.ts';
 import { NOW } from '../../engine/system-access.ts';
+import { route } from '../../core/route.ts';
 import { notifyAdminReset } from '../delivery-notice.ts';
 import { recordActivity } from './activity.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
@@ -19,20 +18,16 @@ import { findUserByAddress, findUserById, updateUser } from './users.ts';
 
 /** `POST reset` (forgotten password, by code) and `POST password` (change, signed in). */
 export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
-  app.post(
-    '/api/v1/user/reset',
-    {
-      config: { rateLimit: perAddress('reset', LIMITS.resetPerAddress) },
-      schema: {
-        tags: ['account'],
-        summary: 'Set a new password with a code sent to the account email or phone; revokes every token',
-        security: [],
-        body: inputJson(resetSchema),
-        response: { 200: NULL_ANSWER },
-      },
-    },
-    async (request) => {
-      const body = validate(resetSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/reset',
+    config: { rateLimit: perAddress('reset', LIMITS.resetPerAddress) },
+    tags: ['account'],
+    summary: 'Set a new password with a code sent to the account email or phone; revokes every token',
+    isPublic: true,
+    body: resetSchema,
+    responses: { 200: null },
+    handler: async ({ body, request }) => {
       if (!isAcceptablePassword(body.password, { identities: [body.to] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
       }
@@ -67,25 +62,21 @@ export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
       );
       return ok(null);
     },
-  );
+  });
 
-  app.post(
-    '/api/v1/user/password',
-    {
-      config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
-      schema: {
-        tags: ['account'],
-        summary: "Change the signed-in user's password; revokes the user's other tokens",
-        description:
-          'The old password is checked in the same windows as sign-in: 429 past the per-account ceiling ' +
-          "(or, on a device holding the account's device cookie, past that device's own limit).",
-        body: inputJson(passwordChangeSchema),
-        response: { 200: NULL_ANSWER },
-      },
-    },
-    async (request) => {
-      const principal = await requireUser(request);
-      const body = validate(passwordChangeSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/password',
+    config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
+    tags: ['account'],
+    summary: "Change the signed-in user's password; revokes the user's other tokens",
+    description:
+      'The old password is checked in the same windows as sign-in: 429 past the per-account ceiling ' +
+      "(or, on a device holding the account's device cookie, past that device's own limit).",
+    access: requireUser,
+    body: passwordChangeSchema,
+    responses: { 200: null },
+    handler: async ({ body, principal, request }) => {
       const user = await findUserById(db, principal.userId);
       if (!user) throw AppError.unauthenticated();
       // Counted with the account's sign-ins (ceiling or known device's window), whichever address asks,
@@ -116,5 +107,5 @@ export function registerPasswordRoutes({ app, db, config }: AuthScope): void {
       });
       return ok(null);
     },
-  );
+  });
 }

@@ -1,15 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { profileUpdateSchema } from '../../../schemas/auth.ts';
 import { wireId } from '../../../schemas/wire.ts';
 import { consumeCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
-import { validate } from '../../core/validate.ts';
 import { requireUser } from '../../core/principal.ts';
 import { roles } from '../../../resources/roles.ts';
 import { staff as staffResource } from '../../../resources/staff.ts';
+import { route, unchecked } from '../../core/route.ts';
 import type { Queryable } from '../../db/index.ts';
 import { asSystem, NOW } from '../../engine/system-access.ts';
 import { recordActivity } from './activity.ts';
@@ -47,39 +45,33 @@ const profileSchema = z.object({
 
 /** `GET profile?include=avatar,staff.roles` and `POST profile` (name, avatar; email/phone with a `bind` code). */
 export function registerProfileRoutes({ app, db }: AuthScope): void {
-  app.get(
-    '/api/v1/user/profile',
-    {
-      schema: {
-        tags: ['account'],
-        summary: 'The signed-in user; include=avatar and/or staff.roles embeds those',
-        querystring: inputJson(z.object({ include: z.string().optional() })),
-        response: { 200: answerJson(profileSchema) },
-      },
-    },
-    async (request) => {
-      const principal = await requireUser(request);
-      const include = parseInclude(request);
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/profile',
+    tags: ['account'],
+    summary: 'The signed-in user; include=avatar and/or staff.roles embeds those',
+    access: requireUser,
+    // parseInclude reads it (a list joined by , or repeated).
+    query: unchecked<{ include?: unknown }>(z.object({ include: z.string().optional() })),
+    responses: { 200: profileSchema },
+    handler: async ({ query, principal }) => {
+      const include = parseInclude(query);
       const user = await findUserById(db, principal.userId);
       if (!user) throw AppError.unauthenticated();
       return ok(await presentProfile(db, { user, include }));
     },
-  );
+  });
 
-  app.post(
-    '/api/v1/user/profile',
-    {
-      schema: {
-        tags: ['account'],
-        summary: 'Update name and avatar; a new email or phone needs a code of the bind scene sent to it',
-        body: inputJson(profileUpdateSchema),
-        response: { 200: answerJson(profileSchema) },
-        'x-errors': [409],
-      },
-    },
-    async (request) => {
-      const principal = await requireUser(request);
-      const body = validate(profileUpdateSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/profile',
+    tags: ['account'],
+    summary: 'Update name and avatar; a new email or phone needs a code of the bind scene sent to it',
+    errors: [409],
+    access: requireUser,
+    body: profileUpdateSchema,
+    responses: { 200: profileSchema },
+    handler: async ({ body, principal, request }) => {
       const user = await findUserById(db, principal.userId);
       if (!user) throw AppError.unauthenticated();
 
@@ -136,7 +128,7 @@ export function registerProfileRoutes({ app, db }: AuthScope): void {
       const updated = (await findUserById(db, user.id))!;
       return ok(await presentProfile(db, { user: updated, include: new Set(['avatar']) }));
     },
-  );
+  });
 }
 
 /** The profile shape of the contract; `avatar` and `staff` appear only when included. */
@@ -198,8 +190,8 @@ async function loadStaff(db: Queryable, { userId, withRoles }: { userId: string;
   return result;
 }
 
-function parseInclude(request: FastifyRequest): Set<string> {
-  const raw = (request.query as { include?: unknown }).include;
+function parseInclude(query: { include?: unknown } | undefined): Set<string> {
+  const raw = query?.include;
   if (raw === undefined || raw === '') return new Set();
   const parts = String(raw)
     .split(',')

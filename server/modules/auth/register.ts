@@ -3,8 +3,7 @@ import { consumeCode } from '../../credentials/codes.ts';
 import { hashPassword, isAcceptablePassword } from '../../credentials/password.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { validate } from '../../core/validate.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
+import { route } from '../../core/route.ts';
 import { getSettings } from '../../core/settings.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { rememberDevice } from './device.ts';
@@ -14,22 +13,21 @@ import { insertUser, takenFields } from './users.ts';
 
 /** `POST register`: username, password twice, and an email or phone proven by a `register` code. */
 export function registerRegisterRoutes({ app, db }: AuthScope): void {
-  app.post(
-    '/api/v1/user/register',
-    {
-      config: { rateLimit: perAddress('register', LIMITS.registerPerAddress) },
-      schema: {
-        tags: ['account'],
-        summary: 'Create an account (when the login settings allow registration)',
-        security: [],
-        body: inputJson(registerSchema),
-        response: { 200: answerJson(tokenSchema) },
-      },
-    },
-    async (request, reply) => {
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/register',
+    config: { rateLimit: perAddress('register', LIMITS.registerPerAddress) },
+    tags: ['account'],
+    summary: 'Create an account (when the login settings allow registration)',
+    isPublic: true,
+    // Closed registration is a 403 whatever the body holds.
+    access: async () => {
       const settings = await getSettings(db, 'login');
       if (!settings.registration) throw new AppError(403, 'auth.registration_closed');
-      const body = validate(registerSchema, request.body);
+    },
+    body: registerSchema,
+    responses: { 200: tokenSchema },
+    handler: async ({ body, request, reply }) => {
       if (body.email && body.phone) throw AppError.validation({ phone: ['auth.one_contact'] });
       if (!isAcceptablePassword(body.password, { identities: [body.username, body.email, body.phone] })) {
         throw AppError.validation({ password: ['validation.password_format'] });
@@ -75,5 +73,5 @@ export function registerRegisterRoutes({ app, db }: AuthScope): void {
       await rememberDevice(db, { request, reply, userId });
       return ok(token);
     },
-  );
+  });
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
 import { requireStaff } from '../../core/principal.ts';
+import { route } from '../../core/route.ts';
 import { loadDictionary } from '../../engine/dictionaries.ts';
 import type { AppModule } from '../../core/app-module.ts';
 
@@ -14,30 +14,24 @@ import type { AppModule } from '../../core/app-module.ts';
 export const dictionariesModule: AppModule = {
   name: 'dictionaries',
   register(app, { db }) {
-    app.get<{ Params: { slug: string } }>(
-      '/api/v1/dictionary/options/:slug',
-      {
-        schema: {
-          tags: ['dictionaries'],
-          summary: 'Enabled entries of one dictionary (select options)',
-          params: inputJson(z.object({ slug: z.string().max(60) })),
-          response: {
-            200: answerJson(
-              z.object({
-                slug: z.string(),
-                data: z.array(z.object({ label: z.string(), value: z.string() })),
-              }),
-            ),
-          },
-        },
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/dictionary/options/:slug',
+      tags: ['dictionaries'],
+      summary: 'Enabled entries of one dictionary (select options)',
+      access: requireStaff,
+      params: z.object({ slug: z.string().max(60) }),
+      responses: {
+        200: z.object({
+          slug: z.string(),
+          data: z.array(z.object({ label: z.string(), value: z.string() })),
+        }),
       },
-      async (request) => {
-        await requireStaff(request);
-        const { slug } = request.params;
+      handler: async ({ params: { slug }, request }) => {
         const entries = await loadDictionary(db, slug, request.locale);
         if (!entries) throw AppError.notFound();
         return ok({ slug, data: [...entries].map(([value, label]) => ({ label, value })) });
       },
-    );
+    });
   },
 };

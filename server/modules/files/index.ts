@@ -5,7 +5,8 @@ import { assets } from '../../../resources/assets.ts';
 import { formatBytes } from '../../../schemas/bytes.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
-import { answerJson, inputJson, NULL_ANSWER, wireJson } from '../../core/openapi.ts';
+import { wireJson } from '../../core/openapi.ts';
+import { permission, rawAnswer, route, unchecked } from '../../core/route.ts';
 import { AppError } from '../../core/errors.ts';
 import { can, requirePermission, requireStaff, type Principal } from '../../core/principal.ts';
 import { getSettings } from '../../core/settings.ts';
@@ -24,7 +25,8 @@ const BASE = `/api/${assets.endpoint}`;
 /** Room for the multipart envelope (boundaries, part headers) above the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 /** `?field=<resource>.<field>`: the upload (or download) is for a resource's file()/image() field. */
-const FIELD_QUERY = inputJson(
+// fieldOfQuery reads it (the field must be a file()/image() field of a served resource).
+const FIELD_QUERY = unchecked(
   z.object({
     field: z
       .string()
@@ -46,12 +48,7 @@ const assetSchema = z.object({
   created_at: wireTime,
   updated_at: wireTime.optional(),
 });
-const DELETE_SCHEMA = {
-  tags: ['files'],
-  summary: 'Delete a file',
-  response: { 200: NULL_ANSWER },
-  'x-errors': [409],
-};
+const idParams = z.object({ id: z.string() });
 /** The bytes of one file (the body of an upload, the answer of a download). */
 const fileBytes = (description: string) => z.string().meta({ format: 'binary' }).describe(description);
 
@@ -70,38 +67,34 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
       const store = storage ?? ctx.storage;
       await app.register(async (scope) => {
         await scope.register(multipart, { limits: { files: 1, fields: 5, parts: 10 } });
-        scope.post(
-          BASE,
-          {
-            schema: {
-              tags: ['files'],
-              summary: 'Upload one file (multipart part `file`)',
-              querystring: FIELD_QUERY,
-              consumes: ['multipart/form-data'],
-              body: inputJson(z.object({ file: fileBytes('The file (one part)') })),
-              response: { 201: answerJson(assetSchema) },
-            },
-          },
-          async (request, reply) => reply.code(201).send(ok(await upload(request, db, store))),
-        );
+        route(scope, {
+          method: 'POST',
+          url: BASE,
+          tags: ['files'],
+          summary: 'Upload one file (multipart part `file`)',
+          query: FIELD_QUERY,
+          // The multipart stream is read by upload() (size limit, sniffed type) after the access checks.
+          body: unchecked(z.object({ file: fileBytes('The file (one part)') })),
+          openapi: { consumes: ['multipart/form-data'] },
+          responses: { 201: assetSchema },
+          handler: async ({ request, reply }) => reply.code(201).send(ok(await upload(request, db, store))),
+        });
       });
-      app.get<{ Params: { id: string } }>(
-        `${BASE}/:id/download`,
-        {
-          schema: {
-            tags: ['files'],
-            summary: 'Download a file (attachment)',
-            querystring: FIELD_QUERY,
-            produces: ['application/octet-stream'],
-            response: { 200: wireJson(fileBytes('The file')) },
-          },
-        },
-        async (request, reply) => {
+      route(app, {
+        method: 'GET',
+        url: `${BASE}/:id/download`,
+        tags: ['files'],
+        summary: 'Download a file (attachment)',
+        params: idParams,
+        query: FIELD_QUERY,
+        openapi: { produces: ['application/octet-stream'] },
+        responses: { 200: rawAnswer(wireJson(fileBytes('The file'))) },
+        handler: async ({ params, query, request, reply }) => {
           const principal = await requireStaff(request);
-          const bound = fieldOfQuery(request.query);
+          const bound = fieldOfQuery(query);
           if (bound) await requireAny(request, bound.readNames);
           else await requirePermission(request, assets.permission);
-          const row = await findAsset(db, request.params.id);
+          const row = await findAsset(db, params.id);
           // Through a field: a file uploaded for it, or any file for a holder of the Files permission.
           const isOpen =
             !bound || can(principal, assets.permission) || (await isUploadedFor(db, row.id, bound));
@@ -116,22 +109,31 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
             'cache-control': 'private, no-store',
           });
         },
-      );
-      app.delete<{ Params: { id: string } }>(`${BASE}/:id`, { schema: DELETE_SCHEMA }, async (request) => {
-        const principal = await requirePermission(request, `${assets.permission}.delete`);
-        const actor = actorOf(request, principal.userId);
-        const key = await db.transaction(async (tx) => {
-          const row = await findAsset(tx, request.params.id, true);
-          await asSystem(tx).remove(assets, { where: { id: row.id } });
-          const before = { name: row.name, size: row.size, mime: row.mime };
-          const changes = diffChanges(assets, before, null);
-          await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
-          return row.storage_key;
-        });
-        await store.remove(key).catch((error: unknown) => {
-          request.log.warn({ err: { type: (error as Error).name } }, 'asset file not removed');
-        });
-        return ok(null);
+      });
+      route(app, {
+        method: 'DELETE',
+        url: `${BASE}/:id`,
+        tags: ['files'],
+        summary: 'Delete a file',
+        errors: [409],
+        access: permission(`${assets.permission}.delete`),
+        params: idParams,
+        responses: { 200: null },
+        handler: async ({ params, principal, request }) => {
+          const actor = actorOf(request, principal.userId);
+          const key = await db.transaction(async (tx) => {
+            const row = await findAsset(tx, params.id, true);
+            await asSystem(tx).remove(assets, { where: { id: row.id } });
+            const before = { name: row.name, size: row.size, mime: row.mime };
+            const changes = diffChanges(assets, before, null);
+            await writeAudit(tx, { resource: assets, action: 'delete', subjectId: row.id, changes, actor });
+            return row.storage_key;
+          });
+          await store.remove(key).catch((error: unknown) => {
+            request.log.warn({ err: { type: (error as Error).name } }, 'asset file not removed');
+          });
+          return ok(null);
+        },
       });
     },
   };

@@ -1,7 +1,11 @@
 import { createJobsRuntime, type JobsRuntime } from '../../jobs/runtime.ts';
-import { taskHandlerTable, type TaskHandler } from '../tasks/handlers.ts';
-import { createTaskScheduler, type TaskScheduler } from '../tasks/scheduler.ts';
-import { registerTaskRoutes } from '../tasks/routes.ts';
+import {
+  createTaskScheduler,
+  registerTaskRoutes,
+  taskHandlerTable,
+  type TaskHandler,
+  type TaskScheduler,
+} from '../tasks/index.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerJobRoutes } from './routes.ts';
 

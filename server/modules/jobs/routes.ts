@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
 import { pageOf, pageQuerySchema } from '../../core/paged.ts';
-import { requirePermission } from '../../core/principal.ts';
+import { pagedOf, permission, route, unchecked } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import {
   BOSS_SCHEMA,
@@ -20,11 +19,9 @@ import type { JobsRuntime } from '../../jobs/runtime.ts';
 
 const BASE = '/api/v1/system/jobs';
 const P = PERMISSION.systemJobs;
+const TAGS = ['jobs'];
 // Job ids are pg-boss UUIDs, not record ids (see http.ts: `:id` is a record id unless `pathId: 'any'`).
-const doc = (summary: string, schema: Record<string, unknown>) => ({
-  schema: { tags: ['jobs'], summary, ...schema },
-  config: { pathId: 'any' },
-});
+const ANY_ID = { pathId: 'any' } as const;
 
 const queueSchema = z.object({
   name: z.string(),
@@ -32,7 +29,8 @@ const queueSchema = z.object({
   counts: z.record(z.string(), z.number().int()),
 });
 const jobsQuerySchema = pageQuerySchema.extend({ state: z.enum(JOB_STATES).optional() });
-const jobAnswer = { response: { 200: answerJson(jobRecordSchema) } };
+const queueParams = z.object({ queue: z.string() });
+const jobParams = z.object({ queue: z.string(), id: z.string() });
 
 /**
  * `v1/system/jobs`: queues with counts by state; `GET <queue>` its jobs (newest first, `state=` filter,
@@ -41,65 +39,94 @@ const jobAnswer = { response: { 200: answerJson(jobRecordSchema) } };
  * `system.system.jobs.update`.
  */
 export function registerJobRoutes(app: FastifyInstance, { db, jobs }: { db: Db; jobs: JobsRuntime }): void {
-  const queues = { response: { 200: answerJson(z.array(queueSchema)) } };
-  app.get(BASE, doc('Job queues with counts by state', queues), async (request) => {
-    await requirePermission(request, P);
-    return ok(await withTaskNames(db, await queueCounts(db)));
+  route(app, {
+    method: 'GET',
+    url: BASE,
+    config: ANY_ID,
+    tags: TAGS,
+    summary: 'Job queues with counts by state',
+    access: permission(P),
+    responses: { 200: z.array(queueSchema) },
+    handler: async () => ok(await withTaskNames(db, await queueCounts(db))),
   });
 
-  const jobsOfQueue = {
-    querystring: inputJson(jobsQuerySchema),
-    response: { 200: pagedAnswerJson(jobRecordSchema) },
-  };
-  app.get(`${BASE}/:queue`, doc('Jobs of a queue, newest first', jobsOfQueue), async (request) => {
-    await requirePermission(request, P);
-    const queue = await mustQueue(db, request);
-    const state = (request.query as Record<string, unknown> | undefined)?.state;
-    if (state !== undefined && !JOB_STATES.includes(state as never))
-      throw AppError.validation({ state: ['validation.invalid'] });
-    return ok(await listJobs(db, { queue, state: state as JobState | undefined, ...pageOf(request.query) }));
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/:queue`,
+    config: ANY_ID,
+    tags: TAGS,
+    summary: 'Jobs of a queue, newest first',
+    access: permission(P),
+    params: queueParams,
+    // Paging is lenient (pageOf: anything unreadable is the default); a state must be one of JOB_STATES.
+    query: unchecked<Record<string, unknown> | undefined>(jobsQuerySchema),
+    responses: { 200: pagedOf(jobRecordSchema) },
+    handler: async ({ params, query }) => {
+      const queue = await mustQueue(db, params.queue);
+      const state = query?.state;
+      if (state !== undefined && !JOB_STATES.includes(state as never))
+        throw AppError.validation({ state: ['validation.invalid'] });
+      return ok(await listJobs(db, { queue, state: state as JobState | undefined, ...pageOf(query) }));
+    },
   });
 
-  app.get(`${BASE}/:queue/:id`, doc('One job', jobAnswer), async (request) => {
-    await requirePermission(request, P);
-    return ok(await mustJob(db, request));
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/:queue/:id`,
+    config: ANY_ID,
+    tags: TAGS,
+    summary: 'One job',
+    access: permission(P),
+    params: jobParams,
+    responses: { 200: jobRecordSchema },
+    handler: async ({ params }) => ok(await mustJob(db, params)),
   });
 
-  app.post(
-    `${BASE}/:queue/:id/retry`,
-    doc('Retry a failed job', { ...jobAnswer, 'x-errors': [409] }),
-    async (request) => {
-      await requirePermission(request, `${P}.update`);
-      const job = await mustJob(db, request);
+  route(app, {
+    method: 'POST',
+    url: `${BASE}/:queue/:id/retry`,
+    config: ANY_ID,
+    tags: TAGS,
+    summary: 'Retry a failed job',
+    errors: [409],
+    access: permission(`${P}.update`),
+    params: jobParams,
+    responses: { 200: jobRecordSchema },
+    handler: async ({ params }) => {
+      const job = await mustJob(db, params);
       if (job.state !== 'failed') throw new AppError(409, 'system.jobs.errors.not_failed');
       await runningBoss(jobs).retry(job.queue, job.id);
-      return ok(await mustJob(db, request));
+      return ok(await mustJob(db, params));
     },
-  );
+  });
 
-  app.post(
-    `${BASE}/:queue/:id/cancel`,
-    doc('Cancel a queued job', { ...jobAnswer, 'x-errors': [409] }),
-    async (request) => {
-      await requirePermission(request, `${P}.update`);
-      const job = await mustJob(db, request);
+  route(app, {
+    method: 'POST',
+    url: `${BASE}/:queue/:id/cancel`,
+    config: ANY_ID,
+    tags: TAGS,
+    summary: 'Cancel a queued job',
+    errors: [409],
+    access: permission(`${P}.update`),
+    params: jobParams,
+    responses: { 200: jobRecordSchema },
+    handler: async ({ params }) => {
+      const job = await mustJob(db, params);
       if (job.state !== 'created' && job.state !== 'retry')
         throw new AppError(409, 'system.jobs.errors.not_queued');
       await runningBoss(jobs).cancel(job.queue, job.id);
-      return ok(await mustJob(db, request));
+      return ok(await mustJob(db, params));
     },
-  );
+  });
 }
 
-async function mustJob(db: Db, request: FastifyRequest): Promise<JobRecord> {
-  const { queue, id } = request.params as { queue: string; id: string };
+async function mustJob(db: Db, { queue, id }: { queue: string; id: string }): Promise<JobRecord> {
   const job = await findJob(db, queue, id);
   if (!job || isInternalQueue(queue)) throw AppError.notFound();
   return job;
 }
 
-async function mustQueue(db: Db, request: FastifyRequest): Promise<string> {
-  const { queue } = request.params as { queue: string };
+async function mustQueue(db: Db, queue: string): Promise<string> {
   if (isInternalQueue(queue) || !(await isInstalled(db))) throw AppError.notFound();
   const { rows } = await db.query(`SELECT 1 FROM ${BOSS_SCHEMA}.queue WHERE name = $1`, [queue]);
   if (!rows.length) throw AppError.notFound();

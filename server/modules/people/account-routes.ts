@@ -6,23 +6,20 @@ import { actorOf } from '../../core/activity.ts';
 import { writeActorActivity } from '../../engine/activity-log.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
 import { pageOf, pageQuerySchema } from '../../core/paged.ts';
-import { validate } from '../../core/validate.ts';
-import { requirePermission, requireUser } from '../../core/principal.ts';
+import { requireUser } from '../../core/principal.ts';
+import { pagedOf, permission, route, unchecked } from '../../core/route.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { reissueInvitation, signInHistory } from './account-operations.ts';
 import { redeemInvitation } from './invitations.ts';
 
 const joinSchema = z.object({ invitation: z.string().trim().min(1).max(200) });
-const idParam = inputJson(
-  z.object({
-    id: z
-      .string()
-      .regex(/^\d{1,19}$/)
-      .optional(),
-  }),
-);
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,19}$/)
+    .optional(),
+});
 /** A row of an account's sign-in history (sign-ins and refusals from the activity log). */
 const signInSchema = z.object({
   id: wireId,
@@ -44,20 +41,16 @@ export function registerAccountRoutes(
   db: Db,
   publicOrigin: string | null = null,
 ): void {
-  app.post(
-    '/api/v1/user/join',
-    {
-      schema: {
-        tags: ['account'],
-        summary: 'Join the staff invitation',
-        body: inputJson(joinSchema),
-        response: { 200: answerJson(z.object({ staff_id: wireId })) },
-        'x-errors': [409],
-      },
-    },
-    async (request) => {
-      const principal = await requireUser(request);
-      const { invitation } = validate(joinSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/join',
+    tags: ['account'],
+    summary: 'Join the staff invitation',
+    errors: [409],
+    access: requireUser,
+    body: joinSchema,
+    responses: { 200: z.object({ staff_id: wireId }) },
+    handler: async ({ body: { invitation }, principal, request }) => {
       const result = await db.transaction((tx) =>
         redeemInvitation(tx, { token: invitation, userId: principal.userId }),
       );
@@ -72,48 +65,38 @@ export function registerAccountRoutes(
       });
       return ok({ staff_id: result.staffId });
     },
-  );
+  });
 
-  app.post(
-    '/api/v1/user/staff/:id/invitation',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Re-issue the invitation link of an unregistered staff member',
-        params: idParam,
-        response: {
-          200: answerJson(z.object({ invitation_url: z.string(), invitation_expires_at: wireTime })),
-        },
-        'x-errors': [409],
-      },
-    },
-    async (request) => {
-      const principal = await requirePermission(request, `${PERMISSION.usersStaff}.update`);
-      const { id } = request.params as { id: string };
+  route(app, {
+    method: 'POST',
+    url: '/api/v1/user/staff/:id/invitation',
+    tags: ['people'],
+    summary: 'Re-issue the invitation link of an unregistered staff member',
+    errors: [409],
+    access: permission(`${PERMISSION.usersStaff}.update`),
+    params: idParams,
+    responses: { 200: z.object({ invitation_url: z.string(), invitation_expires_at: wireTime }) },
+    handler: async ({ params: { id = '' }, principal, request }) => {
       const origin = publicOrigin ?? `${request.protocol}://${request.host}`;
       const issued = await reissueInvitation(db, { principal, staffId: id, origin });
       await audit(db, request, { action: 'staff.invitation', operatorId: principal.userId, subjectId: id });
       return ok(issued);
     },
-  );
+  });
 
-  app.get(
-    '/api/v1/user/users/:id/logins',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Sign-in history of one account (newest first)',
-        params: idParam,
-        querystring: inputJson(pageQuerySchema),
-        response: { 200: pagedAnswerJson(signInSchema) },
-      },
-    },
-    async (request) => {
-      await requirePermission(request, PERMISSION.usersUsers);
-      const { id } = request.params as { id: string };
-      return ok(await signInHistory(db, { userId: id, ...pageOf(request.query) }));
-    },
-  );
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/users/:id/logins',
+    tags: ['people'],
+    summary: 'Sign-in history of one account (newest first)',
+    access: permission(PERMISSION.usersUsers),
+    params: idParams,
+    // Paging is lenient (pageOf: anything unreadable is the default).
+    query: unchecked(pageQuerySchema),
+    responses: { 200: pagedOf(signInSchema) },
+    handler: async ({ params: { id = '' }, query }) =>
+      ok(await signInHistory(db, { userId: id, ...pageOf(query) })),
+  });
 }
 
 async function audit(

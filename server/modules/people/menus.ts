@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
-import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
+import { route } from '../../core/route.ts';
 import { servedResources } from '../../engine/served.ts';
-import { isMenuHidden } from '../system-tools/module-gate.ts';
+import { isMenuHidden } from '../system-tools/index.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
 const menuItemSchema = z.object({
@@ -31,17 +31,14 @@ export type WireMenuItem = Omit<z.infer<typeof menuItemSchema>, 'children'> & {
  * as spec 6 says (children filtered recursively, nameless items kept, administrators see everything).
  */
 export function registerMenuRoutes(app: FastifyInstance): void {
-  app.get(
-    '/api/v1/system/menus',
-    {
-      schema: {
-        tags: ['system'],
-        summary: "The settings menu tree, filtered by the caller's permissions",
-        response: { 200: answerJson(z.array(menuItemSchema)) },
-      },
-    },
-    async (request) => {
-      const principal = await requireStaff(request);
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/system/menus',
+    tags: ['system'],
+    summary: "The settings menu tree, filtered by the caller's permissions",
+    access: requireStaff,
+    responses: { 200: z.array(menuItemSchema) },
+    handler: async ({ principal, request }) => {
       const toWire = (item: MenuItem): WireMenuItem => ({
         name: item.name ?? null,
         title: request.t(item.title),
@@ -58,5 +55,5 @@ export function registerMenuRoutes(app: FastifyInstance): void {
         ).map(toWire),
       );
     },
-  );
+  });
 }

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { departmentNodeSchema, type DepartmentNode } from '../../../schemas/departments.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
-import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff } from '../../core/principal.ts';
+import { route } from '../../core/route.ts';
 import { AppError } from '../../core/errors.ts';
 import { departments } from '../../../resources/departments.ts';
 import type { Db, Queryable } from '../../db/index.ts';
@@ -16,22 +16,19 @@ import { asSystem } from '../../engine/system-access.ts';
  * staff page (whose filter and form pick departments from it).
  */
 export function registerDepartmentTreeRoute(app: FastifyInstance, db: Db): void {
-  app.get(
-    '/api/v1/user/department/tree',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Departments as a nested tree',
-        response: { 200: answerJson(z.array(departmentNodeSchema)) },
-      },
-    },
-    async (request) => {
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/user/department/tree',
+    tags: ['people'],
+    summary: 'Departments as a nested tree',
+    access: async (request) => {
       const principal = await requireStaff(request);
       if (!can(principal, PERMISSION.usersDepartments) && !can(principal, PERMISSION.usersStaff))
         throw AppError.forbidden();
-      return ok(await readDepartmentTree(db));
     },
-  );
+    responses: { 200: z.array(departmentNodeSchema) },
+    handler: async () => ok(await readDepartmentTree(db)),
+  });
 }
 
 /** Every department as a nested tree (the operation behind the route; no access check of its own). */

@@ -5,11 +5,11 @@ import { staff } from '../../../resources/staff.ts';
 import { users } from '../../../resources/users.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
-import { answerJson } from '../../core/openapi.ts';
 import { can, requireStaff, type Principal } from '../../core/principal.ts';
+import { route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import { asSystem, NOW } from '../../engine/system-access.ts';
-import { withNames } from '../activities/names.ts';
+import { withNames } from '../activities/index.ts';
 import { failedJobs, queueCounts } from './queue-counts.ts';
 
 const DAYS = 30;
@@ -36,20 +36,15 @@ const RECENT = 10;
  * them), `counts.failed_jobs` (system.system.jobs; null while the queues are unavailable).
  */
 export function registerDashboardRoutes(app: FastifyInstance, db: Db): void {
-  app.get(
-    '/api/v1/system/dashboard',
-    {
-      schema: {
-        tags: ['system'],
-        summary: 'Dashboard figures the caller may see: counts, sign-ins, activity',
-        response: { 200: answerJson(dashboardSchema) },
-      },
-    },
-    async (request) => {
-      const principal = await requireStaff(request);
-      return ok(await readDashboard(db, principal));
-    },
-  );
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/system/dashboard',
+    tags: ['system'],
+    summary: 'Dashboard figures the caller may see: counts, sign-ins, activity',
+    access: requireStaff,
+    responses: { 200: dashboardSchema },
+    handler: async ({ principal }) => ok(await readDashboard(db, principal)),
+  });
 }
 
 /** The dashboard figures `principal` may see (the operation behind the route; see above for which). */

@@ -7,9 +7,7 @@ import { wireTime } from '../../../schemas/wire.ts';
 import { createHeartbeat, listNodes, nodeFor, publishedLines } from '../../cluster/nodes.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson, pagedAnswerJson } from '../../core/openapi.ts';
-import { validate } from '../../core/validate.ts';
-import { requirePermission } from '../../core/principal.ts';
+import { pagedOf, permission, route } from '../../core/route.ts';
 import { hubFor } from '../../events/hub.ts';
 import { producersFor } from '../../events/producers.ts';
 import type { AppModule } from '../../core/app-module.ts';
@@ -20,6 +18,8 @@ import { tailLogs } from './log-tail.ts';
 import { registerModuleGate } from './module-gate.ts';
 import { registerModuleRoutes } from './modules-routes.ts';
 import { createMonitor } from './monitor.ts';
+
+export { isMenuHidden } from './module-gate.ts';
 
 /** Monitor figures go to watching streams this often. */
 export const MONITOR_INTERVAL_MS = 2_000;
@@ -136,52 +136,37 @@ export const systemToolsModule: AppModule = {
     });
     app.addHook('onClose', () => monitor.stop());
 
-    app.get(
-      '/api/v1/system/monitor',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Host, process, database and queue figures (a snapshot)',
-          response: { 200: answerJson(monitorSchema) },
-        },
-      },
-      async (request) => {
-        await requirePermission(request, PERMISSION.systemMonitor);
-        return ok(await monitor.snapshot());
-      },
-    );
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/system/monitor',
+      tags: ['system'],
+      summary: 'Host, process, database and queue figures (a snapshot)',
+      access: permission(PERMISSION.systemMonitor),
+      responses: { 200: monitorSchema },
+      handler: async () => ok(await monitor.snapshot()),
+    });
 
-    app.get(
-      '/api/v1/system/nodes',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'The servers sharing this database: live ones with their figures, and those gone',
-          response: { 200: answerJson(z.array(nodeSchema)) },
-        },
-      },
-      async (request) => {
-        await requirePermission(request, PERMISSION.systemMonitor);
-        return ok(await listNodes(db, self.id, config.heartbeatSeconds));
-      },
-    );
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/system/nodes',
+      tags: ['system'],
+      summary: 'The servers sharing this database: live ones with their figures, and those gone',
+      access: permission(PERMISSION.systemMonitor),
+      responses: { 200: z.array(nodeSchema) },
+      handler: async () => ok(await listNodes(db, self.id, config.heartbeatSeconds)),
+    });
 
-    app.get(
-      '/api/v1/system/logs',
-      {
-        schema: {
-          tags: ['system'],
-          summary:
-            'Application log lines, newest first (level = lowest level shown, from/to ISO times, text)',
-          querystring: inputJson(logQuerySchema),
-          response: { 200: pagedAnswerJson(logEntrySchema, logMeta) },
-          // `node` names no server sharing this database.
-          'x-errors': [404],
-        },
-      },
-      async (request) => {
-        await requirePermission(request, PERMISSION.systemLogs);
-        const q = validate(logQuerySchema, request.query);
+    route(app, {
+      method: 'GET',
+      url: '/api/v1/system/logs',
+      tags: ['system'],
+      summary: 'Application log lines, newest first (level = lowest level shown, from/to ISO times, text)',
+      // `node` names no server sharing this database.
+      errors: [404],
+      access: permission(PERMISSION.systemLogs),
+      query: logQuerySchema,
+      responses: { 200: pagedOf(logEntrySchema, logMeta) },
+      handler: async ({ query: q }) => {
         const query: LogQuery = {
           level: q.level,
           from: q.from ? new Date(q.from) : undefined,
@@ -216,7 +201,7 @@ export const systemToolsModule: AppModule = {
           },
         });
       },
-    );
+    });
   },
 };
 

@@ -5,13 +5,13 @@ import { actorOf } from '../../core/activity.ts';
 import { writeActorActivity } from '../../engine/activity-log.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
-import { requirePermission } from '../../core/principal.ts';
+import { permission, route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import type { ModuleInfo } from './catalogue.ts';
 import { disabledModules, setModuleState } from './module-gate.ts';
 
-const nameParam = inputJson(z.object({ name: z.string().regex(/^[a-z][a-z0-9_-]*$/) }));
+// A name that is no module's is a 404.
+const nameParams = z.object({ name: z.string().regex(/^[a-z][a-z0-9_-]*$/) });
 /** A feature module with its state, as these routes answer it. */
 const moduleInfoSchema = z.object({
   name: z.string(),
@@ -37,42 +37,32 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
     menus: info.menus,
   });
 
-  app.get(
-    '/api/v1/system/modules',
-    {
-      schema: {
-        tags: ['system'],
-        summary: 'Feature modules with their description and state',
-        response: { 200: answerJson(z.array(moduleInfoSchema)) },
-      },
-    },
-    async (request) => {
-      await requirePermission(request, PERMISSION.settingsModules);
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/system/modules',
+    tags: ['system'],
+    summary: 'Feature modules with their description and state',
+    access: permission(PERMISSION.settingsModules),
+    responses: { 200: z.array(moduleInfoSchema) },
+    handler: async ({ request }) => {
       const disabled = await disabledModules(db);
       return ok(catalogue.map((info) => toWire(request, info, disabled)));
     },
-  );
+  });
 
   for (const action of ['enable', 'disable'] as const) {
-    app.post(
-      `/api/v1/system/modules/:name/${action}`,
-      {
-        schema: {
-          tags: ['system'],
-          summary:
-            action === 'enable'
-              ? 'Enable a module (its menus and API come back)'
-              : 'Disable a module: its menus hide and its API answers 404 (core modules: 422)',
-          params: nameParam,
-          response: { 200: answerJson(moduleInfoSchema) },
-        },
-      },
-      async (request) => {
-        const principal = await requirePermission(
-          request,
-          actionPermission(PERMISSION.settingsModules, 'update'),
-        );
-        const { name } = request.params as { name: string };
+    route(app, {
+      method: 'POST',
+      url: `/api/v1/system/modules/:name/${action}`,
+      tags: ['system'],
+      summary:
+        action === 'enable'
+          ? 'Enable a module (its menus and API come back)'
+          : 'Disable a module: its menus hide and its API answers 404 (core modules: 422)',
+      access: permission(actionPermission(PERMISSION.settingsModules, 'update')),
+      params: nameParams,
+      responses: { 200: moduleInfoSchema },
+      handler: async ({ params: { name }, principal, request }) => {
         const info = catalogue.find((m) => m.name === name);
         if (!info) throw AppError.notFound();
         if (info.isCore)
@@ -87,7 +77,7 @@ export function registerModuleRoutes(app: FastifyInstance, db: Db, catalogue: re
         });
         return ok(toWire(request, info, await disabledModules(db)));
       },
-    );
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv/files.ts';
 import { referencedStorageKeys } from '../../engine/stored-keys.ts';
 import { removeOrphans } from '../../storage/orphans.ts';
-import { trimActivityLog } from '../activities/trim.ts';
+import { trimActivityLog } from '../activities/index.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { taskRecordSchema, taskRunSchema } from '../../../schemas/tasks.ts';
@@ -6,9 +6,8 @@ import { wireTime } from '../../../schemas/wire.ts';
 import { actorOf } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { answerJson, inputJson, NULL_ANSWER, pagedAnswerJson } from '../../core/openapi.ts';
 import { pageOf, pageQuerySchema, paged } from '../../core/paged.ts';
-import { requirePermission } from '../../core/principal.ts';
+import { pagedOf, permission, route, unchecked } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import type { JobsRuntime } from '../../jobs/runtime.ts';
 import { describeHandler, type TaskHandlers } from './handlers.ts';
@@ -19,9 +18,7 @@ import { previewSchema, taskSchema, validatePreview } from './validate.ts';
 
 const BASE = '/api/v1/system/tasks';
 const P = PERMISSION.systemTasks;
-const doc = (summary: string, schema: Record<string, unknown>) => ({
-  schema: { tags: ['tasks'], summary, ...schema },
-});
+const TAGS = ['tasks'];
 
 const handlerInfoSchema = z.object({
   name: z.string(),
@@ -35,13 +32,16 @@ const runTicketSchema = z.object({
   queue: z.string().nullable(),
   run_id: z.string().nullable(),
 });
-const taskAnswer = { 200: answerJson(taskRecordSchema) };
+const idParams = z.object({ id: z.string() });
+// Paging is lenient (pageOf: anything unreadable is the default).
+const pageQuery = unchecked(pageQuerySchema);
 
 /**
  * `v1/system/tasks`: list, read (with `next_runs`), create, update, delete, `POST <id>/run` (runs now),
  * `GET <id>/runs` (history), `GET handlers` (what a task may call, with the JSON Schema of its parameters)
  * and `POST preview` (next five run times of a cron expression). Reading needs `system.system.tasks`;
- * writing and running need `.create`, `.update` (run too) or `.delete`. Every write is audited.
+ * writing and running need `.create`, `.update` (run too) or `.delete`. Every write is audited. Task bodies
+ * are validated by the operations (operations.ts, which also check the handler's parameters).
  */
 export function registerTaskRoutes(
   app: FastifyInstance,
@@ -54,113 +54,134 @@ export function registerTaskRoutes(
 ): void {
   const log = app.log;
   const deps = { db, scheduler, handlers, log };
-  app.get(
-    BASE,
-    doc('Scheduled tasks', {
-      querystring: inputJson(pageQuerySchema),
-      response: { 200: pagedAnswerJson(taskRecordSchema) },
-    }),
-    async (request) => {
-      await requirePermission(request, P);
-      const { page, size } = pageOf(request.query);
+  route(app, {
+    method: 'GET',
+    url: BASE,
+    tags: TAGS,
+    summary: 'Scheduled tasks',
+    access: permission(P),
+    query: pageQuery,
+    responses: { 200: pagedOf(taskRecordSchema) },
+    handler: async ({ query }) => {
+      const { page, size } = pageOf(query);
       const { rows, total } = await store.listTaskRows(db, { limit: size, offset: (page - 1) * size });
       return ok(paged(rows.map(store.toRecord), { total, page, size }));
     },
-  );
+  });
 
-  app.get(
-    `${BASE}/handlers`,
-    doc('Task handlers a task may call', {
-      response: { 200: answerJson(z.array(handlerInfoSchema)) },
-    }),
-    async (request) => {
-      await requirePermission(request, P);
-      return ok(handlers.all().map((h) => ({ ...describeHandler(h), label: request.t(h.description) })));
-    },
-  );
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/handlers`,
+    tags: TAGS,
+    summary: 'Task handlers a task may call',
+    access: permission(P),
+    responses: { 200: z.array(handlerInfoSchema) },
+    handler: async ({ request }) =>
+      ok(handlers.all().map((h) => ({ ...describeHandler(h), label: request.t(h.description) }))),
+  });
 
-  app.post(
-    `${BASE}/preview`,
-    doc('Next five run times of a cron expression', {
-      body: inputJson(previewSchema),
-      response: { 200: answerJson(nextRuns) },
-    }),
-    async (request) => {
-      await requirePermission(request, P);
-      const { cron, timezone } = validatePreview(request.body);
+  route(app, {
+    method: 'POST',
+    url: `${BASE}/preview`,
+    tags: TAGS,
+    summary: 'Next five run times of a cron expression',
+    access: permission(P),
+    // validatePreview checks the expression in its time zone (validate.ts).
+    body: unchecked(previewSchema),
+    responses: { 200: nextRuns },
+    handler: async ({ body }) => {
+      const { cron, timezone } = validatePreview(body);
       return ok({ next_runs: store.safeNextRuns(cron, timezone, 5) });
     },
-  );
+  });
 
-  app.get(
-    `${BASE}/:id`,
-    doc('One task with its next five run times', {
-      response: { 200: answerJson(taskRecordSchema.extend(nextRuns.shape)) },
-    }),
-    async (request) => {
-      await requirePermission(request, P);
-      const row = await mustFind(db, idOf(request));
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/:id`,
+    tags: TAGS,
+    summary: 'One task with its next five run times',
+    access: permission(P),
+    params: idParams,
+    responses: { 200: taskRecordSchema.extend(nextRuns.shape) },
+    handler: async ({ params }) => {
+      const row = await mustFind(db, params.id);
       return ok({ ...store.toRecord(row), next_runs: store.safeNextRuns(row.cron, row.timezone, 5) });
     },
-  );
+  });
 
-  app.get(
-    `${BASE}/:id/runs`,
-    doc('Run history of a task, newest first', {
-      querystring: inputJson(pageQuerySchema),
-      response: { 200: pagedAnswerJson(taskRunSchema) },
-    }),
-    async (request) => {
-      await requirePermission(request, P);
-      const row = await mustFind(db, idOf(request));
-      const { page, size } = pageOf(request.query);
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/:id/runs`,
+    tags: TAGS,
+    summary: 'Run history of a task, newest first',
+    access: permission(P),
+    params: idParams,
+    query: pageQuery,
+    responses: { 200: pagedOf(taskRunSchema) },
+    handler: async ({ params, query }) => {
+      const row = await mustFind(db, params.id);
+      const { page, size } = pageOf(query);
       const { rows, total } = await store.listRuns(db, String(row.id), {
         limit: size,
         offset: (page - 1) * size,
       });
       return ok(paged(rows, { total, page, size }));
     },
-  );
+  });
 
-  app.post(
-    BASE,
-    doc('Create a task', {
-      body: inputJson(taskSchema),
-      response: { 201: answerJson(taskRecordSchema) },
-    }),
-    async (request, reply) => {
-      const principal = await requirePermission(request, `${P}.create`);
-      const task = await createTask(deps, { body: request.body, actor: actorOf(request, principal.userId) });
+  route(app, {
+    method: 'POST',
+    url: BASE,
+    tags: TAGS,
+    summary: 'Create a task',
+    access: permission(`${P}.create`),
+    body: unchecked(taskSchema),
+    responses: { 201: taskRecordSchema },
+    handler: async ({ body, principal, request, reply }) => {
+      const task = await createTask(deps, { body, actor: actorOf(request, principal.userId) });
       return reply.code(201).send(ok(task));
     },
-  );
+  });
 
-  app.patch(
-    `${BASE}/:id`,
-    doc('Update a task', { body: inputJson(taskSchema.partial()), response: taskAnswer }),
-    async (request) => {
-      const principal = await requirePermission(request, `${P}.update`);
+  route(app, {
+    method: 'PATCH',
+    url: `${BASE}/:id`,
+    tags: TAGS,
+    summary: 'Update a task',
+    access: permission(`${P}.update`),
+    params: idParams,
+    body: unchecked(taskSchema.partial()),
+    responses: { 200: taskRecordSchema },
+    handler: async ({ params, body, principal, request }) => {
       const actor = actorOf(request, principal.userId);
-      return ok(await updateTask(deps, { id: idOf(request), body: request.body, actor }));
+      return ok(await updateTask(deps, { id: params.id, body, actor }));
     },
-  );
+  });
 
-  app.delete(
-    `${BASE}/:id`,
-    doc('Delete a task and its history', { response: { 200: NULL_ANSWER } }),
-    async (request) => {
-      const principal = await requirePermission(request, `${P}.delete`);
-      await deleteTask(deps, { id: idOf(request), actor: actorOf(request, principal.userId) });
+  route(app, {
+    method: 'DELETE',
+    url: `${BASE}/:id`,
+    tags: TAGS,
+    summary: 'Delete a task and its history',
+    access: permission(`${P}.delete`),
+    params: idParams,
+    responses: { 200: null },
+    handler: async ({ params, principal, request }) => {
+      await deleteTask(deps, { id: params.id, actor: actorOf(request, principal.userId) });
       return ok(null);
     },
-  );
+  });
 
-  app.post(
-    `${BASE}/:id/run`,
-    doc('Run a task now', { response: { 202: answerJson(runTicketSchema) } }),
-    async (request, reply) => {
-      const principal = await requirePermission(request, `${P}.update`);
-      const row = await mustFind(db, idOf(request));
+  route(app, {
+    method: 'POST',
+    url: `${BASE}/:id/run`,
+    tags: TAGS,
+    summary: 'Run a task now',
+    access: permission(`${P}.update`),
+    params: idParams,
+    responses: { 202: runTicketSchema },
+    handler: async ({ params, principal, reply }) => {
+      const row = await mustFind(db, params.id);
       const id = String(row.id);
       if (!jobs.isRunning) {
         // No pg-boss in this process (JOBS=0): run here and answer when done.
@@ -175,11 +196,7 @@ export function registerTaskRoutes(
       );
       return reply.code(202).send(ok({ job_id: jobId, queue: taskQueue(id), run_id: null }));
     },
-  );
-}
-
-function idOf(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
+  });
 }
 
 async function mustFind(db: Db, id: string): Promise<store.TaskRow> {

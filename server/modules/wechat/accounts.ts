@@ -3,10 +3,17 @@ import { hashPassword, isAcceptablePassword, verifyPassword } from '../../creden
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
 import type { TokenAnswer } from '../../../schemas/auth.ts';
-import { recordActivity, type Client } from '../auth/activity.ts';
-import type { DeviceCookie } from '../auth/device.ts';
-import { countPasswordAttempt, passwordAttemptSucceeded } from '../auth/session.ts';
-import { findUserById, findUserByIdentifier, insertUser, takenFields } from '../auth/users.ts';
+import {
+  type Client,
+  countPasswordAttempt,
+  type DeviceCookie,
+  findUserById,
+  findUserByIdentifier,
+  insertUser,
+  passwordAttemptSucceeded,
+  recordActivity,
+  takenFields,
+} from '../auth/index.ts';
 import type { WechatIdentityAnswer, WechatRegisterInput } from './schemas.ts';
 import { isWechatOn, requireWechat, signIn } from './session.ts';
 import {

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
-import { rateLimited } from '../auth/limits.ts';
+import { rateLimited } from '../auth/index.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerWechatIdentityRoutes } from './identity.ts';
 import { registerWechatLoginRoutes } from './login.ts';

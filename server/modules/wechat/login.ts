@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { randomToken } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';
-import { validate } from '../../core/validate.ts';
-import { answerJson, inputJson } from '../../core/openapi.ts';
-import { clientOf, perAddress, type AuthScope } from '../auth/context.ts';
+import { route, unchecked } from '../../core/route.ts';
+import { type AuthScope, clientOf, perAddress } from '../auth/index.ts';
 import {
   wechatAuthAnswerSchema,
   wechatAuthQuerySchema,
@@ -25,27 +24,25 @@ const LIMIT = { max: 30, timeWindow: 60_000 };
  * operation (signIn.ts), set or clear the browser cookie, reply.
  */
 export function registerWechatLoginRoutes({ app, db, config, log }: AuthScope): void {
-  app.get<{ Querystring: { href?: string; remember?: string } }>(
-    `${BASE}/auth`,
-    {
-      config: { rateLimit: perAddress('wechat-auth', LIMIT) },
-      schema: {
-        tags: ['wechat'],
-        summary: 'Start WeChat sign-in: the authorisation URL to send the browser to',
-        description: '404 when WeChat sign-in is off in the login settings.',
-        security: [],
-        querystring: inputJson(wechatAuthQuerySchema),
-        response: { 200: answerJson(wechatAuthAnswerSchema) },
-        ...WECHAT_OFF,
-      },
-    },
-    async (request, reply) => {
+  route(app, {
+    method: 'GET',
+    url: `${BASE}/auth`,
+    config: { rateLimit: perAddress('wechat-auth', LIMIT) },
+    tags: ['wechat'],
+    summary: 'Start WeChat sign-in: the authorisation URL to send the browser to',
+    description: '404 when WeChat sign-in is off in the login settings.',
+    isPublic: true,
+    openapi: WECHAT_OFF,
+    // Lenient: an href that is not a string is none, a remember other than 1/true is false.
+    query: unchecked<{ href?: unknown; remember?: unknown } | undefined>(wechatAuthQuerySchema),
+    responses: { 200: wechatAuthAnswerSchema },
+    handler: async ({ query, request, reply }) => {
       const nonce = browserNonce(request) ?? randomToken();
       const answer = await startWechatSignIn(db, {
         openBase: config.wechatOpenBase,
         origin: config.publicOrigin ?? `${request.protocol}://${request.host}`,
-        href: typeof request.query.href === 'string' ? request.query.href : '',
-        remember: ['1', 'true'].includes(String(request.query.remember ?? '')),
+        href: typeof query?.href === 'string' ? query.href : '',
+        remember: ['1', 'true'].includes(String(query?.remember ?? '')),
         browserNonce: nonce,
       });
       void reply.setCookie(BROWSER_COOKIE, nonce, {
@@ -57,26 +54,22 @@ export function registerWechatLoginRoutes({ app, db, config, log }: AuthScope): 
       });
       return ok(answer);
     },
-  );
+  });
 
-  app.post(
-    `${BASE}/login`,
-    {
-      config: { rateLimit: perAddress('wechat-login', LIMIT) },
-      schema: {
-        tags: ['wechat'],
-        summary: 'Finish WeChat sign-in: a token for a linked user, else a registration ticket',
-        description:
-          '422 for a bad, used, expired or foreign state and for WeChat errcodes (invalid or used code, bad ' +
-          'app secret); 503 when WeChat cannot be reached (nothing is written then); 404 when off.',
-        security: [],
-        body: inputJson(wechatLoginSchema),
-        response: { 200: answerJson(wechatLoginAnswerSchema) },
-        ...WECHAT_OFF,
-      },
-    },
-    async (request, reply) => {
-      const body = validate(wechatLoginSchema, request.body);
+  route(app, {
+    method: 'POST',
+    url: `${BASE}/login`,
+    config: { rateLimit: perAddress('wechat-login', LIMIT) },
+    tags: ['wechat'],
+    summary: 'Finish WeChat sign-in: a token for a linked user, else a registration ticket',
+    description:
+      '422 for a bad, used, expired or foreign state and for WeChat errcodes (invalid or used code, bad ' +
+      'app secret); 503 when WeChat cannot be reached (nothing is written then); 404 when off.',
+    isPublic: true,
+    openapi: WECHAT_OFF,
+    body: wechatLoginSchema,
+    responses: { 200: wechatLoginAnswerSchema },
+    handler: async ({ body, request, reply }) => {
       const answer = await finishWechatSignIn(db, {
         apiBase: config.wechatApiBase,
         log,
@@ -88,7 +81,7 @@ export function registerWechatLoginRoutes({ app, db, config, log }: AuthScope): 
       void reply.clearCookie(BROWSER_COOKIE, { path: BASE });
       return ok(answer);
     },
-  );
+  });
 }
 
 /** The browser's nonce cookie, when it has the right shape. */

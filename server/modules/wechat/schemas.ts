@@ -11,8 +11,8 @@ import {
 import { wireTime } from '../../../schemas/wire.ts';
 
 /**
- * The WeChat calls' bodies (validated with these) and answers (documented from these in the OpenAPI
- * document: server/core/openapi.ts `inputJson`/`answerJson`).
+ * The WeChat calls' bodies and answers: each route declares them once with `route()` (server/core/route.ts),
+ * which validates the bodies and documents both in the OpenAPI document.
  */
 
 /**

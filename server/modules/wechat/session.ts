@@ -2,8 +2,7 @@ import type { TokenAnswer } from '../../../schemas/auth.ts';
 import { AppError } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Queryable } from '../../db/index.ts';
-import type { Client } from '../auth/activity.ts';
-import { openSession } from '../auth/session.ts';
+import { type Client, openSession } from '../auth/index.ts';
 
 export interface WechatSettings {
   appId: string;

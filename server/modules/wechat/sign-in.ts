@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { recordActivity, type Client } from '../auth/activity.ts';
-import { findUserById } from '../auth/users.ts';
+import { type Client, findUserById, recordActivity } from '../auth/index.ts';
 import { fetchWechatUser, WechatApiError, type WechatUser } from './client.ts';
 import type { WechatLoginAnswer } from './schemas.ts';
 import { isSafePath, requireWechat, signIn, type WechatSettings } from './session.ts';
