@@ -9,7 +9,8 @@ import tseslint from 'typescript-eslint';
  * The layers (README "Layout"): each may import only from itself and the layers below it, never upward.
  *   schemas, locales  <-  resources  <-  { src, server }
  *   server: core (core/, db/, credentials/, jobs/, events/, storage/, config...)  <-  engine/  <-  modules/  <-  app
- *   src: base (providers, lib, events, i18n, theme, components)  <-  engine/  <-  app (pages, admin, layouts, routes)
+ *   src: base (providers, lib, navigation, events, i18n, theme, components, public-ui)  <-  engine/  <-  layouts/
+ *        <-  app (the router beside App.tsx, pages, admin)
  * Tests and test helpers may reach across (a test of schemas/ checks the resources, say).
  */
 const LAYERS = [
@@ -41,14 +42,18 @@ const LAYERS = [
     pattern: [
       'src/providers/**',
       'src/lib/**',
+      'src/navigation/**',
       'src/events/**',
       'src/i18n/**',
       'src/theme/**',
       'src/components/**',
+      'src/public-ui/**',
     ],
   },
   { type: 'src-engine', pattern: 'src/engine/**' },
-  // Pages, the admin app (and its override table), layouts and routes: the screens, on top.
+  // The frames pages render in: they know no page (a page's shared piece moves down to base).
+  { type: 'src-layouts', pattern: 'src/layouts/**' },
+  // The router (src/AppRoutes.tsx), pages, the admin app (and its override table): the screens, on top.
   { type: 'src-app', pattern: 'src/**' },
 ];
 const MAY_IMPORT = {
@@ -60,7 +65,8 @@ const MAY_IMPORT = {
   'server-app': ['schemas', 'resources', 'server-core', 'server-engine', 'server-modules', 'server-app'],
   'src-base': ['schemas', 'resources', 'src-base'],
   'src-engine': ['schemas', 'resources', 'src-base', 'src-engine'],
-  'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-app'],
+  'src-layouts': ['schemas', 'resources', 'src-base', 'src-engine', 'src-layouts'],
+  'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-layouts', 'src-app'],
 };
 
 export default tseslint.config(

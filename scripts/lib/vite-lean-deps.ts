@@ -88,7 +88,7 @@ const MUI_ON_DEMAND_REAL = MUI_ON_DEMAND.map((name) => path.join(MUI_ESM_DIR, na
  *   same project as ES modules, which Rollup bundles without the CommonJS wrappers and tree-shakes.
  * - `jsonexport/dist/index.js`, which ra-core's `defaultExporter` imports statically into every list
  *   controller, resolves to src/lib/jsonexportOnDemand.ts: the same function, loading jsonexport on the
- *   first call. The product's lists export through the server (src/engine/ExportButton.tsx), so the
+ *   first call. The product's lists export through the server (src/engine/csv/ExportButton.tsx), so the
  *   library only loads if a screen ever uses react-admin's own `<ExportButton>`.
  * - In a production build only, `@mui/material/esm/<Name>/index.js` (or `<Name>/<Name>.js`) for the
  *   components in `MUI_ON_DEMAND` (however it is imported: react-admin through the `@mui/material` barrel,
