@@ -92,6 +92,25 @@ export default tseslint.config(
     },
   },
   {
+    // A library's private files (what its package exports hide) move or vanish in a minor release, and a
+    // build that reaches for them fails silently or only in production (issue 29 item 2). Import a
+    // package's published entry points; load code on demand with React.lazy or import() of those.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@mui/[^/]+/(esm|node|modern|legacy)|ra-[^/]+/(dist|src)|react-admin/(dist|src))/',
+              message: "A library's private file: import its package's published entry point instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: { ...reactHooks.configs.recommended.rules, ...jsxA11y.flatConfigs.recommended.rules },

@@ -66,6 +66,31 @@ describe('import walls (eslint-plugin-boundaries in eslint.config.js)', () => {
   });
 });
 
+describe('no private files of libraries (no-restricted-imports, issue 29 item 2)', () => {
+  it.each([
+    ['src/lib/wrong-way.ts', '@mui/material/esm/Popover/Popover.js', true],
+    ['scripts/lib/wrong-way.ts', 'ra-ui-materialui/dist/list/datagrid/DatagridEditor.js', true],
+    ['src/lib/right-way.ts', '@mui/material/Popover', false],
+    ['src/lib/right-way.ts', 'react-admin', false],
+  ])('%s importing %s: private = %s', async (file, imports, isPrivate) => {
+    // Linted without type information, as the walls above (the file does not exist).
+    const eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: {
+          '@typescript-eslint/no-floating-promises': 'off',
+          '@typescript-eslint/no-misused-promises': 'off',
+        },
+      },
+    });
+    const code = `import * as dependency from '${imports}';\n\nexport const used = dependency;\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    const hits = result!.messages.filter((m) => m.ruleId === 'no-restricted-imports');
+    expect(hits.length).toBe(isPrivate ? 1 : 0);
+  });
+});
+
 describe('type-aware rules (no-floating-promises, no-misused-promises)', () => {
   // Linted as the text of a file the project has, with the project's real config and its types.
   const lintAs = async (file: string, code: string) => {
