@@ -1,5 +1,4 @@
 import {
-  DatagridConfigurable,
   EditButton,
   List,
   Pagination,
@@ -29,6 +28,7 @@ import { DeleteRecordButton } from '../form/DeleteRecordButton.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
 import {
+  ChosenColumnsDatagrid,
   listPreferenceKey,
   stickyHeaderSx,
   tableSize,
@@ -169,7 +169,7 @@ export function ResourceList({
             bulkActionButtons={bulkActionButtons}
           />
         ) : (
-          <DatagridConfigurable
+          <ChosenColumnsDatagrid
             preferenceKey={preferenceKey}
             size={tableSize(density)}
             sx={stickyHeaderSx}
@@ -177,7 +177,7 @@ export function ResourceList({
             bulkActionButtons={bulkActionButtons}
           >
             {columns}
-          </DatagridConfigurable>
+          </ChosenColumnsDatagrid>
         )}
       </Box>
     </List>
