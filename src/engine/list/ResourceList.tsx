@@ -1,4 +1,5 @@
 import {
+  DatagridConfigurable,
   EditButton,
   List,
   Pagination,
@@ -28,7 +29,6 @@ import { DeleteRecordButton } from '../form/DeleteRecordButton.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
 import {
-  ChosenColumnsDatagrid,
   listPreferenceKey,
   stickyHeaderSx,
   tableSize,
@@ -169,7 +169,7 @@ export function ResourceList({
             bulkActionButtons={bulkActionButtons}
           />
         ) : (
-          <ChosenColumnsDatagrid
+          <DatagridConfigurable
             preferenceKey={preferenceKey}
             size={tableSize(density)}
             sx={stickyHeaderSx}
@@ -177,7 +177,7 @@ export function ResourceList({
             bulkActionButtons={bulkActionButtons}
           >
             {columns}
-          </ChosenColumnsDatagrid>
+          </DatagridConfigurable>
         )}
       </Box>
     </List>

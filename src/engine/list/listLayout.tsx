@@ -4,10 +4,9 @@ import ViewWeekIcon from '@mui/icons-material/ViewWeek';
 import Button from '@mui/material/Button';
 import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { Children, isValidElement, lazy, Suspense, useEffect, useState } from 'react';
+import { Children, isValidElement, lazy, Suspense, useState } from 'react';
 import type { ReactElement, ReactNode } from 'react';
-import { Datagrid, useStore, useTranslate } from 'react-admin';
-import type { DatagridProps } from 'react-admin';
+import { useStore, useTranslate } from 'react-admin';
 
 /**
  * Row density of a list: `compact` (react-admin's small table, the default) or `comfortable` (taller rows).
@@ -16,8 +15,7 @@ export type Density = 'compact' | 'comfortable';
 
 /**
  * The key of a list's screen preferences: react-admin's own (`<resource>.datagrid`), so its column chooser,
- * the table (`ChosenColumnsDatagrid`) and the density toggle all share `preferences.<resource>.datagrid.*` in
- * the store.
+ * `DatagridConfigurable` and the density toggle all share `preferences.<resource>.datagrid.*` in the store.
  */
 export function listPreferenceKey(resource: string): string {
   return `${resource}.datagrid`;
@@ -61,7 +59,7 @@ const prefetchColumnChooser = () => void loadColumnChooser().catch(() => undefin
 /**
  * The table's column chooser: a "Columns" button (as react-admin's SelectColumnsButton shows it on a desk)
  * whose popover loads on the first use; pointing at the button or tabbing to it fetches it ahead. The
- * choice is kept in `preferences.<preferenceKey>.columns`, which ChosenColumnsDatagrid reads.
+ * choice is kept in `preferences.<preferenceKey>.columns`, which DatagridConfigurable reads.
  */
 export function ColumnsButton({ preferenceKey }: { preferenceKey: string }) {
   const translate = useTranslate();
@@ -127,61 +125,4 @@ export function stickyHeaderSx(theme: Theme): Record<string, unknown> {
       ),
     );
   return { '& .RaDatagrid-headerCell': toTop(theme.mixins.toolbar as Record<string, unknown>) };
-}
-
-/**
- * react-admin's Datagrid with the columns the user kept with the column chooser (`ColumnsButton`), in their
- * order. It also lists the columns the chooser offers (`preferences.<key>.availableColumns`, react-admin's
- * FieldsSelector reads them), as react-admin's `DatagridConfigurable` does, without that component's
- * Inspector editor, which the product never opens and which would come with every list.
- *
- * @example
- * <ChosenColumnsDatagrid preferenceKey="staff.datagrid" rowClick="edit">{columns}</ChosenColumnsDatagrid>
- */
-export function ChosenColumnsDatagrid({
-  preferenceKey,
-  children,
-  ...props
-}: Omit<DatagridProps, 'children'> & { preferenceKey: string; children: ReactNode }) {
-  useAvailableColumns(preferenceKey, children);
-  return <Datagrid {...props}>{useChosenColumns(preferenceKey, children)}</Datagrid>;
-}
-
-/** A column as the chooser lists it: its index among the columns, and its source or label (serializable). */
-interface AvailableColumn {
-  index: string;
-  source?: string;
-  label?: string;
-}
-
-/** Keeps `preferences.<key>.availableColumns` up to date with `columns` (when their number changes). */
-function useAvailableColumns(preferenceKey: string, columns: ReactNode): void {
-  const translate = useTranslate();
-  const [available, setAvailable] = useStore<AvailableColumn[]>(
-    `preferences.${preferenceKey}.availableColumns`,
-    [],
-  );
-  const all = Children.toArray(columns).filter(isValidElement) as ReactElement<{
-    source?: string;
-    label?: unknown;
-  }>[];
-  useEffect(() => {
-    if (all.length === available.length) return;
-    setAvailable(
-      all.map((column, index) => {
-        const { source, label } = column.props;
-        if (typeof label === 'string') return { index: String(index), source, label };
-        if (source) return { index: String(index), source };
-        return {
-          index: String(index),
-          label: translate('ra.configurable.Datagrid.unlabeled', {
-            column: index,
-            _: 'Unlabeled column #%{column}',
-          }),
-        };
-      }),
-    );
-    // Like react-admin's own: the columns are written again when their number changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [all.length, available.length]);
 }
