@@ -10,7 +10,8 @@ import tseslint from 'typescript-eslint';
  * The layers (README "Layout"): each may import only from itself and the layers below it, never upward.
  *   schemas, locales  <-  resources  <-  { src, server }
  *   server: core (core/, db/, credentials/, jobs/, events/, storage/, config...)  <-  engine/  <-  modules/  <-  app
- *   src: base (providers, lib, events, i18n, theme, components)  <-  engine/  <-  app (pages, admin, layouts, routes)
+ *   src: base (providers, lib, navigation, events, i18n, theme, components, public-ui)  <-  engine/  <-  layouts/
+ *        <-  app (the router beside App.tsx, pages, admin)
  * Tests and test helpers may reach across (a test of schemas/ checks the resources, say).
  */
 const LAYERS = [
@@ -42,14 +43,18 @@ const LAYERS = [
     pattern: [
       'src/providers/**',
       'src/lib/**',
+      'src/navigation/**',
       'src/events/**',
       'src/i18n/**',
       'src/theme/**',
       'src/components/**',
+      'src/public-ui/**',
     ],
   },
   { type: 'src-engine', pattern: 'src/engine/**' },
-  // Pages, the admin app (and its override table), layouts and routes: the screens, on top.
+  // The frames pages render in: they know no page (a page's shared piece moves down to base).
+  { type: 'src-layouts', pattern: 'src/layouts/**' },
+  // The router (src/AppRoutes.tsx), pages, the admin app (and its override table): the screens, on top.
   { type: 'src-app', pattern: 'src/**' },
 ];
 const MAY_IMPORT = {
@@ -61,7 +66,8 @@ const MAY_IMPORT = {
   'server-app': ['schemas', 'resources', 'server-core', 'server-engine', 'server-modules', 'server-app'],
   'src-base': ['schemas', 'resources', 'src-base'],
   'src-engine': ['schemas', 'resources', 'src-base', 'src-engine'],
-  'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-app'],
+  'src-layouts': ['schemas', 'resources', 'src-base', 'src-engine', 'src-layouts'],
+  'src-app': ['schemas', 'resources', 'src-base', 'src-engine', 'src-layouts', 'src-app'],
 };
 
 /**
@@ -123,6 +129,25 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       // React and Fastify take async handlers for JSX attributes and hooks on purpose.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    // A library's private files (what its package exports hide) move or vanish in a minor release, and a
+    // build that reaches for them fails silently or only in production (issue 29 item 2). Import a
+    // package's published entry points; load code on demand with React.lazy or import() of those.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@mui/[^/]+/(esm|node|modern|legacy)|ra-[^/]+/(dist|src)|react-admin/(dist|src))/',
+              message: "A library's private file: import its package's published entry point instead.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

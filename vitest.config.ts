@@ -1,7 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
-import { muiEsmAlias, raUiDistAlias } from './scripts/lib/vite-lean-deps.ts';
 import { PostgresFirstSequencer } from './tests/setup/sequencer.ts';
 
 /**
@@ -18,9 +17,6 @@ export default defineConfig({
     projects: [
       {
         plugins: [react(), resourceDescriptors()],
-        // src/lib/muiOnDemand and src/lib/standIns import MUI's and react-admin's files by path (the
-        // production build's plugin resolves them).
-        resolve: { alias: [muiEsmAlias, raUiDistAlias] },
         test: {
           name: 'unit',
           environment: 'jsdom',

@@ -10,7 +10,7 @@ export { ID_MAX, isIdString } from '../schemas/ids.ts';
  * conditions, sortable, list, write/read rules, id and integer ranges, timestamps), derived once from the
  * resource's zod schema. The server engine (table, query language, validation, CSV) and the client engine
  * (screens, filters, sort) both read it; each side only maps `kind` through its own lookup tables
- * (server/engine/schema/snapshot.ts COLUMN_TYPES, server/engine/list/query.ts VALUE_PARSERS, src/engine/fieldKind.ts).
+ * (server/engine/schema/snapshot.ts COLUMN_TYPES, server/engine/list/query.ts VALUE_PARSERS, src/engine/fields/fieldKind.ts).
  */
 export type FieldKind =
   | 'string'

@@ -135,7 +135,7 @@ export function searchConditions(meta: FieldMeta): readonly Condition[] {
 }
 
 /**
- * A resource's options without its zod schema: what list, menu and title code reads (src/engine/descriptor.ts
+ * A resource's options without its zod schema: what list, menu and title code reads (src/engine/data/descriptor.ts
  * carries them to the browser). `ResourceOptions` (define.ts) adds the schema and what only the server uses.
  */
 export interface PlainResourceOptions {
@@ -156,7 +156,7 @@ export interface PlainResourceOptions {
 
 /**
  * What every resource value has, a declared one (define.ts `Resource`) or its description
- * (src/engine/descriptor.ts `ResourceDescriptor`): screens that only need the name, endpoint, permission
+ * (src/engine/data/descriptor.ts `ResourceDescriptor`): screens that only need the name, endpoint, permission
  * and options take this.
  */
 export interface ResourceHeader {

@@ -10,7 +10,7 @@ const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: t
 /**
  * The write schemas derived from a resource's zod schema, one copy for both sides: the server engine
  * validates bodies with them (through inline-lists.ts bodySchemas) and the client's forms check their payload
- * with the very same ones (src/engine/zodResolver.ts). Strict (unknown and read-only keys are a 422),
+ * with the very same ones (src/engine/form/zodResolver.ts). Strict (unknown and read-only keys are a 422),
  * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults; it also
  * takes null for a field whose column is nullable (optional without a default), so an edit can clear it.
  */

@@ -1,7 +1,7 @@
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './AppProviders.tsx';
 import { queryClient } from './providers/queryClient.ts';
-import { AppRoutes } from './routes/AppRoutes.tsx';
+import { AppRoutes } from './AppRoutes.tsx';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 

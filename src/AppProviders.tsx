@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { PublicProviders } from './PublicProviders.tsx';
-import { RouterNavigation } from './routes/RouterNavigation.tsx';
+import { RouterNavigation } from './navigation/RouterNavigation.tsx';
 import { MuiThemeRoot } from './theme/MuiThemeRoot.tsx';
 
 /**

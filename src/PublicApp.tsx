@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { PublicProviders } from './PublicProviders.tsx';
 import { PublicLoading } from './public-ui/controls.tsx';
-import { AppRoutes } from './routes/AppRoutes.tsx';
-import { HistoryNavigation } from './routes/HistoryNavigation.tsx';
+import { AppRoutes } from './AppRoutes.tsx';
+import { HistoryNavigation } from './navigation/HistoryNavigation.tsx';
 
 /**
  * The signed-out start: the sign-in, register and reset pages, the WeChat return and the error pages, moved

@@ -6,7 +6,7 @@ import { initI18n, preloadMessages } from './i18n/i18n.ts';
 import { getStoredLocale, resolveInitialLocale } from './i18n/locale.ts';
 import { loadSiteStatus } from './providers/siteStatus.ts';
 import { configureCookieDomain } from './providers/token.ts';
-import { isAdminPath } from './routes/paths.ts';
+import { isAdminPath } from './navigation/paths.ts';
 
 /**
  * Start-up: GET /api/v1 first (its failure is ignored, spec 7) because on a first visit its first language

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { runnerImport, type Plugin, type ViteDevServer } from 'vite';
-import type { ResourceDescriptor } from '../../src/engine/descriptor.ts';
+import type { ResourceDescriptor } from '../../src/engine/data/descriptor.ts';
 
 /** The module the browser imports: `import { descriptors } from 'virtual:resource-descriptors'`. */
 export const DESCRIPTORS_ID = 'virtual:resource-descriptors';
@@ -23,7 +23,7 @@ interface Described {
 /**
  * Serves `virtual:resource-descriptors` and `virtual:menu-icons`.
  *
- * `virtual:resource-descriptors`: `describeResource` (src/engine/descriptor.ts) of every resource of
+ * `virtual:resource-descriptors`: `describeResource` (src/engine/data/descriptor.ts) of every resource of
  * resources/index.ts, computed at build time in Node, so the browser's lists, menus and titles read plain
  * data and only forms load zod and the resource declarations. Nothing to run by hand: the descriptors are
  * computed whenever Vite builds or serves the module (`vite`, `vite build`, vitest), with Vite's module
@@ -63,7 +63,10 @@ export function resourceDescriptors(): Plugin {
       if (id !== RESOLVED_ID && id !== RESOLVED_ICONS_ID) return null;
       described ??= (async () => {
         const registry = path.join(root, 'resources', 'index.ts');
-        const resolved = await this.resolve(registry, path.join(root, 'src', 'engine', 'registry.ts'));
+        const resolved = await this.resolve(
+          registry,
+          path.join(root, 'src', 'engine', 'data', 'registry.ts'),
+        );
         return describeRegistry(root, resolved?.id ?? registry);
       })();
       const { descriptors, menuIcons, dependencies } = await described.catch((error: unknown) => {
@@ -97,12 +100,12 @@ export function resourceDescriptors(): Plugin {
 }
 
 /**
- * Imports `registry`, src/engine/descriptor.ts and schemas/permissions.ts in one module runner (one instance
+ * Imports `registry`, src/engine/data/descriptor.ts and schemas/permissions.ts in one module runner (one instance
  * of the field metadata registry, resources/define.ts), describes every resource and lists the settings
  * menu's icon names.
  */
 async function describeRegistry(root: string, registry: string): Promise<Described> {
-  const describer = path.join(root, 'src', 'engine', 'descriptor.ts');
+  const describer = path.join(root, 'src', 'engine', 'data', 'descriptor.ts');
   const permissions = path.join(root, 'schemas', 'permissions.ts');
   const entry: Plugin = {
     name: 'describe-registry-entry',

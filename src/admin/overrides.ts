@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ScreenBundle } from '../../locales/languages.ts';
 import type { Resource } from '../../resources/define.ts';
-import type { ResourceDescriptor } from '../engine/descriptor.ts';
+import type { ResourceDescriptor } from '../engine/data/descriptor.ts';
 import type { ResourceViews } from '../engine/views.ts';
 import { lazyScreen } from './lazyScreen.ts';
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { PlaceholderPage } from '../pages/settings/PlaceholderPage.tsx';
 import { engineRoutes } from '../engine/engineRoutes.tsx';
-import { registeredDescriptors as resources } from '../engine/registry.ts';
+import { registeredDescriptors as resources } from '../engine/data/registry.ts';
 import { lazyScreen } from './lazyScreen.ts';
 import { overrides } from './overrides.ts';
 

@@ -6,20 +6,20 @@ import {
   useResourceDefinitionContext,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
-import type { ResourceDescriptor } from './descriptor.ts';
-import { listFields, registeredDescriptors, representationField } from './registry.ts';
-import { preloadFieldKinds } from './fieldTable.tsx';
-import { servesOperation } from './useAbilities.ts';
-import { ResourceList } from './ResourceList.tsx';
+import type { ResourceDescriptor } from './data/descriptor.ts';
+import { listFields, registeredDescriptors, representationField } from './data/registry.ts';
+import { preloadFieldKinds } from './fields/fieldTable.tsx';
+import { servesOperation } from './data/useAbilities.ts';
+import { ResourceList } from './list/ResourceList.tsx';
 import type { ListView, ResourceView, ResourceViews } from './views.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
 // settings layout shows a loading state meanwhile.
 const ResourceCreate = lazy(() =>
-  import('./ResourceCreate.tsx').then((m) => ({ default: m.ResourceCreate })),
+  import('./form/ResourceCreate.tsx').then((m) => ({ default: m.ResourceCreate })),
 );
-const ResourceEdit = lazy(() => import('./ResourceEdit.tsx').then((m) => ({ default: m.ResourceEdit })));
+const ResourceEdit = lazy(() => import('./form/ResourceEdit.tsx').then((m) => ({ default: m.ResourceEdit })));
 const ResourceShow = lazy(() => import('./ResourceShow.tsx').then((m) => ({ default: m.ResourceShow })));
 // Those screens read the zod declarations (validation, payloads, defaults): they come with them, so a list
 // loads no zod (registry.ts gives lists plain descriptors).

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useRecordContext } from 'react-admin';
-import type { ResourceDescriptor as Resource } from './descriptor.ts';
+import type { ResourceDescriptor as Resource } from './data/descriptor.ts';
 import { setRecordLabel } from '../providers/pageTitleStore.ts';
-import { representationField } from './registry.ts';
+import { representationField } from './data/registry.ts';
 
 /**
  * Hands the loaded record's representation to the layout's breadcrumbs and title ("Settings > Staff > Li

@@ -10,13 +10,13 @@ import {
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import { RecordCrumb } from './RecordCrumb.tsx';
-import { renderField, useFieldKinds } from './fieldTable.tsx';
-import { describeResource } from './descriptor.ts';
-import { readableFields } from './registry.ts';
-import { useReadableCollections } from './useReadableCollections.ts';
-import type { InlineCollection } from './schemaFields.ts';
-import { DeleteRecordButton } from './DeleteRecordButton.tsx';
-import { useAbilities } from './useAbilities.ts';
+import { renderField, useFieldKinds } from './fields/fieldTable.tsx';
+import { describeResource } from './data/descriptor.ts';
+import { readableFields } from './data/registry.ts';
+import { useReadableCollections } from './form/useReadableCollections.ts';
+import type { InlineCollection } from './form/schemaFields.ts';
+import { DeleteRecordButton } from './form/DeleteRecordButton.tsx';
+import { useAbilities } from './data/useAbilities.ts';
 
 /**
  * The generated show screen: every readable field, unmasked (masks are for list cells), then each inline

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
-import { EngineRegistryContext } from './engineRegistryContext.ts';
+import { EngineRegistryContext } from './data/engineRegistryContext.ts';
 import type { ResourceView } from './views.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { ResourceDescriptor } from './descriptor.ts';
+import type { ResourceDescriptor } from './data/descriptor.ts';
 import { EngineResource } from './EngineResource.tsx';
-import { registeredDescriptors } from './registry.ts';
+import { registeredDescriptors } from './data/registry.ts';
 import type { ResourceViews } from './views.ts';
 
 export interface EngineRoute {

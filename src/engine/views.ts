@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { Resource } from '../../resources/define.ts';
-import type { ResourceDescriptor } from './descriptor.ts';
+import type { ResourceDescriptor } from './data/descriptor.ts';
 
 /**
  * A create, edit or show screen of a resource; it receives the resource's zod declaration so it can reuse

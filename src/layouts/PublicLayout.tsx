@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PublicLoading } from '../public-ui/controls.tsx';
 import { PublicHeader } from '../public-ui/PublicHeader.tsx';
 import { setPageTitle } from '../providers/pageTitleStore.ts';
-import { useNavigation } from '../routes/navigation.tsx';
+import { useNavigation } from '../navigation/navigation.tsx';
 import { usePublicSiteConfig } from '../providers/siteStatus.ts';
 import { publicPageTitleOf } from './publicTitle.ts';
 

@@ -1,5 +1,5 @@
 import type { ResourceHeader } from '../../resources/meta.ts';
-import { registeredDescriptors as registered } from '../engine/registry.ts';
+import { registeredDescriptors as registered } from '../engine/data/registry.ts';
 import { SETTINGS_MENU, type MenuItem } from '../../schemas/permissions.ts';
 
 /** One step of the breadcrumb trail; the last one is the page itself (no link). */

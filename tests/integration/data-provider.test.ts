@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { DataProvider, HttpError } from 'react-admin';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDataProvider } from '../../src/engine/dataProvider.ts';
-import { describeResource } from '../../src/engine/descriptor.ts';
+import { createDataProvider } from '../../src/engine/data/dataProvider.ts';
+import { describeResource } from '../../src/engine/data/descriptor.ts';
 import { setDefaultHeader } from '../../src/providers/httpClient.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';

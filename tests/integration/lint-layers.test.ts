@@ -13,22 +13,30 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const cases: { file: string; imports: string; wrong: boolean }[] = [
   { file: 'schemas/wrong-way.ts', imports: '../resources/define.ts', wrong: true },
   { file: 'resources/wrong-way.ts', imports: '../server/core/errors.ts', wrong: true },
-  { file: 'resources/wrong-way.ts', imports: '../src/engine/registry.ts', wrong: true },
+  { file: 'resources/wrong-way.ts', imports: '../src/engine/data/registry.ts', wrong: true },
   { file: 'server/core/wrong-way.ts', imports: '../engine/operations.ts', wrong: true },
   { file: 'server/config.ts', imports: './app.ts', wrong: true },
   { file: 'server/jobs/wrong-way.ts', imports: '../modules/jobs/routes.ts', wrong: true },
   { file: 'server/engine/wrong-way.ts', imports: '../modules/people/index.ts', wrong: true },
   { file: 'server/modules/wrong-way.ts', imports: '../app.ts', wrong: true },
-  { file: 'server/core/wrong-way.ts', imports: '../../src/engine/registry.ts', wrong: true },
+  { file: 'server/core/wrong-way.ts', imports: '../../src/engine/data/registry.ts', wrong: true },
   { file: 'src/engine/wrong-way.ts', imports: '../pages/people/StaffList.tsx', wrong: true },
   { file: 'src/engine/wrong-way.ts', imports: '../admin/overrides.ts', wrong: true },
   { file: 'src/engine/wrong-way.ts', imports: '../../server/engine/operations.ts', wrong: true },
   // The right way round: no error.
   { file: 'server/modules/right-way.ts', imports: '../engine/operations.ts', wrong: false },
   { file: 'server/engine/right-way.ts', imports: '../core/errors.ts', wrong: false },
-  { file: 'src/pages/right-way.ts', imports: '../engine/registry.ts', wrong: false },
+  { file: 'src/pages/right-way.ts', imports: '../engine/data/registry.ts', wrong: false },
   { file: 'src/engine/right-way.ts', imports: '../providers/profile.ts', wrong: false },
-  { file: 'src/providers/wrong-way.ts', imports: '../engine/registry.ts', wrong: true },
+  { file: 'src/providers/wrong-way.ts', imports: '../engine/data/registry.ts', wrong: true },
+  { file: 'src/engine/list/wrong-way.ts', imports: '../../pages/people/StaffList.tsx', wrong: true },
+  // Navigation and the public kit are base: they import no screen; layouts import no page.
+  { file: 'src/navigation/wrong-way.ts', imports: '../AppRoutes.tsx', wrong: true },
+  { file: 'src/navigation/wrong-way.ts', imports: '../engine/data/registry.ts', wrong: true },
+  { file: 'src/public-ui/wrong-way.ts', imports: '../layouts/PublicLayout.tsx', wrong: true },
+  { file: 'src/layouts/wrong-way.ts', imports: '../pages/people/StaffList.tsx', wrong: true },
+  { file: 'src/engine/right-way.ts', imports: '../navigation/navigation.tsx', wrong: false },
+  { file: 'src/pages/right-way.ts', imports: '../layouts/PageHeader.tsx', wrong: false },
   { file: 'resources/right-way.ts', imports: '../schemas/ids.ts', wrong: false },
 ];
 
@@ -129,4 +137,29 @@ describe('type-aware rules (no-floating-promises, no-misused-promises)', () => {
       '@typescript-eslint/no-misused-promises',
     ]);
   }, 60_000);
+});
+
+describe('no private files of libraries (no-restricted-imports, issue 29 item 2)', () => {
+  it.each([
+    ['src/lib/wrong-way.ts', '@mui/material/esm/Popover/Popover.js', true],
+    ['scripts/lib/wrong-way.ts', 'ra-ui-materialui/dist/list/datagrid/DatagridEditor.js', true],
+    ['src/lib/right-way.ts', '@mui/material/Popover', false],
+    ['src/lib/right-way.ts', 'react-admin', false],
+  ])('%s importing %s: private = %s', async (file, imports, isPrivate) => {
+    // Linted without type information, as the walls above (the file does not exist).
+    const eslint = new ESLint({
+      cwd: ROOT,
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: {
+          '@typescript-eslint/no-floating-promises': 'off',
+          '@typescript-eslint/no-misused-promises': 'off',
+        },
+      },
+    });
+    const code = `import * as dependency from '${imports}';\n\nexport const used = dependency;\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    const hits = result!.messages.filter((m) => m.ruleId === 'no-restricted-imports');
+    expect(hits.length).toBe(isPrivate ? 1 : 0);
+  });
 });

@@ -9,7 +9,7 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
-import { AppLink, useNavigation, useSearchParams } from '../../routes/navigation.tsx';
+import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
 
 // Only a return from WeChat (code + state in the address) shows it; it brings its own form and schema.

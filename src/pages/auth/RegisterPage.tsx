@@ -11,7 +11,7 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
-import { AppLink, useNavigation, useSearchParams } from '../../routes/navigation.tsx';
+import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { joinInvitation } from '../people/joinInvitation.ts';
 
 /** Registration: username, an email or phone proven by a code (60-second resend countdown), password twice. */

@@ -9,7 +9,7 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame, PasswordPairFields } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
-import { AppLink, useSearchParams } from '../../routes/navigation.tsx';
+import { AppLink, useSearchParams } from '../../navigation/navigation.tsx';
 
 /** Forgotten password: a code to the account's email or phone, then the new password twice. */
 export function ResetPage() {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, buttonClass } from '../../public-ui/controls.tsx';
 import { forgetSiteStatus } from '../../providers/siteStatus.ts';
-import { AppLink, useNavigation } from '../../routes/navigation.tsx';
+import { AppLink, useNavigation } from '../../navigation/navigation.tsx';
 
 export type ErrorCode = 403 | 404 | 500;
 

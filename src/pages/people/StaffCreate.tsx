@@ -1,9 +1,9 @@
 import { Create, useNotify, useRedirect } from 'react-admin';
 import type { RaRecord } from 'react-admin';
 import type { Resource } from '../../../resources/define.ts';
-import { draftStore } from '../../engine/draftStore.ts';
-import { formPayload } from '../../engine/formPayload.ts';
-import { ResourceForm } from '../../engine/ResourceForm.tsx';
+import { draftStore } from '../../engine/form/draftStore.ts';
+import { formPayload } from '../../engine/form/formPayload.ts';
+import { ResourceForm } from '../../engine/form/ResourceForm.tsx';
 import { rememberIssuedInvitation } from './issuedInvitations.ts';
 
 /**

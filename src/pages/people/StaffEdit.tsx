@@ -1,6 +1,6 @@
 import { useGetOne, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../resources/define.ts';
-import { ResourceEdit } from '../../engine/ResourceEdit.tsx';
+import { ResourceEdit } from '../../engine/form/ResourceEdit.tsx';
 import { InvitationPanel } from './InvitationPanel.tsx';
 import { issuedInvitation } from './issuedInvitations.ts';
 

@@ -1,5 +1,5 @@
-import type { ResourceDescriptor as Resource } from '../../engine/descriptor.ts';
-import { ResourceList } from '../../engine/ResourceList.tsx';
+import type { ResourceDescriptor as Resource } from '../../engine/data/descriptor.ts';
+import { ResourceList } from '../../engine/list/ResourceList.tsx';
 import { DepartmentTreeInput } from './DepartmentTreeInput.tsx';
 
 /**

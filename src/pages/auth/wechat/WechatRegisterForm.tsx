@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Checkbox, TextField } from '../../../public-ui/controls.tsx';
-import { AppLink } from '../../../routes/navigation.tsx';
+import { AppLink } from '../../../navigation/navigation.tsx';
 import { AuthFormFrame } from '../AuthFormParts.tsx';
 import { ChannelFields } from '../ChannelFields.tsx';
 import { useWechatRegister } from './useWechatRegister.ts';

@@ -4,7 +4,7 @@ import { safeHref } from '../../../lib/safeHref.ts';
 import { Alert, Spinner } from '../../../public-ui/controls.tsx';
 import { MuiThemeRoot } from '../../../theme/MuiThemeRoot.tsx';
 import { isHttpError } from '../../../providers/httpError.ts';
-import { AppLink, useNavigation } from '../../../routes/navigation.tsx';
+import { AppLink, useNavigation } from '../../../navigation/navigation.tsx';
 import { WechatRegisterForm } from './WechatRegisterForm.tsx';
 import { isTicket, storeSession, wechatLogin } from './wechatApi.ts';
 import type { WechatTicket, WechatToken } from './wechatApi.ts';

@@ -16,7 +16,7 @@ import { resources } from '../../../../resources/index.ts';
 import { ActivityAction, ActivityChanges, ActivityOperator, ActivitySubject } from './ActivityText.tsx';
 import { actionChoices, type ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
-import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
+import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */

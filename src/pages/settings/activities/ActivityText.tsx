@@ -5,7 +5,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { fieldsOf } from '../../../../resources/fields.ts';
-import { DICTIONARY_OPTIONS_ENDPOINT } from '../../../engine/useDictionaryChoices.ts';
+import { DICTIONARY_OPTIONS_ENDPOINT } from '../../../engine/fields/useDictionaryChoices.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 import {
   actionLabel,

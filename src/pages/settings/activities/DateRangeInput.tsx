@@ -1,6 +1,6 @@
 import Stack from '@mui/material/Stack';
 import { useInput, useTranslate } from 'react-admin';
-import { LocaleDateTextField } from '../../../engine/LocaleDateInput.tsx';
+import { LocaleDateTextField } from '../../../engine/fields/LocaleDateInput.tsx';
 
 /** Ends used when only one side of the range is given (the query's `between` takes two values). */
 const EARLIEST = '1970-01-01T00:00:00.000Z';

@@ -1,8 +1,8 @@
 import { Create } from 'react-admin';
 import type { Resource } from '../../../../resources/define.ts';
-import { draftStore } from '../../../engine/draftStore.ts';
-import { formPayload } from '../../../engine/formPayload.ts';
-import { useSaveSuccess } from '../../../engine/useSaveSuccess.ts';
+import { draftStore } from '../../../engine/form/draftStore.ts';
+import { formPayload } from '../../../engine/form/formPayload.ts';
+import { useSaveSuccess } from '../../../engine/form/useSaveSuccess.ts';
 import { DictionaryForm } from './DictionaryForm.tsx';
 
 /** `/settings/dictionaries/create`: a new dictionary type with its entries. */

@@ -1,10 +1,10 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../../resources/define.ts';
-import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
-import { describeResource } from '../../../engine/descriptor.ts';
-import { draftStore } from '../../../engine/draftStore.ts';
-import { formPayload } from '../../../engine/formPayload.ts';
-import { useSaveSuccess } from '../../../engine/useSaveSuccess.ts';
+import { DeleteRecordButton } from '../../../engine/form/DeleteRecordButton.tsx';
+import { describeResource } from '../../../engine/data/descriptor.ts';
+import { draftStore } from '../../../engine/form/draftStore.ts';
+import { formPayload } from '../../../engine/form/formPayload.ts';
+import { useSaveSuccess } from '../../../engine/form/useSaveSuccess.ts';
 import { DictionaryForm } from './DictionaryForm.tsx';
 
 /** `/settings/dictionaries/{id}`: the type and its entries, saved together (pessimistic, field errors inline). */

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { SaveButton, SimpleForm, TextInput, Toolbar, useTranslate } from 'react-admin';
 import type { ReactNode } from 'react';
 import type { Resource } from '../../../../resources/define.ts';
-import { DraftKeeper } from '../../../engine/DraftKeeper.tsx';
-import { zodResolver } from '../../../engine/zodResolver.ts';
+import { DraftKeeper } from '../../../engine/form/DraftKeeper.tsx';
+import { zodResolver } from '../../../engine/form/zodResolver.ts';
 import { DictionaryDataInput } from './DictionaryDataInput.tsx';
 
 /** The dictionary type form: name, slug and the inline entries, checked with the resource's schema. */

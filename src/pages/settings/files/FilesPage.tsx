@@ -12,10 +12,10 @@ import {
   useRefresh,
 } from 'react-admin';
 import { assets } from '../../../../resources/assets.ts';
-import { DeleteRecordButton } from '../../../engine/DeleteRecordButton.tsx';
-import { describeResource } from '../../../engine/descriptor.ts';
-import { downloadFile } from '../../../engine/download.ts';
-import { LocaleDateField } from '../../../engine/flagAndDate.tsx';
+import { DeleteRecordButton } from '../../../engine/form/DeleteRecordButton.tsx';
+import { describeResource } from '../../../engine/data/descriptor.ts';
+import { downloadFile } from '../../../engine/data/download.ts';
+import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
 import { formatBytes } from '../../../../schemas/bytes.ts';

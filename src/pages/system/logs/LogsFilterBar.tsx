@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
-import { LocaleDateTextField } from '../../../engine/LocaleDateInput.tsx';
+import { LocaleDateTextField } from '../../../engine/fields/LocaleDateInput.tsx';
 import { LOG_LEVELS, type useLogsPage } from './useLogsPage.ts';
 
 /** The log filters: server, lowest level, time range, text, and the live tail switch (own lines only). */

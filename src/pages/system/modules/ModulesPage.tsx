@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { PERMISSION, actionPermission } from '../../../../schemas/permissions.ts';
 import { httpClient } from '../../../providers/httpClient.ts';
 import { useCan } from '../../../providers/useCan.ts';
-import { MENUS_KEY } from '../../people/useSettingsMenu.ts';
+import { MENUS_KEY } from '../../../providers/useSettingsMenu.ts';
 
 /** A module as `GET v1/system/modules` lists it. */
 export interface WireModule {

@@ -1,0 +1,58 @@
+import { httpClient } from '../../providers/httpClient.ts';
+import type { ResourceHeader as Resource } from '../../../resources/meta.ts';
+import { isJobTicket, outputOf, waitForCsvJob, type CsvJobTicket } from './csvJobs.ts';
+
+export interface DryRunResult {
+  total: number;
+  valid: number;
+  errors: { row: number; errors: Record<string, string[]> }[];
+}
+
+export interface ImportResult {
+  created: number;
+  updated: number;
+  total?: number;
+  valid?: number;
+  /** Only from a large import run as a job: the rows that kept the file from being imported (nothing was). */
+  errors?: DryRunResult['errors'];
+}
+
+/** Progress (0-100) of a large file, which the server works through as a background job. */
+export type OnImportProgress = (percent: number) => void;
+
+/** Checks every row of a CSV file with the resource's schema; writes nothing. */
+export function dryRunImport(
+  resource: Resource,
+  file: File,
+  onProgress?: OnImportProgress,
+): Promise<DryRunResult> {
+  return postImport<DryRunResult>(resource, file, { dry_run: 1 }, onProgress);
+}
+
+/** Imports the file in one transaction (all rows or none). */
+export function runImport(
+  resource: Resource,
+  file: File,
+  onProgress?: OnImportProgress,
+): Promise<ImportResult> {
+  return postImport<ImportResult>(resource, file, {}, onProgress);
+}
+
+/** Posts the file; a large one comes back as a job ticket (202), followed until its report is ready. */
+async function postImport<T>(
+  resource: Resource,
+  file: File,
+  query: Record<string, number>,
+  onProgress: OnImportProgress = () => {},
+): Promise<T> {
+  const form = new FormData();
+  form.append('file', file);
+  const data = await httpClient<T | CsvJobTicket>(`${resource.endpoint}/import`, {
+    method: 'POST',
+    query,
+    body: form,
+  });
+  if (!isJobTicket(data)) return data;
+  onProgress(0);
+  return outputOf<T>(await waitForCsvJob(resource.endpoint, 'import', data.job_id, onProgress));
+}

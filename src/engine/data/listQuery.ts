@@ -1,0 +1,148 @@
+import type { Condition } from '../../../resources/meta.ts';
+import type { ResourceDescriptor as Resource } from './descriptor.ts';
+import { escapeSearchValue } from '../../lib/query.ts';
+import { defaultSortOf, sortableFields } from './registry.ts';
+
+export type ListQuery = Record<string, string | number | undefined>;
+
+export interface ListParams {
+  pagination?: { page: number; perPage: number };
+  sort?: { field: string; order: string };
+  filter?: Record<string, unknown>;
+}
+
+/** The filter key of react-admin's "search everything" box; sent as the contract's `q` parameter. */
+export const Q_FILTER = 'q';
+
+/**
+ * Turns react-admin list params into the contract's list query: filters become `search`/`searchFields`
+ * (each field with its declared default condition, every value escaped), the `q` filter becomes `q`, the
+ * sort becomes `orderBy`/`sortedBy`, pagination becomes `page`/`size`. Empty filter values are dropped
+ * (spec 5).
+ *
+ * @example
+ * listQuery(staff, { pagination: { page: 2, perPage: 20 }, filter: { name: 'li' } })
+ * // { page: 2, size: 20, search: 'name:li', searchFields: 'name:like' }
+ */
+export function listQuery(
+  resource: Resource,
+  params: ListParams,
+  fixed: Parameters<typeof searchQuery>[2] = [],
+): ListQuery {
+  const query: ListQuery = {};
+  if (params.pagination) {
+    query.page = params.pagination.page;
+    query.size = params.pagination.perPage;
+  }
+  Object.assign(query, searchQuery(resource, params.filter ?? {}, fixed));
+  Object.assign(query, sortQuery(resource, params.sort));
+  return query;
+}
+
+/**
+ * `search`/`searchFields` (and `q`) for a filter object; unknown filter keys are searched with `=`. A key may
+ * name its condition (`name@=`); `fixed` pairs (getManyReference's target) are added with their condition.
+ */
+export function searchQuery(
+  resource: Resource,
+  filter: Record<string, unknown>,
+  fixed: { name: string; condition: Condition; value: unknown }[] = [],
+): ListQuery {
+  const search: string[] = [];
+  const conditions: string[] = [];
+  const query: ListQuery = {};
+  const fixedNames = new Set(fixed.map((f) => f.name));
+  for (const [key, raw] of Object.entries(filter)) {
+    if (key === Q_FILTER) {
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      if (text) query.q = text;
+      continue;
+    }
+    if (fixedNames.has(key.split('@')[0]!)) continue;
+    const [name = key, explicit] = key.split('@') as [string, Condition | undefined];
+    const condition = explicit ?? defaultCondition(resource, name);
+    if (condition === 'between' && Array.isArray(raw)) {
+      const range = rangeSearch(resource, name, raw);
+      if (range) {
+        search.push(`${name}:${range.value}`);
+        conditions.push(`${name}:${range.condition}`);
+      }
+      continue;
+    }
+    const value = encodeValue(raw);
+    if (value === null) continue;
+    search.push(`${name}:${value}`);
+    conditions.push(`${name}:${condition}`);
+  }
+  for (const { name, condition, value } of fixed) {
+    const encoded = encodeValue(value);
+    if (encoded === null) continue;
+    search.push(`${name}:${encoded}`);
+    conditions.push(`${name}:${condition}`);
+  }
+  if (search.length) Object.assign(query, { search: search.join(';'), searchFields: conditions.join(';') });
+  return query;
+}
+
+function sortQuery(resource: Resource, sort: ListParams['sort']): ListQuery {
+  if (!sort?.field || !sortableFields(resource).has(sort.field)) return {};
+  const fallback = defaultSortOf(resource);
+  const isServerDefault =
+    !resource.options.defaultSort && sort.field === fallback.field && sort.order === fallback.order;
+  if (isServerDefault) return {};
+  return { orderBy: sort.field, sortedBy: sort.order.toLowerCase() === 'desc' ? 'desc' : 'asc' };
+}
+
+/**
+ * A `[from, to]` range filter: `between` with both ends; with one end, `>=`/`<=` when the field declares it
+ * (else nothing, since `between` needs both).
+ */
+function rangeSearch(
+  resource: Resource,
+  name: string,
+  [from, to]: unknown[],
+): { value: string; condition: Condition } | null {
+  const low = encodeValue(from);
+  const high = encodeValue(to);
+  if (low !== null && high !== null) return { value: `${low},${high}`, condition: 'between' };
+  const declared = conditionsOf(resource, name) ?? [];
+  if (low !== null && declared.includes('>=')) return { value: low, condition: '>=' };
+  if (high !== null && declared.includes('<=')) return { value: high, condition: '<=' };
+  return null;
+}
+
+/** The conditions the server accepts on a field (none when it is not searchable). */
+function conditionsOf(resource: Resource, name: string): readonly Condition[] | undefined {
+  return resource.searchable.find((f) => f.name === name)?.conditions;
+}
+
+function defaultCondition(resource: Resource, name: string): Condition {
+  return conditionsOf(resource, name)?.[0] ?? '=';
+}
+
+/**
+ * The condition that matches a reference's target exactly: `=` (for one value) or `in` (for a list), whatever
+ * the field's default condition is; `in` for one value when the field declares only that.
+ */
+export function equalityCondition(resource: Resource, name: string, value: unknown): Condition {
+  if (Array.isArray(value)) return 'in';
+  const declared = conditionsOf(resource, name) ?? [];
+  return declared.length && !declared.includes('=') && declared.includes('in') ? 'in' : '=';
+}
+
+/** A filter value as the query carries it (escaped; list items joined by `,`); null when it is dropped. */
+function encodeValue(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (Array.isArray(value)) {
+    const items = value.map(encodeValue).filter((v): v is string => v !== null);
+    return items.length ? items.join(',') : null;
+  }
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value instanceof Date) return escapeSearchValue(value.toISOString());
+  return escapeSearchValue(String(value));
+}
+
+/** The export query of a list: its current filters and sort, without paging (the export has no row cap). */
+export function exportQuery(resource: Resource, params: Omit<ListParams, 'pagination'>): ListQuery {
+  return listQuery(resource, { filter: params.filter, sort: params.sort });
+}

@@ -1,0 +1,110 @@
+import { useMemo } from 'react';
+import { ArrayInput, SaveButton, SimpleForm, SimpleFormIterator, Toolbar, useTranslate } from 'react-admin';
+import type { ReactNode } from 'react';
+import type { Resource } from '../../../resources/define.ts';
+import { useEngineRegistry } from '../data/engineRegistryContext.ts';
+import { renderInput, renderReadOnlyInput } from '../fields/inputTable.tsx';
+import { inlineCollections, inlineRowFields, schemaFields } from './schemaFields.ts';
+import { useReadableCollections } from './useReadableCollections.ts';
+import type { InlineCollection } from './schemaFields.ts';
+import { schemaDefaults } from './schemaDefaults.ts';
+import { zodResolver } from './zodResolver.ts';
+import { DraftKeeper } from './DraftKeeper.tsx';
+
+/**
+ * The generated form of a resource: one input per field from the lookup table, read-only fields shown but
+ * not editable (edit only), write-only fields as password inputs, validation with the resource's zod schema
+ * and the server's messages, unsaved changes kept as a draft and warned about before leaving. Inline has-many
+ * lists are rows of the child's inputs (add, remove), labelled `resources.<name>.fields.<key>`.
+ */
+export function ResourceForm({
+  resource,
+  isEdit,
+  draftKey,
+  toolbarExtra,
+}: {
+  resource: Resource;
+  isEdit: boolean;
+  draftKey: string;
+  toolbarExtra?: ReactNode;
+}) {
+  const translate = useTranslate();
+  const registry = useEngineRegistry();
+  const resolver = useMemo(
+    () => zodResolver({ resource, translate, isEdit, registry }),
+    [resource, translate, isEdit, registry],
+  );
+  const fields = schemaFields(resource);
+  const all = useMemo(() => inlineCollections(resource, registry), [resource, registry]);
+  // On edit only the lists the user may read were loaded (useReadableCollections); the others stay hidden.
+  const readable = useReadableCollections(resource);
+  const collections = isEdit ? readable : all;
+  const secrets = useMemo(() => fields.filter((f) => f.meta.writeOnly).map((f) => f.name), [fields]);
+  const defaults = useMemo(() => (isEdit ? undefined : schemaDefaults(resource)), [resource, isEdit]);
+  return (
+    <SimpleForm
+      resolver={resolver}
+      defaultValues={defaults}
+      warnWhenUnsavedChanges
+      toolbar={
+        <Toolbar>
+          {/* On create, Save is usable at once so an empty form shows which fields are required. */}
+          <SaveButton alwaysEnable={!isEdit} />
+          {toolbarExtra}
+        </Toolbar>
+      }
+    >
+      <DraftKeeper draftKey={draftKey} secretFields={secrets} needsRecord={isEdit} />
+      {fields.map((field) => {
+        if (field.meta.readOnly) return isEdit ? renderReadOnlyInput(field) : null;
+        return renderInput(field, { resource: resource.name, isEdit });
+      })}
+      {collections.map((collection) => (
+        <InlineListInput key={collection.key} collection={collection} isEdit={isEdit} />
+      ))}
+    </SimpleForm>
+  );
+}
+
+/**
+ * One inline has-many list: a row per child with the child's inputs from the lookup table (labels
+ * `resources.<child>.fields.<field>`), the foreign key left out (the server sets it). A new row starts with
+ * the child's defaults.
+ */
+function InlineListInput({ collection, isEdit }: { collection: InlineCollection; isEdit: boolean }) {
+  const translate = useTranslate();
+  const rowFields = useMemo(() => inlineRowFields(collection), [collection]);
+  const newRow = useMemo(
+    () => ({
+      ...Object.fromEntries(rowFields.map((f) => [f.name, null])),
+      ...schemaDefaults(collection.child),
+    }),
+    [rowFields, collection.child],
+  );
+  return (
+    <ArrayInput source={collection.key}>
+      <SimpleFormIterator inline disableReordering getItemDefaults={(item: unknown) => item ?? { ...newRow }}>
+        {/* Labels translated here: inside the iterator react-admin would look them up by the row's path. */}
+        {rowFields.map((field) =>
+          renderInput(
+            {
+              ...field,
+              label:
+                field.label ??
+                translate(`resources.${collection.child.name}.fields.${field.name}`, {
+                  _: humanize(field.name),
+                }),
+            },
+            { resource: collection.child.name, isEdit },
+          ),
+        )}
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+/** `is_vip` -> `Is vip`, react-admin's fallback label of a field without a translation. */
+function humanize(name: string): string {
+  const words = name.replace(/_id(s)?$/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,21 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { CreateButton, useResourceDefinition, useTranslate } from 'react-admin';
+import type { ResourceHeader as Resource } from '../../../resources/meta.ts';
+import { ImportButton } from '../csv/ImportButton.tsx';
+import type { Ability } from '../data/useAbilities.ts';
+
+/** The empty state of a list without any record: say so, and offer create and import. */
+export function ListEmpty({ resource, can }: { resource: Resource; can: Record<Ability, boolean> }) {
+  const translate = useTranslate();
+  const { hasCreate } = useResourceDefinition({ resource: resource.name });
+  return (
+    <Box sx={{ textAlign: 'center', py: 6 }}>
+      <Typography variant="h6" component="p" color="text.secondary" gutterBottom>
+        {translate('engine.list.empty')}
+      </Typography>
+      {hasCreate && can.create ? <CreateButton resource={resource.name} /> : null}
+      {can.import ? <ImportButton resource={resource} /> : null}
+    </Box>
+  );
+}
