@@ -1,6 +1,6 @@
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
-import type { Actor } from './write/audit.ts';
+import type { Actor } from '../core/activity.ts';
 import { ident } from './schema/fields.ts';
 import type { WireRecord } from './list/wire.ts';
 

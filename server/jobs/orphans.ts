@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_LOCALE, LOCALES, translate, type Locale } from '../../locales/index.ts';
 import type { Db } from '../db/index.ts';
 import { BOSS_SCHEMA } from './counts.ts';
-import type { QueueDefinition } from './runtime.ts';
+import type { QueueDefinition } from './types.ts';
 
 /** A node is gone once its heartbeat is older than this many intervals (as the node list says). */
 const GONE_AFTER_BEATS = 3;
