@@ -20,4 +20,6 @@ export const assets = defineResource({
   }),
   recordRepresentation: 'name',
   operations: ['list', 'read', 'export'],
+  // The orphan sweep (server/engine/stored-keys.ts) looks stored keys up 1,000 at a time.
+  indexes: [['storage_key']],
 });

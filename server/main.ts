@@ -27,24 +27,34 @@ export interface RunningServer {
 /**
  * Start-up without the process wiring (signals, exit): open and migrate the database, create the first
  * admin, build the app and listen. Several servers may run it at the same moment against one PostgreSQL
- * (migrations, the first admin and pg-boss's queues are serialized or retried). Example:
+ * (migrations, the first admin and pg-boss's queues are serialized or retried). `stop` aborted stops the
+ * start at its next safe point (the wait for the database at once, a migration only once its transaction
+ * is over), closes what it opened and rejects with `StartStopped`. Example:
  * `const server = await startServer(loadConfig(process.env)); ...; await server.close();`
  */
 export async function startServer(
   config: Config,
   startedAt = performance.now(),
   opening: Promise<Db> = openDatabase(config),
+  stop?: AbortSignal,
 ): Promise<RunningServer> {
   const db = await opening;
+  let app: FastifyInstance | null = null;
+  const stopIfAsked = () => {
+    if (stop?.aborted) throw new StartStopped();
+  };
   try {
-    await untilReachable(db, config);
-    const applied = await migrate(db);
+    stopIfAsked();
+    await untilReachable(db, config, stop);
+    const applied = await migrate(db, undefined, stop);
     forgetAppliedTo(config, applied, MIGRATIONS_DIR);
+    stopIfAsked();
     const admin = await ensureFirstAdmin(db, {
       username: config.adminUsername,
       password: config.adminPassword,
     });
-    const app = await buildApp({ db, config, startsAfterListen: true });
+    stopIfAsked();
+    app = await buildApp({ db, config, startsAfterListen: true });
     if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
     if (admin.created) app.log.info({ username: config.adminUsername }, 'first administrator created');
     if (admin.generatedPassword) {
@@ -54,29 +64,41 @@ export async function startServer(
           `  (shown once; set ADMIN_PASSWORD to choose your own)\n\n`,
       );
     }
+    stopIfAsked();
     const address = await app.listen({ port: config.port, host: config.host });
+    stopIfAsked();
     app.log.info(
       { startup_ms: Math.round(performance.now() - startedAt), database: db.kind, port: config.port },
       'server started',
     );
+    const started = app;
     return {
-      app,
+      app: started,
       db,
       address,
       async close({ graceMs = config.shutdownGraceSeconds * 1000 } = {}) {
-        const { cut } = await drainOf(app).drain(graceMs);
-        if (cut) app.log.warn({ cut, grace_ms: graceMs }, 'shutdown grace period over: requests cut');
+        const { cut } = await drainOf(started).drain(graceMs);
+        if (cut) started.log.warn({ cut, grace_ms: graceMs }, 'shutdown grace period over: requests cut');
         // The close ends the event streams, then every connection left: none may hold the process.
-        const closing = app.close();
-        const stragglers = setTimeout(() => app.server.closeAllConnections(), CLOSE_CONNECTIONS_MS);
+        const closing = started.close();
+        const stragglers = setTimeout(() => started.server.closeAllConnections(), CLOSE_CONNECTIONS_MS);
         stragglers.unref();
         await closing.finally(() => clearTimeout(stragglers));
         await db.close();
       },
     };
   } catch (error) {
+    if (app) await app.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** What startServer rejects with when its `stop` signal was aborted: a requested end, not a failure. */
+export class StartStopped extends Error {
+  constructor() {
+    super('start-up stopped on request');
+    this.name = 'StartStopped';
   }
 }
 
@@ -93,17 +115,24 @@ const CLOSE_TIMEOUT_MS = 15_000;
  * first administrator, jobs) runs. An error PostgreSQL itself answers (a missing database, a refused
  * password) still fails the start at once: waiting would not fix it.
  */
-async function untilReachable(db: Db, config: Config): Promise<void> {
+async function untilReachable(db: Db, config: Config, stop?: AbortSignal): Promise<void> {
   if (db.kind !== 'postgres') return;
   let standIn: http.Server | null = null;
   let delay = 250;
+  // Resolves when `stop` is aborted: a wait (a connection attempt, the backoff) ends on it at once.
+  const stopped = new Promise<'stopped'>((resolve) => {
+    if (stop?.aborted) resolve('stopped');
+    stop?.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
   try {
     for (;;) {
       try {
-        await db.query('SELECT 1');
+        const probe = db.query('SELECT 1');
+        probe.catch(() => undefined); // left behind when a stop ends the wait first
+        if ((await Promise.race([probe, stopped])) === 'stopped') throw new StartStopped();
         return;
       } catch (error) {
-        if (!isUnreachable(error)) throw error;
+        if (error instanceof StartStopped || !isUnreachable(error)) throw error;
       }
       if (!standIn) {
         const server = http.createServer((request, response) => {
@@ -123,7 +152,11 @@ async function untilReachable(db: Db, config: Config): Promise<void> {
         standIn = server;
         process.stderr.write('Database unreachable: answering 503 and retrying until it is back\n');
       }
-      await new Promise((r) => setTimeout(r, delay));
+      let timer: NodeJS.Timeout | undefined;
+      const slept = new Promise<'slept'>((r) => (timer = setTimeout(() => r('slept'), delay)));
+      const woke = await Promise.race([slept, stopped]);
+      clearTimeout(timer);
+      if (woke === 'stopped') throw new StartStopped();
       delay = Math.min(delay * 2, 5_000);
     }
   } finally {
@@ -143,8 +176,10 @@ function isUnreachable(error: unknown): boolean {
 }
 
 /**
- * Starts the server from the environment (and `.env`), and drains it on SIGTERM/SIGINT. `early` is what a
- * launcher has begun already (scripts/start.ts opens the database while this module loads).
+ * Starts the server from the environment (and `.env`), and drains it on SIGTERM/SIGINT. The handlers are
+ * installed before the start: a signal during it (waiting for the database, answering 503 from the
+ * stand-in, migrating) stops the start at its next safe point, closes what was opened and exits 0. `early`
+ * is what a launcher has begun already (scripts/start.ts opens the database while this module loads).
  */
 export async function main(
   startedAt = performance.now(),
@@ -152,11 +187,20 @@ export async function main(
 ): Promise<void> {
   if (!early && fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = early?.config ?? loadConfig(process.env);
-  const server = await startServer(config, startedAt, early?.db);
+  const starting = new AbortController();
+  let server: RunningServer | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    if (!server) {
+      // startServer stops at its next safe point and rejects; the catch below exits.
+      process.stderr.write(`${signal}: stopping the start-up\n`);
+      const force = setTimeout(() => process.exit(1), CLOSE_TIMEOUT_MS);
+      force.unref();
+      starting.abort();
+      return;
+    }
     server.app.log.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => process.exit(1), config.shutdownGraceSeconds * 1000 + CLOSE_TIMEOUT_MS);
     force.unref();
@@ -173,6 +217,13 @@ export async function main(
   // must not kill the process half way through its drain; it is ignored while the first one runs.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  try {
+    server = await startServer(config, startedAt, early?.db, starting.signal);
+  } catch (error) {
+    if (!(error instanceof StartStopped)) throw error;
+    process.stderr.write('Start-up stopped\n');
+    process.exit(0);
+  }
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

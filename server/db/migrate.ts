@@ -29,8 +29,9 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 /**
  * Applies every pending migration, each in its own transaction under an advisory lock, so two servers
  * starting together apply each migration exactly once. Re-running is a no-op. Returns the names applied.
+ * `stop` aborted (a signal during start-up) ends it between two migrations, never inside one.
  */
-export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
+export async function migrate(db: Db, migrations = readMigrations(), stop?: AbortSignal): Promise<string[]> {
   // The usual start: everything applied already. One read tells, without a transaction per file.
   if (await allApplied(db, migrations)) return [];
   await db.transaction(async (tx) => {
@@ -43,6 +44,8 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
   });
   const applied: string[] = [];
   for (const m of migrations) {
+    // Between two migrations only: one already begun commits or rolls back first.
+    if (stop?.aborted) break;
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);

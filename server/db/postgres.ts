@@ -34,6 +34,8 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
   let delay = RECONNECT_MIN_MS;
+  /** The connection attempt under way, shared by whoever asks meanwhile. */
+  let connecting: Promise<void> | null = null;
   const connectListener = async () => {
     const client = new pg.Client({ connectionString: url });
     let lost = false;
@@ -55,14 +57,23 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       client.end().catch(() => {});
       throw error;
     }
+    if (closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     listener = client;
   };
+  /** One connection attempt at a time, whoever asks (listen, the reconnect). */
+  const connectOnce = () =>
+    (connecting ??= connectListener().finally(() => {
+      connecting = null;
+    }));
   const scheduleReconnect = () => {
     if (closed || retry) return;
     retry = setTimeout(() => {
       retry = null;
       if (closed) return;
-      connectListener().then(
+      connectOnce().then(
         () => {
           delay = RECONNECT_MIN_MS;
           for (const fn of gaps) {
@@ -185,14 +196,30 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
     async listen(channel, onPayload, options = {}) {
       if (options.everyConnection) everywhere.add(channel);
       if (options.onGap) gaps.add(options.onGap);
-      if (!listener) await connectListener();
+      // Registered first: a (re)connection listens on every channel `handlers` names.
       let set = handlers.get(channel);
+      const isNew = !set;
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await listener!.query(`LISTEN ${quoteIdent(channel)}`);
       }
       set.add(onPayload);
+      // A database that went away between the start's migrations and here (or that is away now) does not
+      // fail the caller: the connection is retried with the reconnect's backoff, which listens on this
+      // channel too and then runs `onGap`, as after any gap. While a retry is pending it does the work.
+      if (!retry) {
+        try {
+          if (!listener) await connectOnce();
+          // Again after a connection made meanwhile: it may have begun before this channel was registered.
+          if (isNew && listener) await listener.query(`LISTEN ${quoteIdent(channel)}`);
+        } catch {
+          // A listener whose LISTEN failed is dropped: the reconnect makes a new one.
+          const stale = listener;
+          listener = null;
+          stale?.end().catch(() => {});
+          scheduleReconnect();
+        }
+      }
       const onGap = options.onGap;
       return async () => {
         set.delete(onPayload);
