@@ -122,7 +122,7 @@ export function createCsvJobs({
       failingPlainly(data.locale, async () => {
         const ctx = contextOf(data);
         const actor = await ctx.authorize('export');
-        await removeOldCsvFiles(storage, KEEP_HOURS);
+        await tidy(storage);
         const filters = hooksOf(hooks, ctx.resource).filters;
         const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal, filters });
         const total = await countExport(db, ctx.resource, plan);
@@ -164,8 +164,10 @@ export function createCsvJobs({
               : {}),
           },
         );
-        await removeOldCsvFiles(storage, KEEP_HOURS);
-        await storage.remove(key);
+        // Housekeeping only: the import has committed, so a storage hiccup here must not fail the job (a
+        // retry would write its rows twice). The upload left behind goes with the old files later.
+        await storage.remove(key).catch(() => undefined);
+        await tidy(storage);
         return capErrors(result);
       }),
   };
@@ -254,6 +256,11 @@ function reporter(progress: JobContext<unknown>['progress']) {
     last = now;
     await progress(percent, { done, total });
   };
+}
+
+/** The old-files clean-up each CSV job runs by the way: best effort, never the job's failure. */
+async function tidy(storage: FileStorage): Promise<void> {
+  await removeOldCsvFiles(storage, KEEP_HOURS).catch(() => undefined);
 }
 
 function capErrors(report: ImportReport): ImportReport & { errors_truncated?: true } {
