@@ -1,5 +1,6 @@
 /**
- * `npm run storage:migrate -- --to postgres [--from local]`: copies every stored object (assets, backups)
+ * `npm run storage:migrate -- --to postgres [--from local]`: copies every stored object (assets, backups, the
+ * CSV job files under `jobs/`; one that a running server removes meanwhile is counted as gone, not failed)
  * from the configured storage (STORAGE, or --from) to another driver, verifying each copy's size and
  * SHA-256, then checks that every asset row's file is in the target. Resumable: run it again after an
  * interruption and it skips what is already there. The source is left untouched; switch STORAGE to the
@@ -56,7 +57,7 @@ try {
     }
     say(
       `done: ${report.copied} copied (${report.bytes} bytes), ${report.skipped} already there, ` +
-        `${report.failed.length} failed; ${rows.length - missing} of ${rows.length} asset files in ${to}`,
+        `${report.gone} job files gone meanwhile, ${report.failed.length} failed; ${rows.length - missing} of ${rows.length} asset files in ${to}`,
     );
     if (report.failed.length || missing) code = 1;
     else say(`set STORAGE=${to} and restart the servers; the ${from} copies are kept`);

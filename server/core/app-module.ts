@@ -9,7 +9,7 @@ export interface AppContext {
   db: Db;
   config: Config;
   log: Logger;
-  /** Where assets and backups live (STORAGE: local, postgres or s3). */
+  /** Where assets, backups and CSV job files (`jobs/`) live (STORAGE: local, postgres or s3). */
   storage: FileStorage;
   /**
    * The app will listen (startServer): work that serving does not need (pg-boss, the task scheduler) starts

@@ -35,7 +35,14 @@ export function createResourcesModule({
       addServedResources(resources);
       // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
       const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
-      const csvJobs = createCsvJobs({ db: ctx.db, config: ctx.config, registry: resources, hooks, jobs });
+      const csvJobs = createCsvJobs({
+        db: ctx.db,
+        config: ctx.config,
+        storage: ctx.storage,
+        registry: resources,
+        hooks,
+        jobs,
+      });
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });

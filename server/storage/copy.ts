@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FileStorage } from './types.ts';
+import { JOB_FILES_PREFIX, type FileStorage } from './types.ts';
 
 export interface CopyReport {
   /** Objects written to the target in this run. */
@@ -9,12 +9,15 @@ export interface CopyReport {
   /** Objects the target already held, byte for byte (a resumed run skips them). */
   skipped: number;
   bytes: number;
+  /** CSV job files (`jobs/`) removed from the source while the run went on: not failures. */
+  gone: number;
   /** Keys that could not be copied or did not verify, with the reason. */
   failed: { key: string; reason: string }[];
 }
 
 /**
- * Copies every object of `from` to `to` (assets and backups alike; staged uploads are not objects yet) and
+ * Copies every object of `from` to `to` (assets, backups and CSV job files alike, so a finished export still
+ * downloads and a queued import still runs after the switch; staged uploads are not objects yet) and
  * verifies each: the target's size and SHA-256 must equal the source's, read back from the target after the
  * write. Resumable: an object the target already holds with the same size and hash is skipped, anything
  * else is (re)written, so a run stopped half way is finished by running it again. Sources stay as they are.
@@ -25,7 +28,7 @@ export async function copyStorage(
   to: FileStorage,
   { log = () => undefined }: { log?: (line: string) => void } = {},
 ): Promise<CopyReport> {
-  const report: CopyReport = { copied: 0, skipped: 0, bytes: 0, failed: [] };
+  const report: CopyReport = { copied: 0, skipped: 0, bytes: 0, gone: 0, failed: [] };
   for await (const item of from.list()) {
     try {
       const there = await to.stat(item.key);
@@ -63,6 +66,12 @@ export async function copyStorage(
       report.bytes += size;
       log(`copied ${item.key} (${size} bytes, sha256 ${sent.slice(0, 12)}…)`);
     } catch (error) {
+      // Job files come and go while servers run (an import's upload goes once it ran, exports after a day).
+      if (item.key.startsWith(JOB_FILES_PREFIX) && !(await from.stat(item.key).catch(() => null))) {
+        report.gone += 1;
+        log(`gone ${item.key} (a job file removed meanwhile)`);
+        continue;
+      }
       const reason = error instanceof Error ? error.message : String(error);
       report.failed.push({ key: item.key, reason });
       log(`FAILED ${item.key}: ${reason}`);

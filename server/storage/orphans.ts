@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import type { FileStorage, StoredObject } from './types.ts';
 
-/** The keys uploads are stored under (files module: `yyyy/mm/<32 hex>.<ext>`); nothing else is swept. */
+/**
+ * The keys uploads are stored under (files module: `yyyy/mm/<32 hex>.<ext>`); nothing else is swept: not
+ * `backups/`, and not the CSV job files under JOB_FILES_PREFIX (`jobs/`), which their own clean-up removes
+ * by age (server/engine/csv/files.ts).
+ */
 export const UPLOAD_KEY = /^\d{4}\/\d{2}\/[0-9a-f]{32}\.[a-z0-9]{1,10}$/;
 /** Keys looked up in one query. */
 const BATCH = 1000;

@@ -90,7 +90,16 @@ export function notFound(key: string): Error {
   return Object.assign(new Error(`no stored object ${key}`), { code: 'ENOENT' });
 }
 
-/** Keys are `yyyy/mm/<hex>.<ext>` or `backups/<name>`: no client text, no `..`, no leading slash. */
+/**
+ * The prefix reserved for background jobs' files (CSV exports and staged imports, server/engine/csv/files.ts):
+ * short-lived, removed by their own clean-up after a day, never an upload (the orphan sweep leaves them).
+ */
+export const JOB_FILES_PREFIX = 'jobs/';
+
+/**
+ * Keys are `yyyy/mm/<hex>.<ext>`, `backups/<name>` or `jobs/<kind>/<uuid>.csv`: no client text, no `..`, no
+ * leading slash.
+ */
 export function checkKey(key: string): string {
   if (!/^[a-z0-9][a-z0-9/._-]*$/i.test(key) || key.includes('..') || key.startsWith('.tmp/'))
     throw new Error('bad storage key');

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
-import { removeOldCsvFiles } from '../../server/engine/csv/files.ts';
+import { csvFileKey, removeOldCsvFiles } from '../../server/engine/csv/files.ts';
 import { hubFor, type StampedEvent } from '../../server/events/hub.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { FIXTURE_MIGRATIONS, staffToken } from '../fixtures/engine-app.ts';
@@ -55,6 +56,13 @@ afterAll(() => t?.close());
 
 const userIdOf = async (username: string) =>
   (await t.db.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [username])).rows[0]!.id;
+/** The name of an import job's stored upload (its data). */
+const importFileOf = async (id: string) =>
+  (
+    await t.db.query<{ file: string }>(`SELECT data->>'file' AS file FROM pgboss.job WHERE id = $1::uuid`, [
+      id,
+    ])
+  ).rows[0]!.file;
 const count = async () =>
   Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM gadgets')).rows[0]!.n);
 
@@ -137,9 +145,28 @@ describe('large exports as jobs', () => {
       'J-04,gadget 4,4,Green,Yes',
       'J-02,gadget 2,2,Green,No',
     ]);
-    const dir = path.join(t.config.dataDir, 'exports');
-    expect(fs.readdirSync(dir)).toContain(`${ticket.job_id}.csv`);
-    expect(fs.readdirSync(dir).some((n) => n.endsWith('.part'))).toBe(false);
+    // The file is in the file storage, under the jobs' prefix, not in the server's DATA_DIR.
+    const stored = await t.storage.stat(`jobs/exports/${ticket.job_id}.csv`);
+    expect(stored?.size).toBe(Buffer.byteLength(download.body));
+    expect(download.headers['content-length']).toBe(String(stored!.size));
+    expect(fs.existsSync(path.join(t.config.dataDir, 'exports'))).toBe(false);
+    // HEAD: the same headers, no body; a Range header is not honoured (the whole file, 200).
+    const head = await t.request({
+      method: 'HEAD',
+      url: `${BASE}/export/${ticket.job_id}/download`,
+      token: exporter,
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(stored!.size));
+    expect(head.headers['content-disposition']).toBe(download.headers['content-disposition']);
+    expect(head.body).toBe('');
+    const ranged = await t.request({
+      url: `${BASE}/export/${ticket.job_id}/download`,
+      token: exporter,
+      headers: { range: 'bytes=0-9' },
+    });
+    expect(ranged.statusCode).toBe(200);
+    expect(ranged.body).toBe(download.body);
 
     // Someone else, even an admin or a holder of the same permissions, does not see the job.
     const other = await staffToken(t, 'other-exporter', ['test.gadgets', 'test.gadgets.export']);
@@ -165,16 +192,17 @@ describe('large exports as jobs', () => {
     );
   });
 
-  it('old export files are removed by the clean-temp sweep', async () => {
-    const dir = path.join(t.config.dataDir, 'exports');
-    const old = path.join(dir, '00000000-0000-4000-8000-000000000000.csv');
-    fs.writeFileSync(old, 'x');
+  it('old export files are removed from the storage by the clean-temp sweep', async () => {
+    const old = csvFileKey('exports', '00000000-0000-4000-8000-000000000000');
+    const recent = csvFileKey('exports', '00000000-0000-4000-8000-000000000001');
+    for (const key of [old, recent]) await t.storage.put(key, Readable.from([Buffer.from('x')]));
+    // The test app's storage is local (DATA_DIR/uploads): age the file as the driver reports it, by mtime.
     const longAgo = new Date(Date.now() - 48 * 3600 * 1000);
-    fs.utimesSync(old, longAgo, longAgo);
-    const before = fs.readdirSync(dir).length;
-    expect(await removeOldCsvFiles(t.config.dataDir, 24)).toBe(1);
-    expect(fs.existsSync(old)).toBe(false);
-    expect(fs.readdirSync(dir).length).toBe(before - 1);
+    fs.utimesSync(path.join(t.config.dataDir, 'uploads', old), longAgo, longAgo);
+    expect(await removeOldCsvFiles(t.storage, 24)).toBe(1);
+    expect(await t.storage.stat(old)).toBeNull();
+    expect(await t.storage.stat(recent)).not.toBeNull();
+    await t.storage.remove(recent);
   });
 });
 
@@ -227,7 +255,7 @@ describe('large imports as jobs', () => {
         WHERE a.action = 'gadgets.create' AND u.username = 'big-importer'`,
     );
     expect(audit.rows.length).toBe(7);
-    expect(fs.readdirSync(path.join(t.config.dataDir, 'imports'))).toEqual([]);
+    expect(await t.storage.stat(csvFileKey('imports', await importFileOf(id)))).toBeNull();
     const userId = await userIdOf('big-importer');
     expect(events.some((e) => (e.data as { id: string }).id === id && e.userId === userId)).toBe(true);
     const other = await staffToken(t, 'other-importer', ['test.gadgets', 'test.gadgets.import']);
@@ -255,7 +283,6 @@ describe('CSV job lifecycles', () => {
       'Name,SKU,Price,Colour',
       ...Array.from({ length: n }, (_, i) => `${prefix} ${i},${prefix}-${i},${i + 1},Red`),
     ].join('\n');
-  const importsDir = () => path.join(t.config.dataDir, 'imports');
   const stillAnswers = async () => {
     const list = await t.request({ url: `${BASE}?size=1`, token: await t.adminToken() });
     expect(list.statusCode).toBe(200);
@@ -344,6 +371,8 @@ describe('CSV job lifecycles', () => {
       expect(job.error).toBeTruthy();
       expect(job.error).not.toMatch(/lifecycle_no_four|INSERT|gadgets|\//);
       expect(await count()).toBe(before);
+      // The upload is kept for a retry.
+      expect(await t.storage.stat(csvFileKey('imports', await importFileOf(id)))).not.toBeNull();
       await stillAnswers();
     } finally {
       await t.db.exec('ALTER TABLE gadgets DROP CONSTRAINT lifecycle_no_four');
@@ -359,10 +388,6 @@ describe('CSV job lifecycles', () => {
     const again = await waitDone(`${BASE}/import/${id}`, importer);
     expect(again, again.error ?? '').toMatchObject({ state: 'completed', output: { created: 6 } });
     expect(await count()).toBe(afterFailure + 6);
-    const { rows } = await t.db.query<{ file: string }>(
-      `SELECT data->>'file' AS file FROM pgboss.job WHERE id = $1::uuid`,
-      [id!],
-    );
-    expect(fs.existsSync(path.join(importsDir(), rows[0]!.file))).toBe(false);
+    expect(await t.storage.stat(csvFileKey('imports', await importFileOf(id!)))).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { csvFileKey } from '../../server/engine/csv/files.ts';
 import { copyStorage, hashOf } from '../../server/storage/copy.ts';
 import { localStorage, postgresStorage } from '../../server/storage/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -94,6 +95,27 @@ describe('moving the store between drivers', () => {
       expect(await hashOf(back, item.key)).toEqual(await hashOf(local, item.key));
     }
   }, 60_000);
+
+  it('copies CSV job files too; one removed by a running server meanwhile is gone, not a failure', async () => {
+    const from = localStorage(fs.mkdtempSync(path.join(dataDir, 'jobs-from-')));
+    const kept = csvFileKey('exports', crypto.randomUUID());
+    const vanishing = csvFileKey('imports', crypto.randomUUID());
+    for (const key of [kept, vanishing]) await from.put(key, Readable.from([Buffer.from(`a,b\n${key}\n`)]));
+    // The import's job runs (and removes its upload) between the listing and the copy.
+    const racing = {
+      ...from,
+      open: async (key: string) => {
+        if (key === vanishing) await from.remove(key);
+        return from.open(key);
+      },
+    };
+    const to = postgresStorage(t.db);
+    const report = await copyStorage(racing, to);
+    expect(report).toMatchObject({ copied: 1, gone: 1, failed: [] });
+    expect(await hashOf(to, kept)).toEqual(await hashOf(from, kept));
+    expect(await to.stat(vanishing)).toBeNull();
+    await to.remove(kept);
+  });
 });
 
 /** The command itself, against the test's PostgreSQL database (PGlite would need the server stopped). */
@@ -109,6 +131,8 @@ describe.skipIf(!process.env.DATABASE_URL)('npm run storage:migrate', () => {
     );
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    expect(res.stdout).toMatch(/done: \d+ copied .*, 0 failed; 4 of 4 asset files in postgres/);
+    expect(res.stdout).toMatch(
+      /done: \d+ copied .*, 0 job files gone meanwhile, 0 failed; 4 of 4 asset files in postgres/,
+    );
   }, 60_000);
 });

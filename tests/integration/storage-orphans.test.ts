@@ -6,6 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskHandlers } from '../../server/modules/index.ts';
+import { csvFileKey } from '../../server/engine/csv/files.ts';
 import { newStorageKey } from '../../server/modules/files/storage.ts';
 import type { StorageDriver } from '../../server/storage/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -17,7 +18,8 @@ import { TINY_PNG, uploadAsset } from '../helpers/upload.ts';
  * item 8): an upload-shaped object no asset row refers to and older than the task's `older_than_hours` is
  * deleted, counted and logged, as an upload whose server died between storing the object and inserting the
  * row leaves it; files assets refer to, recent orphans (a row may be a moment away) and other keys
- * (`backups/`, names of another shape) stay. Objects are aged the way each store reports age: the file's
+ * (`backups/`, names of another shape) stay; CSV job files under `jobs/` are not orphans but go by the same
+ * age through their own clean-up. Objects are aged the way each store reports age: the file's
  * mtime (local, and s3rver's file behind LastModified), `committed_at` (postgres).
  */
 const HOUR = 60 * 60 * 1000;
@@ -90,13 +92,18 @@ describe.each(['local', 'postgres', 's3'] as const)('STORAGE=%s', (driver: Stora
     await storeOrphan(recent, 700);
     const others = ['backups/backup-2026-01-01T02-00-00.dump', '2026/01/notes.txt'];
     for (const key of others) await storeOrphan(key, 100);
-    for (const key of [...referenced, ...orphans, ...others]) await age(key, 48 * HOUR);
+    // CSV job files (the reserved `jobs/` prefix) are never orphans: their own clean-up removes them by age.
+    const oldJobFile = csvFileKey('exports', crypto.randomUUID());
+    const recentJobFile = csvFileKey('imports', crypto.randomUUID());
+    for (const key of [oldJobFile, recentJobFile]) await storeOrphan(key, 50);
+    for (const key of [...referenced, ...orphans, ...others, oldJobFile]) await age(key, 48 * HOUR);
 
     const ctx = { db: t.db, config: t.config, log, storage: t.storage };
     const result = await handler.run(ctx, { older_than_hours: 1 });
-    expect(result).toMatchObject({ orphans: { removed: 2, bytes: 8000 } });
-    for (const key of orphans) expect(await t.storage.stat(key)).toBeNull();
-    for (const key of [...referenced, recent, ...others]) expect(await t.storage.stat(key)).not.toBeNull();
+    expect(result).toMatchObject({ orphans: { removed: 2, bytes: 8000 }, csv_files: 1 });
+    for (const key of [...orphans, oldJobFile]) expect(await t.storage.stat(key)).toBeNull();
+    for (const key of [...referenced, recent, ...others, recentJobFile])
+      expect(await t.storage.stat(key)).not.toBeNull();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; key?: string });
     expect(logged.filter((l) => l.msg === 'orphaned stored file removed').map((l) => l.key)).toEqual(
       expect.arrayContaining(orphans),
@@ -119,6 +126,7 @@ describe.each(['local', 'postgres', 's3'] as const)('STORAGE=%s', (driver: Stora
     expect(await t.storage.stat(recent)).toBeNull();
     expect(await handler.run(ctx, { older_than_hours: 1 })).toMatchObject({
       orphans: { removed: 0, bytes: 0 },
+      csv_files: 0,
     });
   });
 });

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
@@ -12,8 +11,9 @@ import { can } from '../../core/principal.ts';
 import { loadPrincipal } from '../accounts.ts';
 import type { Db } from '../../db/index.ts';
 import type { JobContext, JobsRuntime, QueueDefinition } from '../../jobs/runtime.ts';
+import type { FileStorage } from '../../storage/index.ts';
 import type { Actor } from '../write/audit.ts';
-import { csvFilePath, removeOldCsvFiles, writeAtomically } from './files.ts';
+import { csvFileKey, removeOldCsvFiles, writeCsvFile } from './files.ts';
 import { countExport, exportFileName, openExport, planExport } from './export.ts';
 import { runImport, type ImportReport } from './import.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
@@ -61,29 +61,32 @@ export interface ExportOutput {
 
 /** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
 export interface CsvJobs extends CsvQueue {
-  readonly dataDir: string;
+  /** Where the jobs' files live (the configured file storage, shared by every server). */
+  readonly storage: FileStorage;
   /** The queues to work (`jobs.work(...)` each once the app is ready). */
   readonly queues: QueueDefinition<never>[];
 }
 
 /**
- * Example: `const csvJobs = createCsvJobs({ db, config, registry, hooks, jobs: () => app.jobs })`; routes pass it to
- * exportRecords/importRecords, and the module works `csvJobs.queues`.
+ * Example: `const csvJobs = createCsvJobs({ db, config, storage, registry, hooks, jobs: () => app.jobs })`; routes
+ * pass it to exportRecords/importRecords, and the module works `csvJobs.queues`.
  */
 export function createCsvJobs({
   db,
   config,
+  storage,
   registry,
   hooks,
   jobs,
 }: {
   db: Db;
   config: Config;
+  /** The app's file storage: export files and staged imports go there, under `jobs/` (files.ts). */
+  storage: FileStorage;
   registry: readonly Resource[];
   hooks: ResourceHooksTable;
   jobs: () => JobsRuntime | null;
 }): CsvJobs {
-  const dataDir = config.dataDir;
   const send = async (queue: string, data: CsvJobData): Promise<JobTicket> => {
     const runtime = jobs();
     const id = runtime ? await runtime.send(queue, data) : null;
@@ -120,7 +123,7 @@ export function createCsvJobs({
       failingPlainly(data.locale, async () => {
         const ctx = contextOf(data);
         const actor = await ctx.authorize('export');
-        await removeOldCsvFiles(dataDir, KEEP_HOURS);
+        await tidy(storage);
         const filters = hooksOf(hooks, ctx.resource).filters;
         const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal, filters });
         const total = await countExport(db, ctx.resource, plan);
@@ -128,7 +131,7 @@ export function createCsvJobs({
         const csv = await openExport(ctx, langOf(data.locale), plan, {
           onRows: (done) => report(Math.min(done, total), total),
         });
-        const size = await writeAtomically(csvFilePath(dataDir, 'exports', id), csv.stream);
+        const size = await writeCsvFile(storage, csvFileKey('exports', id), csv.stream);
         const rows = csv.rows();
         return { name: data.name, rows, size } satisfies ExportOutput;
       }),
@@ -145,9 +148,8 @@ export function createCsvJobs({
       failingPlainly(data.locale, async () => {
         const ctx = contextOf(data);
         const actor = await ctx.authorize('import');
-        const file = csvFilePath(dataDir, 'imports', data.file);
-        if (!fs.existsSync(file)) throw new AppError(410, 'engine.csv.file_gone');
-        const rows = await readCsvFile(file);
+        const key = csvFileKey('imports', data.file);
+        const rows = await readCsvFile(storage, key);
         const report = reporter(progress);
         const result = await runImport(
           ctx,
@@ -163,15 +165,17 @@ export function createCsvJobs({
               : {}),
           },
         );
-        await removeOldCsvFiles(dataDir, KEEP_HOURS);
-        await fs.promises.rm(file, { force: true });
+        // Housekeeping only: the import has committed, so a storage hiccup here must not fail the job (a
+        // retry would write its rows twice). The upload left behind goes with the old files later.
+        await storage.remove(key).catch(() => undefined);
+        await tidy(storage);
         return capErrors(result);
       }),
   };
 
   return {
     threshold: config.csvJobRows,
-    dataDir,
+    storage,
     isRunning: () => jobs()?.isRunning ?? false,
     queues: [exportQueue, importQueue] as QueueDefinition<never>[],
     async queueExport(resource, raw, actor, locale) {
@@ -184,7 +188,7 @@ export function createCsvJobs({
     },
     async queueImport(resource, rows, options, actor, locale) {
       const name = crypto.randomUUID();
-      await writeAtomically(csvFilePath(dataDir, 'imports', name), Readable.from(rows).pipe(stringify()));
+      await writeCsvFile(storage, csvFileKey('imports', name), Readable.from(rows).pipe(stringify()));
       const data: ImportJobData = {
         ...who(resource, actor, locale),
         file: name,
@@ -255,15 +259,26 @@ function reporter(progress: JobContext<unknown>['progress']) {
   };
 }
 
+/** The old-files clean-up each CSV job runs by the way: best effort, never the job's failure. */
+async function tidy(storage: FileStorage): Promise<void> {
+  await removeOldCsvFiles(storage, KEEP_HOURS).catch(() => undefined);
+}
+
 function capErrors(report: ImportReport): ImportReport & { errors_truncated?: true } {
   if (report.errors.length <= MAX_JOB_ERRORS) return report;
   return { ...report, errors: report.errors.slice(0, MAX_JOB_ERRORS), errors_truncated: true };
 }
 
-/** Reads a stored import file back (written by queueImport with csv-stringify). */
-async function readCsvFile(file: string): Promise<string[][]> {
+/**
+ * Reads a stored import file back (written by queueImport with csv-stringify, on any server); a 410 when it
+ * is gone (removed after a day, or by a successful run of the same job).
+ */
+async function readCsvFile(storage: FileStorage, key: string): Promise<string[][]> {
   const rows: string[][] = [];
-  const input = fs.createReadStream(file);
+  const { stream: input } = await storage.open(key).catch((error: { code?: string }) => {
+    if (error.code === 'ENOENT') throw new AppError(410, 'engine.csv.file_gone');
+    throw error;
+  });
   const parser = input.pipe(parse({ relax_column_count: true, max_record_size: 1 << 20 }));
   // pipe() does not forward a read error: without this a missing file left the job (and its queue) hanging.
   input.on('error', (error) => parser.destroy(error));

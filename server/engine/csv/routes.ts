@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../../resources/define.ts';
 import { ok } from '../../core/envelope.ts';
@@ -6,7 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import { route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import { findJob, type JobRecord } from '../../jobs/records.ts';
-import { csvFilePath } from './files.ts';
+import { csvFileKey } from './files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './jobs.ts';
 import { attachment, exportRecords } from './export.ts';
 import { importRecords } from './import.ts';
@@ -125,16 +124,20 @@ export function registerCsvRoutes(
         const job = await ownJob({ request, jobId: params.jobId }, CSV_EXPORT_QUEUE, 'export');
         if (job.state !== 'completed') throw AppError.notFound();
         const output = job.output as ExportOutput;
-        const file = csvFilePath(csvJobs.dataDir, 'exports', job.id);
-        const stat = await fs.promises.stat(file).catch(() => null);
-        if (!stat?.isFile()) throw AppError.notFound();
+        // From the shared storage: the job may have run on another server.
+        const file = await csvJobs.storage
+          .open(csvFileKey('exports', job.id))
+          .catch((error: { code?: string }) => {
+            if (error.code === 'ENOENT') throw AppError.notFound();
+            throw error;
+          });
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', attachment(output.name))
-          .header('content-length', stat.size)
+          .header('content-length', file.size)
           .header('cache-control', 'no-store')
           .header('x-content-type-options', 'nosniff')
-          .send(fs.createReadStream(file));
+          .send(file.stream);
       },
     });
   }

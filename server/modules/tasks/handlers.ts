@@ -101,7 +101,7 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
         isReferenced: (keys) => referencedStorageKeys(ctx.db, keys),
         log: ctx.log,
       }),
-      csv_files: await removeOldCsvFiles(ctx.config.dataDir, params.older_than_hours),
+      csv_files: await removeOldCsvFiles(ctx.storage, params.older_than_hours),
     }),
   }),
 ];
