@@ -135,6 +135,29 @@ describe.each(drivers)('the %s driver', (driver, make) => {
   });
 });
 
+describe('local: a temp file that cannot be made', () => {
+  it('refuses the write and releases the source (an export holds a database connection until then)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-local-'));
+    dirs.push(dir);
+    // .tmp is a directory nothing may create files in, even root (a read-only volume, a wrong mount).
+    fs.symlinkSync('/proc', path.join(dir, '.tmp'));
+    const storage = localStorage(dir);
+    let released = false;
+    // As an export's source: what it holds goes when it is destroyed.
+    const source = new Readable({
+      read() {
+        this.push('id,name\n');
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  });
+});
+
 describe('s3 multipart', () => {
   it('uploads a file larger than one part in parts and reads it back intact', async () => {
     const storage = s3Storage(s3.settings);
