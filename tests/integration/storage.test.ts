@@ -171,6 +171,28 @@ describe('s3 multipart', () => {
   }, 60_000);
 });
 
+describe('s3: a write the store refuses', () => {
+  it('fails the write and releases the source (an export holds a database connection until then)', async () => {
+    // A bucket the store does not have: every request is refused.
+    const storage = s3Storage({ ...s3.settings, bucket: 'no-such-bucket' });
+    opened.push(storage);
+    let released = false;
+    const piece = Buffer.alloc(65536, 'a');
+    // As an export's source: endless until read no more, and what it holds goes when it is destroyed.
+    const source = new Readable({
+      read() {
+        this.push(piece);
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  }, 30_000);
+});
+
 describe('downloads through the files API (STORAGE=postgres)', () => {
   let t: TestApp;
   let admin: string;
