@@ -193,6 +193,26 @@ describe('s3: a write the store refuses', () => {
   }, 30_000);
 });
 
+describe('postgres: a write the database refuses', () => {
+  it('fails the write and releases the source', async () => {
+    const gone = await createTestDb();
+    await gone.drop();
+    const storage = postgresStorage(gone.db);
+    let released = false;
+    const source = new Readable({
+      read() {
+        this.push('id,name\n');
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  });
+});
+
 describe('downloads through the files API (STORAGE=postgres)', () => {
   let t: TestApp;
   let admin: string;
