@@ -23,12 +23,19 @@ export function localStorage(root: string): FileStorage {
   const storage: FileStorage = {
     driver: 'local',
     async stage(source, opts) {
-      await fs.promises.mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, tempName());
       const counter = countingStream(opts);
       // Open before piping: a stream that opens lazily can create the file after a refused upload's
       // cleanup already ran (the limit trips before the open finishes), leaving an empty .part behind.
-      const handle = await fs.promises.open(tmp, 'wx', 0o600);
+      // A temp file that cannot be made (a read-only volume) ends the source too, as the pipeline would:
+      // an export's source holds a database connection until it is read or destroyed.
+      const handle = await fs.promises
+        .mkdir(tmpDir, { recursive: true })
+        .then(() => fs.promises.open(tmp, 'wx', 0o600))
+        .catch((error: unknown) => {
+          source.destroy();
+          throw error;
+        });
       try {
         await pipeline(source, counter, handle.createWriteStream());
       } catch (error) {

@@ -25,10 +25,15 @@ export function postgresStorage(
     driver: 'postgres',
     async stage(source, opts) {
       const counter = countingStream(opts);
-      const { rows } = await db.query<{ id: string }>(
-        'INSERT INTO storage_objects (chunk_size) VALUES ($1) RETURNING id',
-        [chunkSize],
-      );
+      const { rows } = await db
+        .query<{ id: string }>('INSERT INTO storage_objects (chunk_size) VALUES ($1) RETURNING id', [
+          chunkSize,
+        ])
+        .catch((error: unknown) => {
+          // Nothing will read the source: end it (an export's holds a database connection).
+          source.destroy();
+          throw error;
+        });
       const id = String(rows[0]!.id);
       let seq = 0;
       let pending: Buffer[] = [];

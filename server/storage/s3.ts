@@ -79,6 +79,9 @@ export function s3Storage(settings: S3Settings): FileStorage {
       try {
         await upload.done();
       } catch (error) {
+        // `pipe` leaves the source paused, not ended, when the upload stops reading it: an export's source
+        // holds a database connection until it is destroyed.
+        source.destroy();
         await remove(tmp).catch(() => undefined);
         // The counter's own error (too large, client gone) rather than the SDK's wrapping of it.
         throw counter.errored ?? error;

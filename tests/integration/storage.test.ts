@@ -135,6 +135,29 @@ describe.each(drivers)('the %s driver', (driver, make) => {
   });
 });
 
+describe('local: a temp file that cannot be made', () => {
+  it('refuses the write and releases the source (an export holds a database connection until then)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-local-'));
+    dirs.push(dir);
+    // .tmp is a directory nothing may create files in, even root (a read-only volume, a wrong mount).
+    fs.symlinkSync('/proc', path.join(dir, '.tmp'));
+    const storage = localStorage(dir);
+    let released = false;
+    // As an export's source: what it holds goes when it is destroyed.
+    const source = new Readable({
+      read() {
+        this.push('id,name\n');
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  });
+});
+
 describe('s3 multipart', () => {
   it('uploads a file larger than one part in parts and reads it back intact', async () => {
     const storage = s3Storage(s3.settings);
@@ -146,6 +169,48 @@ describe('s3 multipart', () => {
     const tail = await storage.open('2026/11/big.bin', { start: data.length - 100, end: data.length - 1 });
     expect((await read(tail.stream)).equals(data.subarray(-100))).toBe(true);
   }, 60_000);
+});
+
+describe('s3: a write the store refuses', () => {
+  it('fails the write and releases the source (an export holds a database connection until then)', async () => {
+    // A bucket the store does not have: every request is refused.
+    const storage = s3Storage({ ...s3.settings, bucket: 'no-such-bucket' });
+    opened.push(storage);
+    let released = false;
+    const piece = Buffer.alloc(65536, 'a');
+    // As an export's source: endless until read no more, and what it holds goes when it is destroyed.
+    const source = new Readable({
+      read() {
+        this.push(piece);
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  }, 30_000);
+});
+
+describe('postgres: a write the database refuses', () => {
+  it('fails the write and releases the source', async () => {
+    const gone = await createTestDb();
+    await gone.drop();
+    const storage = postgresStorage(gone.db);
+    let released = false;
+    const source = new Readable({
+      read() {
+        this.push('id,name\n');
+      },
+      destroy(error, done) {
+        released = true;
+        done(error);
+      },
+    });
+    await expect(storage.put('jobs/exports/x.csv', source)).rejects.toThrow();
+    await expect.poll(() => released).toBe(true);
+  });
 });
 
 describe('downloads through the files API (STORAGE=postgres)', () => {
