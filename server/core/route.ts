@@ -10,9 +10,11 @@ type JsonSchema = Record<string, unknown>;
 /**
  * Declares one API route once: its params, query, body and answers are both what the OpenAPI document shows
  * (`GET /api/docs`, server/core/openapi.ts adds the shared parts) and what the handler receives, parsed and
- * typed. In order: `access` (401/403 before anything is parsed), the path params (a path that fails them
- * names nothing: 404), the query and the body (422 with localized field messages, the error envelope of
- * core/http.ts), then the handler. Example:
+ * typed. In order, after the input hygiene every route gets (core/http.ts `preValidation`: a path `:id` that
+ * is no record id or text with NUL / a lone surrogate is a 404 or 422 before any sign-in check, which shows
+ * only the route's shape): `access` (401/403), the path params (a path that fails them names nothing: 404),
+ * the query and the body (422 with localized field messages, the error envelope of core/http.ts), then the
+ * handler. Example:
  * ```ts
  * route(app, {
  *   method: 'POST', url: '/api/v1/things/:id/rename', tags: ['things'], summary: 'Rename a thing',
