@@ -199,7 +199,10 @@ describe('large exports as jobs', () => {
     // The test app's storage is local (DATA_DIR/uploads): age the file as the driver reports it, by mtime.
     const longAgo = new Date(Date.now() - 48 * 3600 * 1000);
     fs.utimesSync(path.join(t.config.dataDir, 'uploads', old), longAgo, longAgo);
-    expect(await removeOldCsvFiles(t.storage, 24)).toBe(1);
+    // Two hours old: a clean-up set to one hour still keeps a job file a day (a queued import needs it).
+    const hoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+    fs.utimesSync(path.join(t.config.dataDir, 'uploads', recent), hoursAgo, hoursAgo);
+    expect(await removeOldCsvFiles(t.storage, 1)).toBe(1);
     expect(await t.storage.stat(old)).toBeNull();
     expect(await t.storage.stat(recent)).not.toBeNull();
     await t.storage.remove(recent);

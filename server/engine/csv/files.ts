@@ -26,12 +26,16 @@ export async function writeCsvFile(storage: FileStorage, key: string, source: Re
   return (await storage.put(key, source)).size;
 }
 
+/** A job file is kept at least this long: a finished export stays downloadable, a queued import runnable. */
+export const CSV_KEEP_HOURS = 24;
+
 /**
- * Deletes export and import files stored more than `hours` ago: a finished export stays downloadable that
- * long. The clean-temp task calls it; so does every CSV job (before an export, after an import).
+ * Deletes export and import files stored more than `hours` ago, never sooner than CSV_KEEP_HOURS (a clean-up
+ * task set to 1 hour must not take a queued import's file or a fresh export). The clean-temp task calls it;
+ * so does every CSV job (before an export, after an import).
  */
 export async function removeOldCsvFiles(storage: FileStorage, hours: number): Promise<number> {
-  const cutoff = Date.now() - hours * 60 * 60 * 1000;
+  const cutoff = Date.now() - Math.max(hours, CSV_KEEP_HOURS) * 60 * 60 * 1000;
   let removed = 0;
   for (const prefix of Object.values(CSV_DIRS)) {
     const old: string[] = [];

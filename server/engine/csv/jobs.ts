@@ -13,7 +13,7 @@ import type { Db } from '../../db/index.ts';
 import type { JobContext, JobsRuntime, QueueDefinition } from '../../jobs/runtime.ts';
 import type { FileStorage } from '../../storage/index.ts';
 import type { Actor } from '../write/audit.ts';
-import { csvFileKey, removeOldCsvFiles, writeCsvFile } from './files.ts';
+import { CSV_KEEP_HOURS, csvFileKey, removeOldCsvFiles, writeCsvFile } from './files.ts';
 import { countExport, exportFileName, openExport, planExport } from './export.ts';
 import { runImport, type ImportReport } from './import.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
@@ -26,7 +26,6 @@ import { permissionFor, type Action } from '../access.ts';
 export const CSV_EXPORT_QUEUE = 'csv-export';
 export const CSV_IMPORT_QUEUE = 'csv-import';
 /** Export files (and leftover import uploads) older than this are deleted before each CSV job. */
-const KEEP_HOURS = 24;
 /** Exports each server fetches at once and runs side by side (the database pool has room for them). */
 const EXPORT_CONCURRENCY = 4;
 /** Row errors kept in an import job's output (the counts stay exact). */
@@ -261,7 +260,7 @@ function reporter(progress: JobContext<unknown>['progress']) {
 
 /** The old-files clean-up each CSV job runs by the way: best effort, never the job's failure. */
 async function tidy(storage: FileStorage): Promise<void> {
-  await removeOldCsvFiles(storage, KEEP_HOURS).catch(() => undefined);
+  await removeOldCsvFiles(storage, CSV_KEEP_HOURS).catch(() => undefined);
 }
 
 function capErrors(report: ImportReport): ImportReport & { errors_truncated?: true } {
