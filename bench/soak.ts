@@ -644,10 +644,15 @@ async function wait(ms: number): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------
 // The check: the ledger against the database, through the API
 
+/**
+ * Every record of a kind the soak wrote, page after page by `next_cursor`: a filtered list's total stops at
+ * the count cap (10,000, `total_is_capped`), so paging by `total_pages` would stop short of the newest rows.
+ */
 async function listAll(node: Node, kind: Kind): Promise<Content[] | null> {
   const out: Content[] = [];
-  for (let page = 1; ; page++) {
-    const url = `${ENDPOINT[kind]}?size=1000&page=${page}&search=name:s${SEED}w&searchFields=name:like&orderBy=id&sortedBy=asc`;
+  const base = `${ENDPOINT[kind]}?size=1000&search=name:s${SEED}w&searchFields=name:like&orderBy=id&sortedBy=asc`;
+  for (let cursor: string | null = null; ; ) {
+    const url: string = cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base;
     let answer: Answer | null = null;
     for (let attempt = 0; attempt < 10; attempt++) {
       answer = await send(node, 'GET', url);
@@ -655,9 +660,10 @@ async function listAll(node: Node, kind: Kind): Promise<Content[] | null> {
       await sleep(1000);
     }
     if (answer?.status !== 200) return null;
-    const data = dataOf(answer) as { data: Content[]; meta: { pagination: { total_pages: number } } };
+    const data = dataOf(answer) as { data: Content[]; meta: { pagination: { next_cursor: string | null } } };
     out.push(...data.data);
-    if (page >= data.meta.pagination.total_pages) return out;
+    cursor = data.meta.pagination.next_cursor;
+    if (!cursor) return out;
   }
 }
 
