@@ -19,7 +19,8 @@
  * A server that exits on its own is counted and restarted (as a supervisor would).
  *
  * A write is acknowledged when it answers 2xx. A write that got no answer, a 5xx or a timeout is retried
- * (up to 40 s, the same body; a create's name carries a unique tag) and, until acknowledged, either
+ * (up to 40 s, the same body; a create's name carries a unique tag, also sent as its `Idempotency-Key`, so
+ * a retry of a create that was applied answers that record) and, until acknowledged, either
  * outcome is accepted. The ledger keeps every acknowledged write (id, expected content, an upload's
  * sha256). At the end of each phase the workers pause, both servers are made ready, and the ledger is
  * checked against the database through the API (lists by tag, each upload downloaded):
@@ -267,13 +268,14 @@ async function send(
   method: string,
   url: string,
   body?: unknown,
-  options: { multipart?: { name: string; bytes: Buffer }; raw?: boolean } = {},
+  options: { multipart?: { name: string; bytes: Buffer }; raw?: boolean; idempotencyKey?: string } = {},
 ): Promise<Answer> {
   const f = now();
   f.requests++;
   let payload: BodyInit | undefined;
   const headers: Record<string, string> = { 'accept-language': 'en' };
   if (token) headers.authorization = `Bearer ${token}`;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   if (options.multipart) {
     const boundary = `----soak${randomBytes(8).toString('hex')}`;
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
@@ -421,7 +423,7 @@ async function write(
   method: string,
   url: string,
   body: unknown,
-  options: { multipart?: { name: string; bytes: Buffer } } = {},
+  options: { multipart?: { name: string; bytes: Buffer }; idempotencyKey?: string } = {},
 ): Promise<{ answer: Answer; retried: boolean }> {
   const deadline = Date.now() + RETRY_MS;
   let node = home;
@@ -466,7 +468,8 @@ async function create(w: Client, kind: Kind): Promise<void> {
     'POST',
     ENDPOINT[kind],
     multipart ? undefined : entry.expected,
-    multipart ? { multipart } : {},
+    // Every attempt of one create carries the same key: a retry of an applied create answers that record.
+    { ...(multipart ? { multipart } : {}), idempotencyKey: tag },
   );
   if (answer.status === 200 || answer.status === 201) {
     entry.id = String(dataOf(answer).id);
@@ -651,7 +654,7 @@ async function wait(ms: number): Promise<void> {
 async function listAll(node: Node, kind: Kind): Promise<Content[] | null> {
   const out: Content[] = [];
   const base = `${ENDPOINT[kind]}?size=1000&search=name:s${SEED}w&searchFields=name:like&orderBy=id&sortedBy=asc`;
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const url: string = cursor ? `${base}&cursor=${encodeURIComponent(cursor)}` : base;
     let answer: Answer | null = null;
     for (let attempt = 0; attempt < 10; attempt++) {

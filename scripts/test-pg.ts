@@ -28,6 +28,7 @@ const AREAS: { files: RegExp; why: string }[] = [
   { files: /^tests\/integration\/db-[\w-]+\.test\.ts$/, why: 'the database layer: COPY, restarts, down' },
   { files: /^tests\/integration\/schema-drift\.test\.ts$/, why: 'migrations against each catalogue' },
   { files: /^tests\/integration\/(auth-cache|events)\.test\.ts$/, why: 'caches kept by notifications' },
+  { files: /^tests\/integration\/idempotency\.test\.ts$/, why: 'concurrent retries wait on one row lock' },
   { files: /^tests\/integration\/[\w-]+-cluster\.test\.ts$/, why: 'several servers on one database' },
   // The generated suites run in full on PGlite and as a seeded sample here (GENERATED_CASES=sample): every
   // operation and every resource still meets PostgreSQL, with fewer cases each.

@@ -1,6 +1,7 @@
 import { bodySchemas, inlineLists, type InlineList } from '../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
 import type { CursorPagination, Paged } from '../../schemas/pagination.ts';
+import { claimIdempotencyKey, Replayed } from '../core/idempotency.ts';
 import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
 import type { Actor } from './write/audit.ts';
@@ -64,25 +65,45 @@ export async function readRecord(
 
 /**
  * `POST <path>`: creates a record, and the items of its inline has-many lists (resources/inline-lists.ts) in
- * the same transaction. The answer embeds the inline lists and the relations `include` names.
+ * the same transaction. The answer embeds the inline lists and the relations `include` names. With an
+ * `idempotencyKey` (core/idempotency.ts) a retry of a create that was applied answers that record
+ * (`replayed`) instead of creating another.
  */
 export async function createRecord(
   ctx: OperationContext,
-  { body, query = {} }: { body: unknown; query?: RawQuery },
-): Promise<WireRecord> {
+  {
+    body,
+    query = {},
+    idempotencyKey = null,
+  }: { body: unknown; query?: RawQuery; idempotencyKey?: string | null },
+): Promise<{ record: WireRecord; replayed: boolean }> {
   const actor = await ctx.authorize('create');
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'create', body), lists);
   const extras: Record<string, unknown> = {};
   const written: RecordChange[] = [];
-  const id = await ctx.db.transaction(async (tx) => {
-    const newId = await insertRecord(ctx, { tx, data: own, actor, extras });
-    written.push(...(await writeInlineLists(ctx, { tx, parentId: newId, children, actor, isNew: true })));
-    return newId;
-  });
+  let id: string;
+  try {
+    id = await ctx.db.transaction(async (tx) => {
+      const bind = idempotencyKey
+        ? await claimIdempotencyKey(tx, {
+            userId: actor.userId,
+            key: idempotencyKey,
+            target: ctx.resource.name,
+          })
+        : null;
+      const newId = await insertRecord(ctx, { tx, data: own, actor, extras });
+      written.push(...(await writeInlineLists(ctx, { tx, parentId: newId, children, actor, isNew: true })));
+      await bind?.(newId);
+      return newId;
+    });
+  } catch (error) {
+    if (!(error instanceof Replayed)) throw error;
+    return { record: await answer(ctx, { id: error.recordId, lists, actor, asked }), replayed: true };
+  }
   await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'create' }, ...written], actor);
-  return { ...(await answer(ctx, { id, lists, actor, asked })), ...extras };
+  return { record: { ...(await answer(ctx, { id, lists, actor, asked })), ...extras }, replayed: false };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
+import { idempotencyKeyOf, REPLAYED_HEADER } from '../core/idempotency.ts';
 import { readSettlingAuth, requirePermission } from '../core/principal.ts';
 import { route } from '../core/route.ts';
 import type { Db } from '../db/index.ts';
@@ -80,7 +81,12 @@ export function registerResourceRoutes(
       url: base,
       ...routeDoc(schemas.create),
       handler: async ({ query, body, request, reply }) => {
-        const record = await createRecord(ctxOf(request), { body, query: query ?? {} });
+        const { record, replayed } = await createRecord(ctxOf(request), {
+          body,
+          query: query ?? {},
+          idempotencyKey: idempotencyKeyOf(request),
+        });
+        if (replayed) reply.header(REPLAYED_HEADER, 'true');
         return reply.code(201).send(ok(record));
       },
     });

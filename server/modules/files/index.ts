@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assets } from '../../../resources/assets.ts';
 import { formatBytes } from '../../../schemas/bytes.ts';
@@ -8,6 +8,7 @@ import { ok } from '../../core/envelope.ts';
 import { wireJson } from '../../core/openapi.ts';
 import { permission, rawAnswer, route, unchecked } from '../../core/route.ts';
 import { AppError } from '../../core/errors.ts';
+import { claimIdempotencyKey, idempotencyKeyOf, Replayed, REPLAYED_HEADER } from '../../core/idempotency.ts';
 import { can, requirePermission, requireStaff, type Principal } from '../../core/principal.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
@@ -77,7 +78,8 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
           body: unchecked(z.object({ file: fileBytes('The file (one part)') })),
           openapi: { consumes: ['multipart/form-data'] },
           responses: { 201: assetSchema },
-          handler: async ({ request, reply }) => reply.code(201).send(ok(await upload(request, db, store))),
+          handler: async ({ request, reply }) =>
+            reply.code(201).send(ok(await upload(request, reply, db, store))),
         });
       });
       route(app, {
@@ -151,10 +153,11 @@ interface AssetRow {
   created_at: Date | string;
 }
 
-async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
+async function upload(request: FastifyRequest, reply: FastifyReply, db: Db, store: FileStorage) {
   // `?field=products.photo_id`: an upload for a resource's file()/image() field needs a right to write that
   // resource (its .create or .update, or its inline parent's), not the Files page's permission.
   await requireStaff(request);
+  const idempotencyKey = idempotencyKeyOf(request);
   const bound = fieldOfQuery(request.query);
   const principal = bound
     ? await requireAny(request, bound.writeNames)
@@ -199,6 +202,10 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
   const record = { name: displayName(part.filename, type.ext), size: staged.size, mime: type.mime };
   try {
     return await db.transaction(async (tx) => {
+      // A retry of an upload that was stored answers that file (core/idempotency.ts).
+      const bind = idempotencyKey
+        ? await claimIdempotencyKey(tx, { userId: principal.userId, key: idempotencyKey, target: 'assets' })
+        : null;
       const row = await asSystem(tx).insert<{ id: string; created_at: Date }>(
         assets,
         { ...record, storage_key: key },
@@ -219,11 +226,15 @@ async function upload(request: FastifyRequest, db: Db, store: FileStorage) {
           bound.name,
           principal.userId,
         ]);
+      await bind?.(id);
       return { id, ...record, created_at: new Date(row.created_at).toISOString() };
     });
   } catch (error) {
     await store.remove(key);
-    throw error;
+    if (!(error instanceof Replayed)) throw error;
+    reply.header(REPLAYED_HEADER, 'true');
+    const { storage_key: _key, ...earlier } = await findAsset(db, error.recordId);
+    return { ...earlier, created_at: new Date(earlier.created_at).toISOString() };
   }
 }
 

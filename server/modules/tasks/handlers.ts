@@ -3,6 +3,7 @@ import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv/files.ts';
 import { referencedStorageKeys } from '../../engine/stored-keys.ts';
 import { removeOrphans } from '../../storage/orphans.ts';
+import { purgeIdempotencyKeys } from '../../core/idempotency.ts';
 import { trimActivityLog } from '../activities/index.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
@@ -102,6 +103,7 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
         log: ctx.log,
       }),
       csv_files: await removeOldCsvFiles(ctx.storage, params.older_than_hours),
+      idempotency_keys: await purgeIdempotencyKeys(ctx.db),
     }),
   }),
 ];
