@@ -6,7 +6,7 @@ import { BOSS_SCHEMA } from './counts.ts';
 import type { QueueDefinition } from './types.ts';
 
 /** A node is gone once its heartbeat is older than this many intervals (as the node list says). */
-const GONE_AFTER_BEATS = 3;
+export const GONE_AFTER_BEATS = 3;
 /**
  * Passes in a row that must succeed before this node settles anyone's work: after a database outage every
  * node's last heartbeat is old, and the others need a beat or two to show they are alive again.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { negotiateLocale } from '../../../locales/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { taskRecordSchema, taskRunSchema } from '../../../schemas/tasks.ts';
 import { wireTime } from '../../../schemas/wire.ts';
@@ -118,9 +119,11 @@ export function registerTaskRoutes(
     params: idParams,
     query: pageQuery,
     responses: { 200: pagedOf(taskRunSchema) },
-    handler: async ({ params, query }) => {
+    handler: async ({ params, query, request }) => {
       const row = await mustFind(db, params.id);
       const { page, size } = pageOf(query);
+      // A JOBS=0 server has no reaper: runs whose server died are closed when someone looks.
+      await scheduler.closeStranded(negotiateLocale(request.headers['accept-language']));
       const { rows, total } = await store.listRuns(db, String(row.id), {
         limit: size,
         offset: (page - 1) * size,

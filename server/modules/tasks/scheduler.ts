@@ -1,9 +1,20 @@
+import { nodeFor } from '../../cluster/nodes.ts';
 import { safeError } from '../../core/http.ts';
 import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import type { TaskHandlers } from './handlers.ts';
-import { allTaskRows, closeRun, findTaskRow, openRun, settleInterruptedRun, type TaskRow } from './store.ts';
+import { DEFAULT_LOCALE, translate, type Locale } from '../../../locales/index.ts';
+import { GONE_AFTER_BEATS } from '../../jobs/orphans.ts';
+import {
+  allTaskRows,
+  closeRun,
+  closeStrandedRuns,
+  findTaskRow,
+  openRun,
+  settleInterruptedRun,
+  type TaskRow,
+} from './store.ts';
 
 /** pg-boss 10 keys a schedule by its queue, so each task has its own queue. */
 export const taskQueue = (id: string) => `task-${id}`;
@@ -25,6 +36,8 @@ export interface TaskScheduler {
   stop(): void;
   /** Runs a task now in this process (no pg-boss), recording the run; for servers with jobs off. */
   runInline(taskId: string, userId: string | null): Promise<string | null>;
+  /** Closes runs made in a request whose server stopped (store.ts closeStrandedRuns), the error in `locale`. */
+  closeStranded(locale?: Locale): Promise<number>;
 }
 
 /**
@@ -52,6 +65,8 @@ export function createTaskScheduler(
       trigger: meta.trigger,
       jobId: meta.jobId,
       userId: meta.userId,
+      // A run in a request has no job for the reaper: it names its node (closeStrandedRuns).
+      node: meta.jobId ? null : nodeFor(ctx.db).id,
     });
     if (!runId) return null;
     try {
@@ -113,6 +128,7 @@ export function createTaskScheduler(
       await apply(task);
       applied.set(id, key);
     }
+    await scheduler.closeStranded();
     // Tasks deleted (here or on another server): stop working and drop their queues and schedules.
     // Each queue on its own: one that cannot be dropped now is retried by the next pass, never blocking the
     // others or the tasks that still exist.
@@ -166,6 +182,12 @@ export function createTaskScheduler(
       applied.clear();
     },
     runInline: (taskId, userId) => execute(taskId, { trigger: 'manual', jobId: null, userId }),
+    closeStranded: (locale = DEFAULT_LOCALE) =>
+      closeStrandedRuns(ctx.db, {
+        me: nodeFor(ctx.db).id,
+        goneAfterSeconds: ctx.config.heartbeatSeconds * GONE_AFTER_BEATS,
+        error: translate(locale, 'system.jobs.errors.server_stopped'),
+      }),
   };
   return scheduler;
 }

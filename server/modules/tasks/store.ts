@@ -101,15 +101,23 @@ export async function openRun(
     trigger,
     jobId,
     userId,
-  }: { taskId: string; trigger: string; jobId: string | null; userId: string | null },
+    node = null,
+  }: {
+    taskId: string;
+    trigger: string;
+    jobId: string | null;
+    userId: string | null;
+    /** The node running it in a request (no job): closed if that node dies (closeStrandedRuns). */
+    node?: string | null;
+  },
 ): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO task_runs (task_id, trigger, job_id, triggered_by) VALUES ($1, $2, $3, $4)
+    `INSERT INTO task_runs (task_id, trigger, job_id, triggered_by, node) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (job_id) DO UPDATE SET status = 'running', started_at = now(), finished_at = NULL,
        duration_ms = NULL, result = NULL, error = NULL
      WHERE task_runs.status = 'failed'
      RETURNING id`,
-    [taskId, trigger, jobId, userId],
+    [taskId, trigger, jobId, userId, node],
   );
   await db.query('UPDATE scheduled_tasks SET last_run_at = now() WHERE id = $1', [taskId]);
   return rows[0] ? String(rows[0].id) : null;
@@ -157,6 +165,29 @@ export async function settleInterruptedRun(
   const run = rows[0];
   if (!run) return { status: 'none', runId: null };
   return { status: run.status === 'succeeded' ? 'succeeded' : 'failed', runId: String(run.id) };
+}
+
+/**
+ * Closes as failed the runs made in a request (no job) whose server stopped before they finished: the node
+ * they name has not beaten for `goneAfterSeconds` (or has no row any more) and the run is older than that.
+ * A job's run is settled by the job's reaper (server/jobs/orphans.ts) instead. Called where runs are read and
+ * by the scheduler's sync, so it needs no timer of its own on a JOBS=0 server. Answers how many it closed.
+ */
+export async function closeStrandedRuns(
+  db: Queryable,
+  { me, goneAfterSeconds, error }: { me: string; goneAfterSeconds: number; error: string },
+): Promise<number> {
+  const { rows } = await db.query(
+    `UPDATE task_runs r SET status = 'failed', finished_at = now(),
+            duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM (now() - r.started_at)) * 1000)::int), error = $3
+      WHERE r.status = 'running' AND r.job_id IS NULL AND r.node IS NOT NULL AND r.node <> $1
+        AND r.started_at < now() - make_interval(secs => $2)
+        AND NOT EXISTS (SELECT 1 FROM cluster_nodes n
+                         WHERE n.id = r.node AND n.last_seen >= now() - make_interval(secs => $2))
+      RETURNING r.id`,
+    [me, goneAfterSeconds, error.slice(0, 2000)],
+  );
+  return rows.length;
 }
 
 export async function listRuns(
