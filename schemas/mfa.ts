@@ -72,3 +72,44 @@ export const mfaStatusSchema = z.object({
   passkeys: z.number().int(),
 });
 export type MfaStatus = z.infer<typeof mfaStatusSchema>;
+
+/** A browser's WebAuthn answer as @simplewebauthn/browser sends it (checked by @simplewebauthn/server). */
+const b64 = z.string({ error: 'auth.passkey.invalid' }).max(16_384, 'auth.passkey.invalid');
+export const webauthnResponseSchema = z.looseObject({
+  id: b64,
+  rawId: b64,
+  type: z.literal('public-key', { error: 'auth.passkey.invalid' }),
+  response: z.looseObject({ clientDataJSON: b64 }),
+});
+
+const passkeyName = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, 'validation.required')
+  .max(60, 'auth.passkey.name_format');
+
+/** `POST v1/user/passkeys`: the answer to the registration options, and a name the user knows it by. */
+export const passkeyRegisterSchema = z.object({ name: passkeyName, response: webauthnResponseSchema });
+/** `PATCH v1/user/passkeys/<id>`. */
+export const passkeyRenameSchema = z.object({ name: passkeyName });
+/** `GET v1/user/passkeys` items. */
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+/** `POST v1/user/login/passkey/options`: with the first step's `mfa_token` for a second step. */
+export const passkeyLoginOptionsSchema = z.object({
+  mfa_token: z.string().max(200, 'auth.mfa.expired').optional(),
+});
+/** `POST v1/user/login/passkey`. */
+export const passkeyLoginSchema = z.object({
+  response: webauthnResponseSchema,
+  mfa_token: z.string().max(200, 'auth.mfa.expired').optional(),
+  remember: z.boolean().optional().default(false),
+});
+/** The options handed to `navigator.credentials` (WebAuthn's JSON forms), left as the library writes them. */
+export const webauthnOptionsSchema = z.looseObject({ challenge: z.string() });

@@ -33,3 +33,30 @@ CREATE TABLE mfa_tokens (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX mfa_tokens_expires_at_idx ON mfa_tokens (expires_at);
+
+-- Passkeys (WebAuthn credentials): the public key and signature counter a sign-in is checked against; nothing
+-- secret is stored. A user may register several and name them.
+CREATE TABLE user_passkeys (
+  id bigserial PRIMARY KEY,
+  user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  credential_id text NOT NULL UNIQUE,
+  public_key text NOT NULL,
+  counter bigint NOT NULL DEFAULT 0,
+  transports text NOT NULL DEFAULT '[]',
+  name text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_used_at timestamptz
+);
+CREATE INDEX user_passkeys_user_idx ON user_passkeys (user_id);
+
+-- Challenges handed to the browser for a registration or a sign-in: one use, five minutes, kept as SHA-256.
+-- `user_id` is the registering user or, for the second step of a sign-in, the user of the mfa token.
+CREATE TABLE webauthn_challenges (
+  id bigserial PRIMARY KEY,
+  challenge_hash text NOT NULL UNIQUE,
+  purpose text NOT NULL CHECK (purpose IN ('register', 'login')),
+  user_id bigint REFERENCES users (id) ON DELETE CASCADE,
+  expires_at timestamptz NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX webauthn_challenges_expires_at_idx ON webauthn_challenges (expires_at);

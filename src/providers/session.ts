@@ -80,3 +80,30 @@ export async function registerAccount(params: RegisterParams): Promise<void> {
   sessionChanged();
   setToken(data.access_token, false);
 }
+
+/**
+ * Signs in with a passkey (`navigator.credentials.get` through @simplewebauthn/browser, loaded on use): alone,
+ * or as the second step of `challenge`. Keeps the token like `signIn`.
+ */
+export async function signInWithPasskey({
+  challenge = null,
+  remember = false,
+}: {
+  challenge?: MfaChallenge | null;
+  remember?: boolean;
+}): Promise<void> {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const mfa = challenge ? { mfa_token: challenge.mfa_token } : {};
+  const optionsJSON = await httpClient<Parameters<typeof startAuthentication>[0]['optionsJSON']>(
+    'v1/user/login/passkey/options',
+    { method: 'POST', body: mfa },
+  );
+  const response = await startAuthentication({ optionsJSON });
+  const keep = challenge ? challenge.remember : remember;
+  const data = await httpClient<{ access_token: string }>('v1/user/login/passkey', {
+    method: 'POST',
+    body: { ...mfa, response, remember: keep },
+  });
+  sessionChanged();
+  setToken(data.access_token, keep);
+}

@@ -40,6 +40,7 @@ interface Req {
 const NO_BODY = new Set([
   'POST /api/v1/user/logout',
   'POST /api/v1/user/2fa/totp',
+  'POST /api/v1/user/passkeys/options',
   'POST /api/v1/user/staff/{id}/invitation',
   'POST /api/v1/system/modules/{name}/enable',
   'POST /api/v1/system/modules/{name}/disable',

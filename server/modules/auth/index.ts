@@ -4,6 +4,7 @@ import type { AppModule } from '../../core/app-module.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
 import { registerMfaRoutes } from './mfa-routes.ts';
+import { registerPasskeyRoutes } from './passkey-routes.ts';
 import { rateLimited } from './limits.ts';
 import { registerPasswordRoutes } from './password.ts';
 import { registerProfileRoutes } from './profile.ts';
@@ -35,6 +36,7 @@ export const authModule: AppModule = {
       const authScope = { ...ctx, app: scope };
       registerLoginRoutes(authScope);
       registerMfaRoutes(authScope);
+      registerPasskeyRoutes(authScope);
       registerCaptchaRoutes(authScope);
       registerRegisterRoutes(authScope);
       registerPasswordRoutes(authScope);

@@ -80,13 +80,14 @@ export async function methodsOf(db: Queryable, userId: string): Promise<MfaMetho
 
 /** `GET v1/user/2fa`: which factors the user has. */
 export async function mfaStatus(db: Queryable, userId: string): Promise<MfaStatus> {
-  const { rows } = await db.query<{ totp: boolean; codes: number }>(
+  const { rows } = await db.query<{ totp: boolean; codes: number; passkeys: number }>(
     `SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL) AS totp,
-            (SELECT count(*)::int FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NULL) AS codes`,
+            (SELECT count(*)::int FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NULL) AS codes,
+            (SELECT count(*)::int FROM user_passkeys WHERE user_id = $1) AS passkeys`,
     [userId],
   );
   const row = rows[0]!;
-  return { totp: row.totp, recovery_codes_left: Number(row.codes), passkeys: 0 };
+  return { totp: row.totp, recovery_codes_left: Number(row.codes), passkeys: Number(row.passkeys) };
 }
 
 /**
@@ -209,12 +210,7 @@ export async function signInSecondStep(
     device: DeviceCookie | null;
   },
 ): Promise<TokenAnswer & { userId: string }> {
-  const { rows } = await db.query<{ id: string; user_id: string; remember: boolean }>(
-    `SELECT t.id, t.user_id, t.remember FROM mfa_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND u.state`,
-    [sha256(mfaToken)],
-  );
-  const pending = rows[0];
+  const pending = await findPendingMfa(db, mfaToken);
   if (!pending) {
     await checkTotp({ secret: null, code: code ?? '000000', afterStep: null });
     throw AppError.validation({ mfa_token: ['auth.mfa.expired'] });
@@ -239,11 +235,7 @@ export async function signInSecondStep(
         : { recovery_code: ['auth.mfa.recovery_invalid'] },
     );
   }
-  const spent = await db.query(
-    'UPDATE mfa_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()',
-    [pending.id],
-  );
-  if (spent.rowCount === 0) throw AppError.validation({ mfa_token: ['auth.mfa.expired'] });
+  await spendMfa(db, pending.id);
   await codeAttemptSucceeded(db, attempt);
   const token = await openSession(db, {
     userId,
@@ -253,6 +245,28 @@ export async function signInSecondStep(
     changes: { remember: pending.remember, mfa: method },
   });
   return { ...token, userId };
+}
+
+/** A live, unused `mfa_token` of an enabled user, or null. */
+export async function findPendingMfa(
+  db: Queryable,
+  mfaToken: string,
+): Promise<{ id: string; user_id: string; remember: boolean } | null> {
+  const { rows } = await db.query<{ id: string; user_id: string; remember: boolean }>(
+    `SELECT t.id, t.user_id, t.remember FROM mfa_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND u.state`,
+    [sha256(mfaToken)],
+  );
+  return rows[0] ?? null;
+}
+
+/** Spends an `mfa_token` (its one sign-in); a 422 when another request spent it first or it just expired. */
+export async function spendMfa(db: Queryable, id: string): Promise<void> {
+  const spent = await db.query(
+    'UPDATE mfa_tokens SET used_at = now() WHERE id = $1 AND used_at IS NULL AND expires_at > now()',
+    [id],
+  );
+  if (spent.rowCount === 0) throw AppError.validation({ mfa_token: ['auth.mfa.expired'] });
 }
 
 /** Accepts a TOTP code once: the step it belongs to must be after the last one accepted (one statement). */

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { totpConfirmSchema, totpDisableSchema, type MfaStatus } from '../../../schemas/mfa.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { useAuthForm } from '../auth/useAuthForm.ts';
+import { PasskeysPanel } from './PasskeysPanel.tsx';
 
 interface Enrolment {
   secret: string;
@@ -212,6 +213,7 @@ export function SecurityPage() {
         </Alert>
       ) : null}
       {body}
+      <PasskeysPanel onChange={() => void reload()} />
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
 import { MfaStep } from './MfaStep.tsx';
+import { PasskeyButton } from './PasskeyButton.tsx';
 import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
 
@@ -72,6 +73,12 @@ export function LoginPage() {
       onSubmit={onSubmit}
       footer={
         <>
+          <PasskeyButton
+            label={t('auth.passkey.sign_in')}
+            remember={values.remember}
+            onDone={enter}
+            onError={form.setFormError}
+          />
           <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
           <div className="pu-row-between">
             <AppLink className="pu-link" to={withHref('/register', params.get('href'), invitation)}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, TextField } from '../../public-ui/controls.tsx';
 import { finishSecondStep, type MfaChallenge } from '../../providers/session.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
+import { PasskeyButton } from './PasskeyButton.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 
 /**
@@ -53,24 +54,34 @@ export function MfaStep({
       onSubmit={onSubmit}
       intro={<p className="pu-text-2">{t(isRecovery ? 'auth.mfa.recovery_hint' : 'auth.mfa.step_hint')}</p>}
       footer={
-        <div className="pu-row-between">
-          {canUseRecovery ? (
-            <Button
-              type="button"
-              variant="text"
-              onClick={() => {
-                setRecovery(!isRecovery);
-                setValue('');
-                form.setErrors({});
-              }}
-            >
-              {t(isRecovery ? 'auth.mfa.use_totp' : 'auth.mfa.use_recovery')}
-            </Button>
+        <>
+          {challenge.methods.includes('passkey') ? (
+            <PasskeyButton
+              challenge={challenge}
+              label={t('auth.passkey.use_passkey')}
+              onDone={onDone}
+              onError={form.setFormError}
+            />
           ) : null}
-          <Button type="button" variant="text" onClick={onRestart}>
-            {t('auth.mfa.back_to_login')}
-          </Button>
-        </div>
+          <div className="pu-row-between">
+            {canUseRecovery ? (
+              <Button
+                type="button"
+                variant="text"
+                onClick={() => {
+                  setRecovery(!isRecovery);
+                  setValue('');
+                  form.setErrors({});
+                }}
+              >
+                {t(isRecovery ? 'auth.mfa.use_totp' : 'auth.mfa.use_recovery')}
+              </Button>
+            ) : null}
+            <Button type="button" variant="text" onClick={onRestart}>
+              {t('auth.mfa.back_to_login')}
+            </Button>
+          </div>
+        </>
       }
     >
       <TextField
