@@ -23,8 +23,19 @@ export const mfaRequiredSchema = z.object({
 });
 export type MfaRequired = z.infer<typeof mfaRequiredSchema>;
 
+/**
+ * The first step's answer for a user the `login.require_2fa` policy covers who has no second factor: the
+ * `enrolment_token` is a Bearer token good for the TOTP enrolment calls alone; confirming answers the session.
+ */
+export const mfaEnrolmentRequiredSchema = z.object({
+  mfa_enrolment_required: z.literal(true),
+  enrolment_token: z.string(),
+  methods: z.array(z.enum(MFA_METHODS)),
+});
+export type MfaEnrolmentRequired = z.infer<typeof mfaEnrolmentRequiredSchema>;
+
 /** What `POST v1/user/login` (and every other first factor) answers. */
-export const signInAnswerSchema = z.union([tokenSchema, mfaRequiredSchema]);
+export const signInAnswerSchema = z.union([tokenSchema, mfaRequiredSchema, mfaEnrolmentRequiredSchema]);
 
 /** `POST v1/user/login/2fa`: the token of the first step and one of the two codes. */
 export const mfaLoginSchema = z
@@ -55,7 +66,12 @@ export const totpEnrolmentSchema = z.object({
 
 /** `POST v1/user/2fa/totp/confirm`. */
 export const totpConfirmSchema = z.object({ code: totpCode });
-export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+export const recoveryCodesSchema = z.object({
+  recovery_codes: z.array(z.string()),
+  /** Only when enrolling with an enrolment token: the session the sign-in was waiting for. */
+  access_token: z.string().optional(),
+  expires_at: z.string().nullable().optional(),
+});
 
 /** `DELETE v1/user/2fa/totp`: the account password, as for every change of how one signs in. */
 export const totpDisableSchema = z.object({

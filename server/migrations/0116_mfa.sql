@@ -28,6 +28,9 @@ CREATE TABLE mfa_tokens (
   token_hash text NOT NULL UNIQUE,
   user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   remember boolean NOT NULL DEFAULT false,
+  -- `challenge`: the second step of a sign-in; `enrol`: a user the login.require_2fa policy covers, who has no
+  -- second factor yet, may call the TOTP enrolment routes with it and nothing else.
+  purpose text NOT NULL DEFAULT 'challenge' CHECK (purpose IN ('challenge', 'enrol')),
   expires_at timestamptz NOT NULL,
   used_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()

@@ -33,11 +33,15 @@ export function sessionChanged(): void {
   listeners.forEach((listener) => listener());
 }
 
-/** The second step a sign-in asks for when the account has a second factor (issue 31). */
+/**
+ * The second step a sign-in asks for when the account has a second factor (issue 31), or, with
+ * `enrolment_token`, the enrolment a `login.require_2fa` policy demands before any session.
+ */
 export interface MfaChallenge {
   mfa_token: string;
   methods: string[];
   remember: boolean;
+  enrolment_token?: string;
 }
 
 /**
@@ -106,4 +110,10 @@ export async function signInWithPasskey({
   });
   sessionChanged();
   setToken(data.access_token, keep);
+}
+
+/** Keeps the session a policy enrolment answered (`POST v1/user/2fa/totp/confirm` with the enrolment token). */
+export function keepEnrolledSession(accessToken: string, remember: boolean): void {
+  sessionChanged();
+  setToken(accessToken, remember);
 }

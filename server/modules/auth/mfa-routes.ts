@@ -9,12 +9,22 @@ import {
 import { tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
-import { requireUser } from '../../core/principal.ts';
+import { bearerToken, requireUser } from '../../core/principal.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/index.ts';
 import { route } from '../../core/route.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { readDevice, rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
-import { confirmTotp, disableTotp, mfaStatus, signInSecondStep, startTotp } from './mfa.ts';
+import {
+  confirmTotp,
+  disableTotp,
+  enrolmentUser,
+  finishEnrolment,
+  mfaStatus,
+  signInSecondStep,
+  startTotp,
+} from './mfa.ts';
 import { findUserById } from './users.ts';
 
 /** The second-factor routes (issue 31): the 2FA sign-in step and the caller's TOTP enrolment. */
@@ -49,8 +59,8 @@ export function registerMfaRoutes({ app, db }: AuthScope): void {
     method: 'GET',
     url: '/api/v1/user/2fa',
     tags: ['account'],
-    summary: "The caller's second factors",
-    access: requireUser,
+    summary: "The caller's second factors (an enrolment token may call it)",
+    access: enrolling(db),
     responses: { 200: mfaStatusSchema },
     handler: async ({ principal }) => ok(await mfaStatus(db, principal.userId)),
   });
@@ -63,7 +73,7 @@ export function registerMfaRoutes({ app, db }: AuthScope): void {
     summary: 'Start TOTP enrolment: a new secret, its otpauth URL and an SVG QR code',
     description: 'Not active until confirmed with a code. 409 when TOTP is already on.',
     errors: [409],
-    access: requireUser,
+    access: enrolling(db),
     responses: { 200: totpEnrolmentSchema },
     handler: async ({ principal }) => {
       const user = await findUserById(db, principal.userId);
@@ -78,17 +88,28 @@ export function registerMfaRoutes({ app, db }: AuthScope): void {
     config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
     tags: ['account'],
     summary: 'Turn TOTP on with a first code; answers ten recovery codes, shown this once',
-    access: requireUser,
+    description:
+      'Called with an enrolment token (`login.require_2fa`), it also answers the session the sign-in was ' +
+      'waiting for: `access_token` and `expires_at`.',
+    access: enrolling(db),
     body: totpConfirmSchema,
     responses: { 200: recoveryCodesSchema },
-    handler: async ({ body, principal, request }) => {
+    handler: async ({ body, principal, request, reply }) => {
       const codes = await confirmTotp(db, {
         userId: principal.userId,
         code: body.code,
         client: clientOf(request),
         device: readDevice(request),
       });
-      return ok({ recovery_codes: codes });
+      const session = principal.enrolmentTokenId
+        ? await finishEnrolment(db, {
+            tokenId: principal.enrolmentTokenId,
+            userId: principal.userId,
+            client: clientOf(request),
+          })
+        : null;
+      if (session) await rememberDevice(db, { request, reply, userId: principal.userId });
+      return ok({ recovery_codes: codes, ...(session ?? {}) });
     },
   });
 
@@ -113,4 +134,19 @@ export function registerMfaRoutes({ app, db }: AuthScope): void {
       return ok(null);
     },
   });
+}
+
+/**
+ * Access for the enrolment calls: a signed-in user, or the Bearer enrolment token of a user the
+ * `login.require_2fa` policy covers (good for these calls alone; every other route sees no principal).
+ */
+function enrolling(db: Queryable) {
+  return async (request: FastifyRequest): Promise<{ userId: string; enrolmentTokenId: string | null }> => {
+    const principal = await request.principal();
+    if (principal) return { userId: principal.userId, enrolmentTokenId: null };
+    const bearer = bearerToken(request);
+    const enrolment = bearer ? await enrolmentUser(db, bearer) : null;
+    if (!enrolment) throw AppError.unauthenticated();
+    return { userId: enrolment.userId, enrolmentTokenId: enrolment.tokenId };
+  };
 }

@@ -1,5 +1,5 @@
 import type { TokenAnswer } from '../../../schemas/auth.ts';
-import type { MfaMethod, MfaRequired, MfaStatus } from '../../../schemas/mfa.ts';
+import type { MfaEnrolmentRequired, MfaMethod, MfaRequired, MfaStatus } from '../../../schemas/mfa.ts';
 import { verifyPassword } from '../../credentials/password.ts';
 import { clearWindow, giveBackHit, hitWindow } from '../../credentials/rate-limit-store.ts';
 import { randomToken, sha256 } from '../../credentials/tokens.ts';
@@ -27,10 +27,62 @@ import type { UserRow } from './users.ts';
 /** An `mfa_token` lives five minutes and serves one sign-in. */
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
 
-/** What a first factor ends in: a session, or the second step. `userId` is for the route (device cookie). */
+/** An enrolment token (login.require_2fa) lives 15 minutes: time to install an authenticator app. */
+export const ENROLMENT_TOKEN_TTL_MS = 15 * 60_000;
+
+/** What a first factor ends in: a session, the second step, or enrolment only. `userId`: for the device cookie. */
 export type SignInResult =
   | { isSignedIn: true; userId: string; answer: TokenAnswer }
-  | { isSignedIn: false; userId: string; answer: MfaRequired };
+  | { isSignedIn: false; userId: string; answer: MfaRequired | MfaEnrolmentRequired };
+
+/** Whether `login.require_2fa` covers the user: `admins` (is_admin staff) or `staff` (any enabled staff). */
+export async function isCoveredByPolicy(db: Queryable, userId: string): Promise<boolean> {
+  const { require_2fa: policy } = await getSettings(db, 'login');
+  if (policy === 'none') return false;
+  const { rows } = await db.query<{ is_admin: number }>(
+    'SELECT is_admin FROM staff WHERE user_id = $1 AND state',
+    [userId],
+  );
+  const staff = rows[0];
+  return Boolean(staff) && (policy === 'staff' || Number(staff!.is_admin) === 1);
+}
+
+/**
+ * The user of a live enrolment token (the Bearer of a covered user who has no factor yet), or null. The
+ * TOTP enrolment routes accept it in place of an access token; nothing else does.
+ */
+export async function enrolmentUser(
+  db: Queryable,
+  bearer: string,
+): Promise<{ userId: string; tokenId: string } | null> {
+  if (!bearer || bearer.length > 200) return null;
+  const { rows } = await db.query<{ id: string; user_id: string }>(
+    `SELECT t.id, t.user_id FROM mfa_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = $1 AND t.purpose = 'enrol' AND t.used_at IS NULL AND t.expires_at > now() AND u.state`,
+    [sha256(bearer)],
+  );
+  return rows[0] ? { userId: rows[0].user_id, tokenId: rows[0].id } : null;
+}
+
+/** After an enrolment by enrolment token: spends it and opens the session the sign-in was waiting for. */
+export async function finishEnrolment(
+  db: Queryable,
+  { tokenId, userId, client }: { tokenId: string; userId: string; client: Client },
+): Promise<TokenAnswer | null> {
+  const { rows } = await db.query<{ remember: boolean }>(
+    `UPDATE mfa_tokens SET used_at = now() WHERE id = $1 AND purpose = 'enrol' AND used_at IS NULL
+     RETURNING remember`,
+    [tokenId],
+  );
+  if (!rows[0]) return null;
+  return openSession(db, {
+    userId,
+    remember: rows[0].remember,
+    client,
+    action: 'auth.login',
+    changes: { remember: rows[0].remember, mfa: 'totp_enrolled' },
+  });
+}
 
 /**
  * Call after a first factor succeeded. A user with a second factor gets `{ mfa_required, mfa_token, methods }`
@@ -50,6 +102,27 @@ export async function finishSignIn(
   const { userId, remember, client } = input;
   const methods = await methodsOf(db, userId);
   if (methods.length === 0) {
+    if (await isCoveredByPolicy(db, userId)) {
+      // The policy wants a second factor this user lacks: a token good for the enrolment calls alone.
+      const enrolmentToken = randomToken();
+      await db.query(
+        `INSERT INTO mfa_tokens (token_hash, user_id, remember, purpose, expires_at)
+         VALUES ($1, $2, $3, 'enrol', now() + $4::double precision * interval '1 millisecond')`,
+        [sha256(enrolmentToken), userId, remember, ENROLMENT_TOKEN_TTL_MS],
+      );
+      await recordActivity(db, {
+        client,
+        action: 'auth.mfa_enrolment_required',
+        operatorId: null,
+        subjectId: userId,
+        changes: { first: input.action },
+      });
+      return {
+        isSignedIn: false,
+        userId,
+        answer: { mfa_enrolment_required: true, enrolment_token: enrolmentToken, methods: ['totp'] },
+      };
+    }
     return { isSignedIn: true, userId, answer: await openSession(db, input) };
   }
   const mfaToken = randomToken();
@@ -254,7 +327,8 @@ export async function findPendingMfa(
 ): Promise<{ id: string; user_id: string; remember: boolean } | null> {
   const { rows } = await db.query<{ id: string; user_id: string; remember: boolean }>(
     `SELECT t.id, t.user_id, t.remember FROM mfa_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND u.state`,
+      WHERE t.token_hash = $1 AND t.purpose = 'challenge' AND t.used_at IS NULL AND t.expires_at > now()
+        AND u.state`,
     [sha256(mfaToken)],
   );
   return rows[0] ?? null;

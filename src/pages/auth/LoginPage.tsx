@@ -9,6 +9,7 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
+import { EnrolStep } from './EnrolStep.tsx';
 import { MfaStep } from './MfaStep.tsx';
 import { PasskeyButton } from './PasskeyButton.tsx';
 import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
@@ -60,6 +61,9 @@ export function LoginPage() {
     );
   }
 
+  if (challenge?.enrolment_token) {
+    return <EnrolStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
+  }
   if (challenge) {
     return <MfaStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
   }
