@@ -10,9 +10,16 @@ import { tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { bearerToken, requireUser } from '../../core/principal.ts';
+import { z } from 'zod';
+import { wireId } from '../../../schemas/wire.ts';
+import { PERMISSION } from '../../../schemas/permissions.ts';
+import { translate } from '../../../locales/index.ts';
+import { safeError } from '../../core/http.ts';
+import { getSettings } from '../../core/settings.ts';
+import { resolveMailer } from '../../mail/mailer.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/index.ts';
-import { route } from '../../core/route.ts';
+import { permission, route } from '../../core/route.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { readDevice, rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
@@ -22,13 +29,53 @@ import {
   enrolmentUser,
   finishEnrolment,
   mfaStatus,
+  resetFactors,
   signInSecondStep,
   startTotp,
 } from './mfa.ts';
 import { findUserById } from './users.ts';
 
 /** The second-factor routes (issue 31): the 2FA sign-in step and the caller's TOTP enrolment. */
-export function registerMfaRoutes({ app, db }: AuthScope): void {
+export function registerMfaRoutes({ app, db, config }: AuthScope): void {
+  route(app, {
+    method: 'DELETE',
+    url: '/api/v1/user/users/:id/2fa',
+    tags: ['account'],
+    summary:
+      "Reset a user's second factors (authenticator, recovery codes, passkeys); the user is told by mail",
+    description: "Audited as `auth.mfa_reset`. Only an administrator may reset an administrator's factors.",
+    access: permission(`${PERMISSION.usersUsers}.update`),
+    params: z.object({ id: wireId }),
+    responses: { 200: null },
+    handler: async ({ params, principal, request }) => {
+      const target = await resetFactors(db, {
+        userId: params.id,
+        actor: principal,
+        client: clientOf(request),
+      });
+      const locale = request.locale;
+      // Told in the background, like the other security notices (server/modules/delivery-notice.ts).
+      void (async () => {
+        if (!target.email) return;
+        const mailer = await resolveMailer({ db, config });
+        if (!mailer) return;
+        const site = await getSettings(db, 'site');
+        const params = {
+          site_name: site.site_name,
+          username: target.username,
+          time: new Date().toISOString(),
+          ip: request.ip,
+        };
+        await mailer.send({
+          to: target.email,
+          subject: translate(locale, 'auth.mail.mfa_reset_subject', params),
+          text: translate(locale, 'auth.mail.mfa_reset_body', params),
+        });
+      })().catch((error: unknown) => request.log.warn({ err: safeError(error) }, 'mfa reset notice failed'));
+      return ok(null);
+    },
+  });
+
   route(app, {
     method: 'POST',
     url: '/api/v1/user/login/2fa',

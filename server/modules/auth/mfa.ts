@@ -12,6 +12,7 @@ import {
 } from '../../credentials/totp.ts';
 import { AppError } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
@@ -318,6 +319,39 @@ export async function signInSecondStep(
     changes: { remember: pending.remember, mfa: method },
   });
   return { ...token, userId };
+}
+
+/**
+ * An administrator resets another user's second factors (`DELETE v1/user/users/<id>/2fa`): the authenticator,
+ * its recovery codes, the passkeys and pending two-step tokens go; audited as `auth.mfa_reset`. Only an
+ * administrator may reset an administrator's. Answers the user's username and email for the notice.
+ */
+export async function resetFactors(
+  db: Db,
+  { userId, actor, client }: { userId: string; actor: Principal; client: Client },
+): Promise<{ username: string; email: string | null }> {
+  const { rows } = await db.query<{ username: string; email: string | null; is_admin: number | null }>(
+    `SELECT u.username, u.email, s.is_admin FROM users u LEFT JOIN staff s ON s.user_id = u.id WHERE u.id = $1`,
+    [userId],
+  );
+  const target = rows[0];
+  if (!target) throw AppError.notFound();
+  if (Number(target.is_admin) === 1 && !actor.staff?.isAdmin) throw AppError.forbidden();
+  await db.transaction(async (tx) => {
+    const before = await mfaStatus(tx, userId);
+    await tx.query('DELETE FROM user_totp WHERE user_id = $1', [userId]);
+    await tx.query('DELETE FROM user_recovery_codes WHERE user_id = $1', [userId]);
+    await tx.query('DELETE FROM user_passkeys WHERE user_id = $1', [userId]);
+    await tx.query('DELETE FROM mfa_tokens WHERE user_id = $1 AND used_at IS NULL', [userId]);
+    await recordActivity(tx, {
+      client,
+      action: 'auth.mfa_reset',
+      operatorId: actor.userId,
+      subjectId: userId,
+      changes: { totp: before.totp, passkeys: before.passkeys },
+    });
+  });
+  return { username: target.username, email: target.email };
 }
 
 /** A live, unused `mfa_token` of an enabled user, or null. */
