@@ -67,6 +67,8 @@ export const settingsSchemas = {
     wechat_enabled: z.boolean().default(false),
     wechat_app_id: z.string().max(64).default(''),
     wechat_app_secret: z.string().max(128).default(''),
+    /** Issue 31: who must have a second factor (`admins`: is_admin staff; `staff`: every staff member). */
+    require_2fa: z.enum(['none', 'admins', 'staff']).default('none'),
   }),
   message: z.object({
     /** smtp(s)://user:pass@host:port; empty means "use SMTP_URL from the environment". */

@@ -4,14 +4,17 @@ import { purgeRateLimits } from './rate-limit-store.ts';
 import { purgeTokens } from './tokens.ts';
 
 /**
- * Housekeeping for the scheduler: deletes expired or revoked tokens, old codes and ended rate-limit windows.
+ * Housekeeping for the scheduler: deletes expired or revoked tokens, old codes, ended rate-limit windows and
+ * expired two-step sign-in tokens.
  * Example: `const counts = await purgeAuthRows(db)`.
  */
 export async function purgeAuthRows(
   db: Queryable,
-): Promise<{ tokens: number; codes: number; rateLimits: number }> {
+): Promise<{ tokens: number; codes: number; rateLimits: number; mfaTokens: number }> {
   const tokens = await purgeTokens(db);
   const codes = await purgeCodes(db);
   const rateLimits = await purgeRateLimits(db);
-  return { tokens, codes, rateLimits };
+  // Two-step sign-in tokens are worthless once expired (5 minutes) or spent.
+  const mfaTokens = (await db.query('DELETE FROM mfa_tokens WHERE expires_at < now()')).rowCount;
+  return { tokens, codes, rateLimits, mfaTokens };
 }

@@ -7,6 +7,7 @@ import { Link as RouterLink, Outlet, useLocation } from 'react-router-dom';
 const TABS = [
   { path: '/account/profile', label: 'app.account.profile' },
   { path: '/account/password', label: 'app.account.password' },
+  { path: '/account/security', label: 'app.account.security' },
 ] as const;
 
 /** /account's children (profile, password) as tabs over the page. */

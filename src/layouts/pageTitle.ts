@@ -53,6 +53,7 @@ export function pageTitleOf(
   if (area === 'account') {
     const account = { label: t('app.account.title'), to: '/account' };
     if (channel === 'password') return finish([account, { label: t('app.account.password') }]);
+    if (channel === 'security') return finish([account, { label: t('app.account.security') }]);
     return finish([account, { label: t('app.account.profile') }]);
   }
   if (area !== 'settings') return finish([{ label: segments.join(' / ') || t('app.dashboard.title') }]);

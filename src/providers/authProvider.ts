@@ -26,7 +26,8 @@ export function createAuthProvider(
 ): AuthProvider & { register(params: RegisterParams): Promise<void> } {
   return {
     async login(params: LoginParams) {
-      await signIn(params);
+      // The sign-in page drives the second step itself (LoginPage); a bare login cannot finish one.
+      if (await signIn(params)) throw new Error('mfa_required');
       clearProfile(client);
     },
 

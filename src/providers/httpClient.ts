@@ -14,6 +14,8 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** A Bearer token other than the session's (the 2FA enrolment token); a 401 then leaves the session alone. */
+  bearer?: string;
 }
 
 interface Envelope {
@@ -51,7 +53,7 @@ export const sessionExpiry = {
  */
 export async function httpClient<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', query, body, signal } = options;
-  const token = getToken();
+  const token = options.bearer ?? getToken();
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'Accept-Language': currentLocale(),
@@ -80,7 +82,7 @@ export async function httpClient<T = unknown>(path: string, options: RequestOpti
   const code = envelope?.code ?? response.status;
 
   if (code === 200 || code === 201) return (envelope ? envelope.data : undefined) as T;
-  if (code === 401 && token) {
+  if (code === 401 && token && !options.bearer) {
     // The session is gone (expired or revoked): forget it and start over from a clean page. Without a token
     // there is nothing to reset, and a reload would only swallow the message (for example a failed sign-in).
     removeToken();

@@ -39,6 +39,8 @@ interface Req {
 /** Unsafe operations that take no body (the path says it all). */
 const NO_BODY = new Set([
   'POST /api/v1/user/logout',
+  'POST /api/v1/user/2fa/totp',
+  'POST /api/v1/user/passkeys/options',
   'POST /api/v1/user/staff/{id}/invitation',
   'POST /api/v1/system/modules/{name}/enable',
   'POST /api/v1/system/modules/{name}/disable',

@@ -3,6 +3,8 @@ import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
+import { registerMfaRoutes } from './mfa-routes.ts';
+import { registerPasskeyRoutes } from './passkey-routes.ts';
 import { rateLimited } from './limits.ts';
 import { registerPasswordRoutes } from './password.ts';
 import { registerProfileRoutes } from './profile.ts';
@@ -15,6 +17,7 @@ export { recordActivity, type Client } from './activity.ts';
 export { clientOf, perAddress, type AuthScope } from './context.ts';
 export { readDevice, type DeviceCookie } from './device.ts';
 export { LIMITS, rateLimited } from './limits.ts';
+export { finishSignIn, type SignInResult } from './mfa.ts';
 export { countPasswordAttempt, openSession, passwordAttemptSucceeded } from './session.ts';
 export { findUserById, findUserByIdentifier, insertUser, takenFields } from './users.ts';
 
@@ -32,6 +35,8 @@ export const authModule: AppModule = {
       });
       const authScope = { ...ctx, app: scope };
       registerLoginRoutes(authScope);
+      registerMfaRoutes(authScope);
+      registerPasskeyRoutes(authScope);
       registerCaptchaRoutes(authScope);
       registerRegisterRoutes(authScope);
       registerPasswordRoutes(authScope);

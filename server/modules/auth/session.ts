@@ -8,6 +8,7 @@ import { NOW } from '../../engine/system-access.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
 import { LIMITS, rateLimited } from './limits.ts';
+import { finishSignIn, type SignInResult } from './mfa.ts';
 import { findUserByIdentifier, updateUser } from './users.ts';
 
 /**
@@ -37,7 +38,8 @@ export async function openSession(
 }
 
 /**
- * `POST login`: signs in with a username, email or phone and a password. Throws 429 past the failure windows
+ * `POST login`: signs in with a username, email or phone and a password (then `finishSignIn`: a session, or
+ * the second step for a user with a second factor). Throws 429 past the failure windows
  * and 422 `auth.failed` for an unknown account, a wrong password or a disabled account (the same answer for
  * all three); every refusal is in the activity log. `device` is the browser's device cookie (device.ts): on
  * a device that signed in to this account before, the device's own window replaces the account's ceiling.
@@ -57,7 +59,7 @@ export async function signInWithPassword(
     client: Client;
     device?: DeviceCookie | null;
   },
-): Promise<TokenAnswer & { userId: string }> {
+): Promise<SignInResult> {
   const user = await findUserByIdentifier(db, identifier);
   const attempt = await countPasswordAttempt(db, { user, identifier, client, device });
 
@@ -76,14 +78,8 @@ export async function signInWithPassword(
   }
 
   await passwordAttemptSucceeded(db, attempt);
-  const token = await openSession(db, {
-    userId: user.id,
-    remember,
-    client,
-    action: 'auth.login',
-    changes: { remember },
-  });
-  return { ...token, userId: user.id };
+  // A user with a second factor gets the second step instead of a session (mfa.ts).
+  return finishSignIn(db, { userId: user.id, remember, client, action: 'auth.login', changes: { remember } });
 }
 
 /** The windows one password check was counted in (from `countPasswordAttempt`). */

@@ -3,12 +3,15 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox, PublicLoading, TextField } from '../../public-ui/controls.tsx';
 import { safeHref } from '../../lib/safeHref.ts';
-import { sessionChanged, signIn } from '../../providers/session.ts';
+import { sessionChanged, signIn, type MfaChallenge } from '../../providers/session.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
 import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
+import { EnrolStep } from './EnrolStep.tsx';
+import { MfaStep } from './MfaStep.tsx';
+import { PasskeyButton } from './PasskeyButton.tsx';
 import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
 
@@ -25,19 +28,27 @@ export function LoginPage() {
   const form = useAuthForm();
   const [values, setValues] = useState({ username: '', password: '', remember: false });
   const invitation = params.get('invitation');
+  // Set when the account has a second factor: the password was right, the code comes next (MfaStep).
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
 
+  const enter = async () => {
+    // An existing account opening an invitation link joins the invited staff record after signing in.
+    if (await joinInvitation(invitation)) sessionChanged();
+    navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+  };
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    let pending: MfaChallenge | null = null;
     const isDone = await form.submit(
       () => loadAuthSchemas().then((m) => m.loginSchema),
       values,
       async (data) => {
-        await signIn(data);
-        // An existing account opening an invitation link joins the invited staff record after signing in.
-        if (await joinInvitation(invitation)) sessionChanged();
+        pending = await signIn(data);
       },
     );
-    if (isDone) navigate(safeHref(params.get('href')) ?? '/dashboard', { replace: true });
+    if (!isDone) return;
+    if (pending) setChallenge(pending);
+    else await enter();
   };
   // WeChat sends the user back here with code + state (issue 7).
   const wechatCode = params.get('code');
@@ -50,6 +61,13 @@ export function LoginPage() {
     );
   }
 
+  if (challenge?.enrolment_token) {
+    return <EnrolStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
+  }
+  if (challenge) {
+    return <MfaStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
+  }
+
   return (
     <AuthFormFrame
       id="login"
@@ -59,6 +77,12 @@ export function LoginPage() {
       onSubmit={onSubmit}
       footer={
         <>
+          <PasskeyButton
+            label={t('auth.passkey.sign_in')}
+            remember={values.remember}
+            onDone={enter}
+            onError={form.setFormError}
+          />
           <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
           <div className="pu-row-between">
             <AppLink className="pu-link" to={withHref('/register', params.get('href'), invitation)}>
