@@ -7,6 +7,7 @@ import { rateLimited } from './limits.ts';
 import { registerPasswordRoutes } from './password.ts';
 import { registerProfileRoutes } from './profile.ts';
 import { registerRegisterRoutes } from './register.ts';
+import { registerSessionRoutes } from './sessions.ts';
 
 export { purgeAuthRows } from '../../credentials/purge.ts';
 // The public face that other ways of signing in (wechat) build on: sessions, account lookups, the limits,
@@ -36,6 +37,7 @@ export const authModule: AppModule = {
       registerRegisterRoutes(authScope);
       registerPasswordRoutes(authScope);
       registerProfileRoutes(authScope);
+      registerSessionRoutes(authScope);
     });
   },
 };
