@@ -29,6 +29,10 @@ const PasswordPage = lazyScreen(
   () => import('../pages/account/PasswordPage.tsx'),
   (m) => m.PasswordPage,
 );
+const SessionsPage = lazyScreen(
+  () => import('../pages/account/SessionsPage.tsx'),
+  (m) => m.SessionsPage,
+);
 const ProfilePage = lazyScreen(
   () => import('../pages/account/ProfilePage.tsx'),
   (m) => m.ProfilePage,
@@ -97,6 +101,7 @@ export function AdminApp() {
           <Route index element={<Navigate to="profile" replace />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="password" element={<PasswordPage />} />
+          <Route path="sessions" element={<SessionsPage />} />
         </Route>
         <Route
           path="/dashboard"

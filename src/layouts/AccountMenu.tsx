@@ -31,6 +31,9 @@ export function AccountMenu({ onLogout }: { onLogout: () => void }) {
         <MenuItem component={RouterLink} to="/account/password" onClick={close}>
           {t('app.account.password')}
         </MenuItem>
+        <MenuItem component={RouterLink} to="/account/sessions" onClick={close}>
+          {t('app.account.sessions')}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             close();

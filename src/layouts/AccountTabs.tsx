@@ -7,9 +7,10 @@ import { Link as RouterLink, Outlet, useLocation } from 'react-router-dom';
 const TABS = [
   { path: '/account/profile', label: 'app.account.profile' },
   { path: '/account/password', label: 'app.account.password' },
+  { path: '/account/sessions', label: 'app.account.sessions' },
 ] as const;
 
-/** /account's children (profile, password) as tabs over the page. */
+/** /account's children (profile, password, sessions) as tabs over the page. */
 export function AccountTabs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
