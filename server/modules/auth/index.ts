@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { registerApiTokenRoutes } from './api-tokens.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
 import { rateLimited } from './limits.ts';
@@ -38,6 +39,7 @@ export const authModule: AppModule = {
       registerPasswordRoutes(authScope);
       registerProfileRoutes(authScope);
       registerSessionRoutes(authScope);
+      registerApiTokenRoutes(authScope);
     });
   },
 };

@@ -39,7 +39,7 @@ export async function listSessions(
     user_agent: string | null;
   }>(
     `SELECT id, created_at, last_used_at, ip, user_agent FROM access_tokens
-      WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+      WHERE user_id = $1 AND scope IS NULL AND revoked_at IS NULL AND expires_at > now()
       ORDER BY last_used_at DESC, id DESC`,
     [userId],
   );
@@ -63,7 +63,7 @@ export async function endSession(
 ): Promise<void> {
   const { rowCount } = await db.query(
     `UPDATE access_tokens SET revoked_at = now()
-      WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()`,
+      WHERE id = $1 AND user_id = $2 AND scope IS NULL AND revoked_at IS NULL AND expires_at > now()`,
     [sessionId, userId],
   );
   if (rowCount === 0) throw AppError.notFound();
@@ -110,8 +110,10 @@ export function registerSessionRoutes({ app, db }: AuthScope): void {
     summary: "The caller's live sign-ins (device, address, last seen); `current` is this one",
     access: requireUser,
     responses: { 200: z.array(sessionSchema) },
-    handler: async ({ principal }) =>
-      ok(await listSessions(db, { userId: principal.userId, currentTokenId: principal.tokenId })),
+    handler: async ({ principal }) => {
+      if (principal.apiToken) throw AppError.forbidden();
+      return ok(await listSessions(db, { userId: principal.userId, currentTokenId: principal.tokenId }));
+    },
   });
 
   route(app, {
@@ -124,6 +126,7 @@ export function registerSessionRoutes({ app, db }: AuthScope): void {
     params: sessionParams,
     responses: { 200: null },
     handler: async ({ params, principal, request }) => {
+      if (principal.apiToken) throw AppError.forbidden();
       await endSession(db, { userId: principal.userId, sessionId: params.id, client: clientOf(request) });
       return ok(null);
     },
