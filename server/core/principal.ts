@@ -18,6 +18,22 @@ export interface Principal {
   staff: { id: string; isAdmin: boolean; departmentId: string | null } | null;
   /** Union of the enabled roles' menu_ids; admins hold every name (see `can`). */
   permissions: ReadonlySet<string>;
+  /** Set when the caller is a personal API token: its name (activity rows name it). */
+  apiToken?: { id: string; name: string };
+}
+
+/**
+ * What a personal API token may do: the names of its scope its owner holds now (an administrator holds
+ * every name), never administrator powers. Computed on every request from the owner's current principal,
+ * so an owner who loses a role loses it in their tokens at once.
+ */
+export function narrowToToken(
+  owner: Pick<Principal, 'staff' | 'permissions'>,
+  scope: readonly string[],
+): Pick<Principal, 'staff' | 'permissions'> {
+  if (!owner.staff) return { staff: null, permissions: new Set() };
+  const held = scope.filter((name) => owner.staff!.isAdmin || owner.permissions.has(name));
+  return { staff: { ...owner.staff, isAdmin: false }, permissions: new Set(held) };
 }
 
 declare module 'fastify' {
@@ -108,11 +124,15 @@ export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accoun
         enabledUsers: accounts.enabledUsers,
       });
       if (!owner) return null;
-      const { userId, tokenId } = owner;
-      const { staff, permissions } = await cachedPrincipal(db, userId, () =>
-        accounts.loadPrincipal(db, { userId, tokenId }),
-      );
-      return { userId, tokenId, staff, permissions };
+      const { userId, tokenId, apiToken } = owner;
+      const parts = await cachedPrincipal(db, userId, () => accounts.loadPrincipal(db, { userId, tokenId }));
+      if (!apiToken) return { userId, tokenId, staff: parts.staff, permissions: parts.permissions };
+      return {
+        userId,
+        tokenId,
+        ...narrowToToken(parts, apiToken.scope),
+        apiToken: { id: tokenId, name: apiToken.name },
+      };
     })();
     return this.principalCache;
   });

@@ -43,6 +43,8 @@ export async function issueToken(
 export interface TokenOwner {
   tokenId: string;
   userId: string;
+  /** A personal API token: the permission names it may use and its name; null for a sign-in session. */
+  apiToken?: { name: string; scope: readonly string[] } | null;
 }
 
 /** A live token's owner, with when it expires and when its use was last written (for caches). */
@@ -64,7 +66,7 @@ export async function resolveToken(
   enabledUsers: EnabledUsers,
 ): Promise<TokenOwner | null> {
   const found = await lookupToken(db, accessToken, enabledUsers);
-  return found && { tokenId: found.tokenId, userId: found.userId };
+  return found && { tokenId: found.tokenId, userId: found.userId, apiToken: found.apiToken ?? null };
 }
 
 /**
@@ -83,8 +85,10 @@ export async function lookupToken(
     remember: boolean;
     last_used_at: Date;
     expires_at: Date;
+    name: string | null;
+    scope: string[] | null;
   }>(
-    `SELECT t.id, t.user_id, t.remember, t.last_used_at, t.expires_at
+    `SELECT t.id, t.user_id, t.remember, t.last_used_at, t.expires_at, t.name, t.scope
        FROM access_tokens t
       WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()`,
     [sha256(accessToken)],
@@ -114,7 +118,8 @@ export async function lookupToken(
       if (!row.remember) expiresAt = touchedAt + SESSION_IDLE_MS;
     }
   }
-  return { tokenId: String(row.id), userId: String(row.user_id), expiresAt, touchedAt };
+  const apiToken = row.scope ? { name: row.name ?? '', scope: row.scope } : null;
+  return { tokenId: String(row.id), userId: String(row.user_id), apiToken, expiresAt, touchedAt };
 }
 
 /**

@@ -31,11 +31,20 @@ export async function writeActivity(
   });
 }
 
-/** writeActivity for a signed-in actor. */
+/** writeActivity for a signed-in actor; a personal API token's rows carry `changes.via_token` `{ id, name }`. */
 export function writeActorActivity(
   db: Queryable,
   actor: Actor,
   row: { action: string; subjectType: string; subjectId: string | null; changes?: Record<string, unknown> },
 ): Promise<void> {
-  return writeActivity(db, { ...row, operatorId: actor.userId, ip: actor.ip, userAgent: actor.userAgent });
+  // A personal API token's writes say which token acted (issue 31, item 6).
+  const token = actor.principal?.apiToken;
+  const changes = token ? { ...row.changes, via_token: { id: token.id, name: token.name } } : row.changes;
+  return writeActivity(db, {
+    ...row,
+    ...(changes ? { changes } : {}),
+    operatorId: actor.userId,
+    ip: actor.ip,
+    userAgent: actor.userAgent,
+  });
 }

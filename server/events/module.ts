@@ -6,7 +6,7 @@ import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
 import { rawAnswer, route } from '../core/route.ts';
-import { bearerToken, can, requireUser, type Principal } from '../core/principal.ts';
+import { bearerToken, can, narrowToToken, requireUser, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { hubFor, type StampedEvent } from './hub.ts';
@@ -179,7 +179,11 @@ function openStream({
     void resolveToken(db, token, request.server.accounts.enabledUsers)
       .then(async (owner) => {
         if (!owner) return close();
-        stream.principal = await request.server.accounts.loadPrincipal(db, owner);
+        const loaded = await request.server.accounts.loadPrincipal(db, owner);
+        // A personal API token's stream stays within the token's scope (issue 31, item 6).
+        stream.principal = owner.apiToken
+          ? { ...loaded, ...narrowToToken(loaded, owner.apiToken.scope), apiToken: stream.principal.apiToken }
+          : loaded;
         refreshDemand();
       })
       .catch(() => undefined);

@@ -33,6 +33,10 @@ const SecurityPage = lazyScreen(
   () => import('../pages/account/SecurityPage.tsx'),
   (m) => m.SecurityPage,
 );
+const SessionsPage = lazyScreen(
+  () => import('../pages/account/SessionsPage.tsx'),
+  (m) => m.SessionsPage,
+);
 const ProfilePage = lazyScreen(
   () => import('../pages/account/ProfilePage.tsx'),
   (m) => m.ProfilePage,
@@ -102,6 +106,7 @@ export function AdminApp() {
           <Route path="profile" element={<ProfilePage />} />
           <Route path="password" element={<PasswordPage />} />
           <Route path="security" element={<SecurityPage />} />
+          <Route path="sessions" element={<SessionsPage />} />
         </Route>
         <Route
           path="/dashboard"

@@ -34,6 +34,9 @@ export function AccountMenu({ onLogout }: { onLogout: () => void }) {
         <MenuItem component={RouterLink} to="/account/security" onClick={close}>
           {t('app.account.security')}
         </MenuItem>
+        <MenuItem component={RouterLink} to="/account/sessions" onClick={close}>
+          {t('app.account.sessions')}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             close();

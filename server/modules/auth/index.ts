@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { createDbRateLimitStore } from '../../credentials/rate-limit-store.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { registerApiTokenRoutes } from './api-tokens.ts';
 import { registerCaptchaRoutes } from './captcha.ts';
 import { registerLoginRoutes } from './login.ts';
 import { registerMfaRoutes } from './mfa-routes.ts';
@@ -9,6 +10,7 @@ import { rateLimited } from './limits.ts';
 import { registerPasswordRoutes } from './password.ts';
 import { registerProfileRoutes } from './profile.ts';
 import { registerRegisterRoutes } from './register.ts';
+import { registerSessionRoutes } from './sessions.ts';
 
 export { purgeAuthRows } from '../../credentials/purge.ts';
 // The public face that other ways of signing in (wechat) build on: sessions, account lookups, the limits,
@@ -41,6 +43,8 @@ export const authModule: AppModule = {
       registerRegisterRoutes(authScope);
       registerPasswordRoutes(authScope);
       registerProfileRoutes(authScope);
+      registerSessionRoutes(authScope);
+      registerApiTokenRoutes(authScope);
     });
   },
 };
