@@ -37,6 +37,10 @@ const SessionsPage = lazyScreen(
   () => import('../pages/account/SessionsPage.tsx'),
   (m) => m.SessionsPage,
 );
+const TokensPage = lazyScreen(
+  () => import('../pages/account/TokensPage.tsx'),
+  (m) => m.TokensPage,
+);
 const ProfilePage = lazyScreen(
   () => import('../pages/account/ProfilePage.tsx'),
   (m) => m.ProfilePage,
@@ -107,6 +111,7 @@ export function AdminApp() {
           <Route path="password" element={<PasswordPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="sessions" element={<SessionsPage />} />
+          <Route path="tokens" element={<TokensPage />} />
         </Route>
         <Route
           path="/dashboard"

@@ -9,9 +9,10 @@ const TABS = [
   { path: '/account/password', label: 'app.account.password' },
   { path: '/account/security', label: 'app.account.security' },
   { path: '/account/sessions', label: 'app.account.sessions' },
+  { path: '/account/tokens', label: 'app.account.tokens' },
 ] as const;
 
-/** /account's children (profile, password, sessions) as tabs over the page. */
+/** /account's children (profile, password, sessions, tokens) as tabs over the page. */
 export function AccountTabs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
