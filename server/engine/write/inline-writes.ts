@@ -112,7 +112,7 @@ async function lockedChildren(
   parentId: string,
 ): Promise<WireRecord[]> {
   const rows = await lockChildRows(tx, { child: list.child, foreignKey: list.foreignKey, parentId });
-  return loadRecords(tx, { ...ctx, resource: list.child }, rows);
+  return loadRecords(tx, { ...ctx, resource: list.child, viewer: undefined }, rows);
 }
 
 /**
@@ -124,6 +124,7 @@ function childContext(ctx: OperationContext, list: InlineList, index: number | n
   return {
     ...ctx,
     resource: list.child,
+    isInlineChild: true,
     authorize: () => Promise.reject(new Error('inline children are authorized through their parent')),
     label: (field) => {
       if (!lang) return index === null ? list.key : `${list.key}.${index}.${field}`;
