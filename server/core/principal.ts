@@ -98,6 +98,15 @@ export interface Accounts {
   loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal>;
   /** Which of these user ids name an enabled account. */
   enabledUsers: EnabledUsers;
+  /**
+   * Whether a caller's data scope holds a record, from the record's scope columns an event carries (no
+   * query): live events of scoped resources reach only the subscribers who may see the record.
+   */
+  seesRecord(
+    principal: Principal,
+    permission: string,
+    record: { departments: readonly string[]; owners: readonly string[] },
+  ): boolean;
 }
 
 /**

@@ -3,6 +3,7 @@ import { staff } from '../../resources/staff.ts';
 import { users } from '../../resources/users.ts';
 import type { Accounts, DataScope, Principal, PrincipalRole } from '../core/principal.ts';
 import type { Db, Queryable } from '../db/index.ts';
+import { seesRecord } from './scope.ts';
 import { asSystem } from './system-access.ts';
 
 /**
@@ -10,7 +11,7 @@ import { asSystem } from './system-access.ts';
  * the events stream), read through the engine's seam: the app hands `accounts` to `registerPrincipal`
  * (server/app.ts), so core code names no table the engine owns.
  */
-export const accounts: Accounts = { loadPrincipal, enabledUsers };
+export const accounts: Accounts = { loadPrincipal, enabledUsers, seesRecord };
 
 /**
  * A user's enabled staff record, its enabled roles (each role's permission names, data scope and the

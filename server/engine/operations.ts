@@ -115,8 +115,10 @@ export async function updateRecord(
 /** `DELETE <path>/<id>`: 409 naming who still uses the record when a foreign key refuses. */
 export async function deleteRecord(ctx: OperationContext, { id }: { id: string }): Promise<null> {
   const actor = await ctx.authorize('delete');
-  await withUsersCounted(ctx, () => ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })));
-  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete' }], actor);
+  const before = await withUsersCounted(ctx, () =>
+    ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })),
+  );
+  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete', before }], actor);
   return null;
 }
 

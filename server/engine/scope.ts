@@ -1,4 +1,4 @@
-import { departments } from '../../resources/departments.ts';
+import { departments as departmentsResource } from '../../resources/departments.ts';
 import type { Resource, ScopeColumns } from '../../resources/define.ts';
 import type { Principal } from '../core/principal.ts';
 import type { Queryable } from '../db/index.ts';
@@ -100,7 +100,7 @@ async function resolve(db: Queryable, resource: Resource, principal: Principal):
     else if (home && role.dataScope === 'department_and_below') below.push(home);
   }
   if (columns.department && below.length)
-    for (const id of await asSystem(db).treeIds(departments, { ids: below, direction: 'down' }))
+    for (const id of await asSystem(db).treeIds(departmentsResource, { ids: below, direction: 'down' }))
       exact.add(id);
   return { all: false, userId: principal.userId, departmentIds: columns.department ? [...exact] : [], own };
 }
@@ -173,4 +173,88 @@ export async function idsInScope(
     params,
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Whether the caller's data scope holds a record, from the record's scope columns alone (its department with
+ * its ancestors, and its owners: what a live event carries, `audienceOf`): the same union over the roles
+ * granting `permission` as `rowScope`, answered without a query, for every subscriber of every event.
+ */
+export function seesRecord(
+  principal: Principal,
+  permission: string,
+  record: { departments: readonly string[]; owners: readonly string[] },
+): boolean {
+  if (principal.staff?.isAdmin) return true;
+  const home = principal.staff?.departmentId ?? null;
+  const [department] = record.departments;
+  return (principal.roles ?? [])
+    .filter((r) => r.permissions.has(permission))
+    .some((role) => {
+      if (role.dataScope === 'all') return true;
+      if (role.dataScope === 'self') return record.owners.includes(principal.userId);
+      if (role.dataScope === 'custom')
+        return department !== undefined && role.departmentIds.includes(department);
+      if (role.dataScope === 'department') return home !== null && department === home;
+      return home !== null && record.departments.includes(home);
+    });
+}
+
+/** The scope columns of some records, as a live event carries them (hub.ts `RecordAudience`). */
+export interface Audience {
+  departments: string[];
+  owners: string[];
+}
+
+/**
+ * The audiences of these records (by id) of a scoped resource, or undefined for an unscoped one: their scope
+ * columns from `known` rows (a deleted record's, read before the delete) or read now, and each department's
+ * ancestors in one recursive query.
+ */
+export async function audienceOf(
+  db: Queryable,
+  resource: Resource,
+  ids: readonly string[],
+  known: ReadonlyMap<string, Record<string, unknown>> = new Map(),
+): Promise<Record<string, Audience> | undefined> {
+  const columns = scopeColumnsOf(resource);
+  if (!columns) return undefined;
+  const rows = new Map(known);
+  const missing = ids.filter((id) => !rows.has(id));
+  if (missing.length) {
+    const wanted = [columns.department, columns.owner, columns.self].filter((c): c is string => Boolean(c));
+    const { rows: found } = await db.query<Record<string, unknown>>(
+      `SELECT "id"::text AS "id"${wanted.map((c) => `, ${ident(c)}::text AS ${ident(c)}`).join('')}
+         FROM ${ident(resource.table)} WHERE "id" = ANY($1::bigint[])`,
+      [missing],
+    );
+    for (const row of found) rows.set(String(row.id), row);
+  }
+  const text = (row: Record<string, unknown> | undefined, column: string | null) =>
+    column && row?.[column] != null ? String(row[column]) : null;
+  const departments = [
+    ...new Set(
+      ids.map((id) => text(rows.get(id), columns.department)).filter((d): d is string => d !== null),
+    ),
+  ];
+  const paths = new Map<string, string[]>();
+  if (departments.length) {
+    const { rows: steps } = await db.query<{ start: string; id: string; depth: number }>(
+      `WITH RECURSIVE up(start, id, parent, depth) AS (
+         SELECT id, id, parent_id, 0 FROM ${ident(departmentsResource.table)} WHERE id = ANY($1::bigint[])
+         UNION ALL SELECT up.start, d.id, d.parent_id, up.depth + 1
+           FROM ${ident(departmentsResource.table)} d JOIN up ON d.id = up.parent WHERE up.depth < 64)
+       SELECT start::text AS start, id::text AS id, depth FROM up ORDER BY start, depth`,
+      [departments],
+    );
+    for (const step of steps) paths.set(step.start, [...(paths.get(step.start) ?? []), step.id]);
+  }
+  const out: Record<string, Audience> = {};
+  for (const id of ids) {
+    const row = rows.get(id);
+    const department = text(row, columns.department);
+    const owners = [text(row, columns.owner), text(row, columns.self)].filter((o): o is string => o !== null);
+    out[id] = { departments: department ? (paths.get(department) ?? [department]) : [], owners };
+  }
+  return out;
 }

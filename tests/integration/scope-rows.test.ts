@@ -5,6 +5,7 @@ import { readMigrations } from '../../server/db/migrate.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
 import { createGadgetLabels, FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
+import { openSse, type SseEvent, type SseStream } from '../helpers/sse.ts';
 import { multipartFile } from '../helpers/upload.ts';
 
 /**
@@ -113,7 +114,9 @@ beforeAll(async () => {
   selfer = await caller('selfer', dept.west, 'self', [...STAFF_ALL, ...GADGETS_ALL]);
 });
 
+const streams: SseStream[] = [];
 afterAll(async () => {
+  for (const s of streams) s.close();
   await t?.close();
 });
 
@@ -318,5 +321,46 @@ describe('CSV', () => {
       [[member.sales, member.west]],
     );
     expect(rows.map((r) => r.name)).toEqual(['Member Sales', 'Member West']);
+  });
+});
+
+describe('live events', () => {
+  const about = (id: string) => (e: SseEvent) => {
+    const data = e.data as { id?: string | null; ids?: string[] | null };
+    return e.event === 'record' && (data.id === id || data.ids?.includes(id) === true);
+  };
+
+  it('a subscriber hears only of the records in its scope (one event or many)', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const leadStream = await openSse(base, lead.token);
+    const selfStream = await openSse(base, selfer.token);
+    streams.push(leadStream, selfStream);
+    await Promise.all([leadStream.connected(), selfStream.connected()]);
+
+    // Events reach a stream in the order they were published: once the later in-scope one has come, the
+    // earlier out-of-scope one would have come before it.
+    const far = await call('POST', STAFF, admin, { name: 'Far away', department_id: dept.west });
+    const near = await call('POST', STAFF, admin, { name: 'Nearby', department_id: dept.salesA });
+    const [farId, nearId] = [far.json().data.id as string, near.json().data.id as string];
+    await leadStream.waitFor(about(nearId));
+    expect(leadStream.events.some(about(farId))).toBe(false);
+
+    // A bulk call's event lists only the ids the subscriber may see.
+    const bulk = await call('PATCH', `${STAFF}?ids=${member.east},${selfer.staffId}`, admin, { state: true });
+    expect(bulk.statusCode).toBe(200);
+    const mine = await selfStream.waitFor(about(selfer.staffId));
+    expect((mine.data as { ids: string[] }).ids).toEqual([selfer.staffId]);
+    const theirs = await leadStream.waitFor(about(member.east));
+    expect((theirs.data as { ids: string[] }).ids).toEqual([member.east]);
+
+    // A delete is decided by the record as it was.
+    await call('DELETE', `${STAFF}/${farId}`, admin);
+    await call('DELETE', `${STAFF}/${nearId}`, admin);
+    const gone = await leadStream.waitFor(
+      (e) => about(nearId)(e) && (e.data as { action: string }).action === 'delete',
+    );
+    expect(gone.data).toMatchObject({ action: 'delete' });
+    expect(leadStream.events.filter(about(farId))).toEqual([]);
+    expect(selfStream.events.some(about(nearId))).toBe(false);
   });
 });

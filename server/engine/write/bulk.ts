@@ -50,10 +50,12 @@ export async function deleteRecords(
 ): Promise<string[]> {
   const actor = await ctx.authorize('delete');
   const ids = parseBulkIds(rawIds);
+  const before = new Map<string, Record<string, unknown>>();
   await ctx.db.transaction(async (tx) => {
-    for (const id of await lockAll(ctx, tx, ids, actor)) await removeRecord(ctx, { tx, id, actor });
+    for (const id of await lockAll(ctx, tx, ids, actor))
+      before.set(id, await removeRecord(ctx, { tx, id, actor }));
   });
-  await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'delete', ids, actor });
+  await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'delete', ids, actor, before });
   return ids;
 }
 

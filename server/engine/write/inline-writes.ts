@@ -84,8 +84,10 @@ export async function writeInlineLists(
     const kept = new Set(items.flatMap((item) => (item.id === undefined ? [] : [item.id])));
     for (const id of existing.keys()) {
       if (kept.has(id)) continue;
-      await asItemOf(key, null, () => removeRecord(childContext(ctx, list, null), { tx, id, actor }));
-      written.push({ resource: child, id, action: 'delete' });
+      const before = await asItemOf(key, null, () =>
+        removeRecord(childContext(ctx, list, null), { tx, id, actor }),
+      );
+      written.push({ resource: child, id, action: 'delete', before });
     }
     for (const [index, { id, ...fields }] of items.entries()) {
       const itemCtx = childContext(ctx, list, index);

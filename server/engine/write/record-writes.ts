@@ -95,11 +95,11 @@ export async function patchRecord(
     await writeAudit(tx, { resource, action: 'update', subjectId: id, changes, actor });
 }
 
-/** Deletes one record with its hooks and audit row. */
+/** Deletes one record with its hooks and audit row; returns the record as it was (for its live event). */
 export async function removeRecord(
   ctx: OperationContext,
   { tx, id, actor }: { tx: Queryable; id: string; actor: Actor },
-): Promise<void> {
+): Promise<WireRecord> {
   const { resource } = ctx;
   const scope = await writeScope(ctx, tx, actor);
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
@@ -121,6 +121,7 @@ export async function removeRecord(
     changes: diffChanges(resource, before, null),
     actor,
   });
+  return before;
 }
 
 /**
