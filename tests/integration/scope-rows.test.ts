@@ -324,6 +324,16 @@ describe('CSV', () => {
   });
 });
 
+describe('dashboard', () => {
+  it('counts the staff of the caller scope', async () => {
+    const res = await call('GET', '/api/v1/system/dashboard', desk.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.counts.staff).toBe(2);
+    const all = await call('GET', '/api/v1/system/dashboard', admin);
+    expect(all.json().data.counts.staff).toBeGreaterThan(2);
+  });
+});
+
 describe('live events', () => {
   const about = (id: string) => (e: SseEvent) => {
     const data = e.data as { id?: string | null; ids?: string[] | null };
