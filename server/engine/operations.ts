@@ -21,6 +21,7 @@ import {
 } from './write/record-writes.ts';
 import { loadRecords } from './list/records.ts';
 import type { WireRecord } from './list/wire.ts';
+import { rowScope, scopeList } from './scope.ts';
 
 /**
  * The engine's operations on one resource, each a pipeline in the same order: authorize -> validate ->
@@ -41,8 +42,9 @@ export async function listRecords(
   const { db, resource } = ctx;
   const q = parseListQuery(resource, query, { filters: hooksOf(ctx.hooks, resource).filters });
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
-  const page = await readPage(db, resource, q);
-  const data = await loadRecords(db, ctx, page.rows, q.includes);
+  const scope = await rowScope(db, resource, actor.principal);
+  const page = await readPage(db, resource, scopeList(resource, q, scope));
+  const data = await loadRecords(db, { ...ctx, viewer: actor.principal }, page.rows, q.includes);
   return paged(data, {
     total: page.total,
     page: page.currentPage,
@@ -60,7 +62,8 @@ export async function readRecord(
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('read');
   const includes = readableIncludes(ctx, actor, query);
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
+  return fetchRecord(ctx, { db: ctx.db, id, includes, scope, viewer: actor.principal });
 }
 
 /**
@@ -133,8 +136,10 @@ export async function updateRecord(
 /** `DELETE <path>/<id>`: 409 naming who still uses the record when a foreign key refuses. */
 export async function deleteRecord(ctx: OperationContext, { id }: { id: string }): Promise<null> {
   const actor = await ctx.authorize('delete');
-  await withUsersCounted(ctx, () => ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })));
-  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete' }], actor);
+  const before = await withUsersCounted(ctx, () =>
+    ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })),
+  );
+  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete', before }], actor);
   return null;
 }
 
@@ -161,10 +166,11 @@ function readableIncludes(ctx: OperationContext, actor: Actor, query: RawQuery):
 }
 
 /** A create/update answer: the record with its readable inline lists and the asked relations. */
-function answer(
+async function answer(
   ctx: OperationContext,
   { id, lists, actor, asked }: { id: string; lists: readonly InlineList[]; actor: Actor; asked: string[] },
 ): Promise<WireRecord> {
   const includes = [...new Set([...readableLists(lists, actor), ...asked])];
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
+  return fetchRecord(ctx, { db: ctx.db, id, includes, scope, viewer: actor.principal });
 }

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Principal } from '../../core/principal.ts';
+import { rowScope, scopeList } from '../scope.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './format.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
@@ -29,14 +30,17 @@ export interface ExportPlan {
 /**
  * Parses the export parameters (422 for unknown fields or conditions). Columns that refer to records the
  * caller may not read are a 403 when `fields=` names them and are left out of the default set
- * (include-access.ts).
+ * (include-access.ts). The rows are those of the caller's data scope (scope.ts): a job plans again with the
+ * principal it loads when it runs, so its scope is the requester's at that moment.
  */
-export function planExport(
+export async function planExport(
+  db: Queryable,
   resource: Resource,
   raw: RawQuery,
   access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
-): ExportPlan {
-  const q = parseListQuery(resource, raw, { paged: false, filters: access.filters });
+): Promise<ExportPlan> {
+  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters });
+  const q = scopeList(resource, parsed, await rowScope(db, resource, access.principal));
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
   const columns = exportColumns(resource, raw.fields);
   return {
@@ -75,7 +79,11 @@ export async function exportRecords(
 ): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
   const filters = hooksOf(ctx.hooks, ctx.resource).filters;
-  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal, filters });
+  const plan = await planExport(ctx.db, ctx.resource, raw, {
+    registry: ctx.registry,
+    principal: actor.principal,
+    filters,
+  });
   if (
     jobs?.isRunning() &&
     (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold

@@ -13,6 +13,7 @@ import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
 import { publishManyChanged } from '../write/record-events.ts';
 import { insertRecord, patchRecord } from '../write/record-writes.ts';
+import { idsInScope, isInScope, rowScope, scopeColumnsOf } from '../scope.ts';
 import type { RawQuery } from '../list/query.ts';
 import { withoutSystemKeys, writeSchemas } from '../../../resources/write.ts';
 
@@ -157,6 +158,7 @@ export async function runImport(
       errors.push({ row, errors: { ...(result.success ? {} : fieldErrors(result.error, t)), ...refs } });
     else planned.push({ row, data: result.data as Record<string, unknown>, existingId });
   });
+  for (const u of await scopeErrors(ctx, actor, lang, planned, upsert)) errors.push(u);
   for (const u of await uniqueErrors(ctx, planned, lang)) {
     const same = errors.find((e) => e.row === u.row);
     if (same) Object.assign(same.errors, u.errors);
@@ -192,6 +194,45 @@ export async function runImport(
   if (planned.length > 0)
     await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
   return report;
+}
+
+/**
+ * Rows outside the caller's data scope (scope.ts), each named: a row matching a record the caller cannot
+ * see (on the `upsert` field: the same answer whether it is out of scope or elsewhere), and a new row that
+ * would put its record outside the scope (on the department field). Such rows leave the `planned` list.
+ */
+async function scopeErrors(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  planned: PlannedRow[],
+  upsert: string | null,
+): Promise<ImportReport['errors']> {
+  const { db, resource } = ctx;
+  const scope = await rowScope(db, resource, actor.principal);
+  if (scope.all) return [];
+  const visible = await idsInScope(
+    db,
+    resource,
+    scope,
+    planned.flatMap((p) => p.existingId ?? []),
+  );
+  const department = scopeColumnsOf(resource)?.department;
+  const errors: ImportReport['errors'] = [];
+  for (const p of planned) {
+    if (
+      p.existingId
+        ? visible.has(p.existingId)
+        : isInScope(resource, scope, { ...p.data, created_by: actor.userId })
+    )
+      continue;
+    const field = p.existingId ? (upsert ?? 'id') : (department ?? 'id');
+    const key = p.existingId ? 'engine.scope.row_out_of_scope' : 'engine.scope.out_of_scope_short';
+    errors.push({ row: p.row, errors: { [field]: [lang.t(key)] } });
+  }
+  const failed = new Set(errors.map((e) => e.row));
+  planned.splice(0, planned.length, ...planned.filter((p) => !failed.has(p.row)));
+  return errors;
 }
 
 async function readCsv(

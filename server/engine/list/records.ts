@@ -3,6 +3,11 @@ import type { Queryable } from '../../db/index.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
+import type { Principal } from '../../core/principal.ts';
+import { rowScope, scopeSql } from '../scope.ts';
+
+/** Columns every engine table has (the snapshot adds them): who created and who last wrote the record. */
+export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
 
 /** SELECT list of a resource's readable columns (write-only columns are never read). */
 export function selectColumns(resource: Resource): string {
@@ -13,14 +18,20 @@ export function selectColumns(resource: Resource): string {
     cols.push(f.kind === 'date' ? `${ident(f.name)}::text AS ${ident(f.name)}` : ident(f.name));
   }
   if (resource.timestamps) cols.push('"created_at"', '"updated_at"');
+  cols.push(...RECORD_AUTHORS.map(ident));
   return cols.join(', ');
 }
 
-/** What loading records needs besides the rows: the resource, the others (includes) and their hooks (afterRead). */
+/**
+ * What loading records needs besides the rows: the resource, the others (includes) and their hooks
+ * (afterRead), and who is reading: the records an include embeds are those in the viewer's data scope
+ * (scope.ts; undefined: the system, everything).
+ */
 export interface RecordScope {
   resource: Resource;
   registry: readonly Resource[];
   hooks: ResourceHooksTable;
+  viewer: Principal | undefined;
 }
 
 /** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */
@@ -118,9 +129,11 @@ async function fetchByIds(
 ): Promise<Map<string, WireRecord>> {
   if (ids.length === 0) return new Map();
   const target = scope.resource;
+  const params: unknown[] = [...ids];
+  const visible = scopeSql(target, await rowScope(db, target, scope.viewer), (v) => `$${params.push(v)}`);
   const { rows } = await db.query(
-    `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-    ids,
+    `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})${visible ? ` AND ${visible}` : ''}`,
+    params,
   );
   const records = await loadRecords(db, scope, rows);
   return new Map(records.map((r) => [r.id, r]));
