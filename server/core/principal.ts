@@ -11,6 +11,21 @@ import {
 } from './auth-cache.ts';
 import { AppError } from './errors.ts';
 
+/** Which rows a role sees of the resources it grants (docs/operations.md, Security model). */
+export type DataScope = 'all' | 'department_and_below' | 'department' | 'self' | 'custom';
+
+/** One enabled role of the caller, as the engine needs it for data scopes and field access. */
+export interface PrincipalRole {
+  id: string;
+  /** This role's permission names (its menu_ids). */
+  permissions: ReadonlySet<string>;
+  dataScope: DataScope;
+  /** data_scope_department_ids, for 'custom'. */
+  departmentIds: readonly string[];
+  /** field_access: "<resource>.<field>" -> 'hidden' | 'read'. */
+  fieldAccess: Readonly<Record<string, 'hidden' | 'read'>>;
+}
+
 /** Who is calling: the signed-in user, their staff record (if any) and the permission names they hold. */
 export interface Principal {
   userId: string;
@@ -18,6 +33,8 @@ export interface Principal {
   staff: { id: string; isAdmin: boolean; departmentId: string | null } | null;
   /** Union of the enabled roles' menu_ids; admins hold every name (see `can`). */
   permissions: ReadonlySet<string>;
+  /** The enabled roles only. */
+  roles: readonly PrincipalRole[];
 }
 
 declare module 'fastify' {
@@ -109,10 +126,10 @@ export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accoun
       });
       if (!owner) return null;
       const { userId, tokenId } = owner;
-      const { staff, permissions } = await cachedPrincipal(db, userId, () =>
+      const { staff, permissions, roles } = await cachedPrincipal(db, userId, () =>
         accounts.loadPrincipal(db, { userId, tokenId }),
       );
-      return { userId, tokenId, staff, permissions };
+      return { userId, tokenId, staff, permissions, roles };
     })();
     return this.principalCache;
   });

@@ -1,7 +1,7 @@
 import { roles } from '../../resources/roles.ts';
 import { staff } from '../../resources/staff.ts';
 import { users } from '../../resources/users.ts';
-import type { Accounts, Principal } from '../core/principal.ts';
+import type { Accounts, Principal, PrincipalRole } from '../core/principal.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { asSystem } from './system-access.ts';
 
@@ -24,15 +24,28 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
     columns: ['id', 'is_admin', 'department_id'],
   });
   const names = new Set<string>();
+  const held: PrincipalRole[] = [];
   if (record) {
     const links = await system.links(staff, { field: 'role_ids', ids: [String(record.id)] });
-    const held = await system.list<{ permissions: { menu_ids?: unknown } | null }>(roles, {
+    const rows = await system.list<{
+      id: string;
+      permissions: { menu_ids?: unknown } | null;
+      field_access: unknown;
+    }>(roles, {
       where: { id: { in: links.map((l) => l.target) }, state: true },
-      columns: ['permissions'],
+      columns: ['id', 'permissions', 'field_access'],
     });
-    for (const role of held) {
+    for (const role of rows) {
       const ids = role.permissions?.menu_ids;
-      if (Array.isArray(ids)) for (const id of ids) names.add(String(id));
+      const own = new Set(Array.isArray(ids) ? ids.map(String) : []);
+      for (const id of own) names.add(id);
+      held.push({
+        id: String(role.id),
+        permissions: own,
+        dataScope: 'all',
+        departmentIds: [],
+        fieldAccess: fieldAccessOf(role.field_access),
+      });
     }
   }
   return {
@@ -42,7 +55,17 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
       ? { id: String(record.id), isAdmin: Number(record.is_admin) === 1, departmentId: record.department_id }
       : null,
     permissions: names,
+    roles: held,
   };
+}
+
+/** A stored `field_access` value, keeping only the entries the engine understands. */
+function fieldAccessOf(value: unknown): Record<string, 'hidden' | 'read'> {
+  const out: Record<string, 'hidden' | 'read'> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    for (const [key, access] of Object.entries(value))
+      if (access === 'hidden' || access === 'read') out[key] = access;
+  return out;
 }
 
 /** Which of these user ids name an enabled account (a token of any other is not live). */
