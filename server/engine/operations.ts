@@ -5,6 +5,7 @@ import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
 import type { Actor } from './write/audit.ts';
 import type { OperationContext } from './context.ts';
+import { assertWritable, hiddenFields } from './field-access.ts';
 import { hooksOf } from './hooks.ts';
 import { assertIncludesReadable } from './list/include-access.ts';
 import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
@@ -38,10 +39,13 @@ export async function listRecords(
 ): Promise<ListResult> {
   const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
-  const q = parseListQuery(resource, query, { filters: hooksOf(ctx.hooks, resource).filters });
+  const q = parseListQuery(resource, query, {
+    filters: hooksOf(ctx.hooks, resource).filters,
+    hidden: hiddenFields(actor.principal, resource),
+  });
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const page = await readPage(db, resource, q);
-  const data = await loadRecords(db, ctx, page.rows, q.includes);
+  const data = await loadRecords(db, { ...ctx, viewer: actor.principal }, page.rows, q.includes);
   return paged(data, {
     total: page.total,
     page: page.currentPage,
@@ -59,7 +63,7 @@ export async function readRecord(
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('read');
   const includes = readableIncludes(ctx, actor, query);
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  return fetchRecord(ctx, { db: ctx.db, id, includes, viewer: actor.principal });
 }
 
 /**
@@ -71,6 +75,7 @@ export async function createRecord(
   { body, query = {} }: { body: unknown; query?: RawQuery },
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('create');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body, 'create');
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'create', body), lists);
@@ -94,6 +99,7 @@ export async function updateRecord(
   { id, body, query = {} }: { id: string; body: unknown; query?: RawQuery },
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'update', body), lists);
@@ -134,7 +140,11 @@ export function validateBody(
 
 /** The relations `include=a,b` asks to embed (read, create, update), each readable by the caller (403). */
 function readableIncludes(ctx: OperationContext, actor: Actor, query: RawQuery): string[] {
-  const { includes } = parseListQuery(ctx.resource, { include: query.include });
+  const { includes } = parseListQuery(
+    ctx.resource,
+    { include: query.include },
+    { hidden: hiddenFields(actor.principal, ctx.resource) },
+  );
   assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, includes);
   return includes;
 }
@@ -145,5 +155,5 @@ function answer(
   { id, lists, actor, asked }: { id: string; lists: readonly InlineList[]; actor: Actor; asked: string[] },
 ): Promise<WireRecord> {
   const includes = [...new Set([...readableLists(lists, actor), ...asked])];
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  return fetchRecord(ctx, { db: ctx.db, id, includes, viewer: actor.principal });
 }

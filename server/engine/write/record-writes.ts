@@ -2,6 +2,7 @@ import { hashPassword } from '../../credentials/password.ts';
 import { isIdString } from '../../../resources/define.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import type { OperationContext } from '../context.ts';
@@ -125,12 +126,21 @@ export async function fetchRecord(
     id,
     includes = [],
     forUpdate = false,
-  }: { db: Queryable; id: string; includes?: readonly string[]; forUpdate?: boolean },
+    viewer,
+  }: {
+    db: Queryable;
+    id: string;
+    includes?: readonly string[];
+    forUpdate?: boolean;
+    /** The caller the answer is for: fields it may not see are left out (field-access.ts). */
+    viewer?: Principal | null;
+  },
 ): Promise<WireRecord> {
   if (!isIdString(id)) throw AppError.notFound();
   const row = await selectRow(db, { resource: ctx.resource, id, forUpdate });
   if (!row) throw AppError.notFound();
-  const [record] = await loadRecords(db, ctx, [row], includes);
+  const { resource, registry, hooks } = ctx;
+  const [record] = await loadRecords(db, { resource, registry, hooks, viewer }, [row], includes);
   return record!;
 }
 
