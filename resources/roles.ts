@@ -11,6 +11,14 @@ export const rolePermissions = z.object({
 export const DATA_SCOPES = ['all', 'department_and_below', 'department', 'self', 'custom'] as const;
 
 /**
+ * A role's field access: `"<resource>.<field>"` -> `hidden` (absent from every answer) or `read` (shown, not
+ * written). A field not named is writable as the resource allows. The server refuses keys naming no
+ * registered resource's field, `id`, and a resource's required fields without a default
+ * (server/modules/people, server/engine/field-access.ts).
+ */
+export const roleFieldAccess = z.record(z.string().trim().min(3).max(200), z.enum(['hidden', 'read']));
+
+/**
  * Roles (`v1/user/roles`). Members hold the union of their enabled roles' `menu_ids`. The server refuses
  * unknown names and names the editor does not hold (server/modules/people).
  */
@@ -22,6 +30,7 @@ export const roles = defineResource({
     name: field(z.string().trim().min(1).max(60), { search: 'like', sort: true, list: true, unique: true }),
     intro: field(z.string().trim().max(500).default(''), { input: 'textarea', list: true }),
     permissions: field(rolePermissions.default({ menu_ids: [] }), { list: false }),
+    field_access: field(roleFieldAccess.default({}), { list: false }),
     sort: field(z.int().min(0).max(1_000_000).default(0), { sort: true, list: true }),
     state: field(z.boolean().default(true), { search: '=', sort: true, list: true }),
     data_scope: field(z.enum(DATA_SCOPES).default('all'), { search: '=', list: false }),

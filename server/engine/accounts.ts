@@ -33,9 +33,10 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
       id: string | number;
       permissions: { menu_ids?: unknown } | null;
       data_scope: DataScope | null;
+      field_access: unknown;
     }>(roles, {
       where: { id: { in: links.map((l) => l.target) }, state: true },
-      columns: ['id', 'permissions', 'data_scope'],
+      columns: ['id', 'permissions', 'data_scope', 'field_access'],
     });
     const custom = held.filter((r) => r.data_scope === 'custom').map((r) => String(r.id));
     const departmentsOf = new Map<string, string[]>();
@@ -50,7 +51,7 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
         permissions: own,
         dataScope: role.data_scope ?? 'all',
         departmentIds: departmentsOf.get(String(role.id)) ?? [],
-        fieldAccess: {},
+        fieldAccess: fieldAccessOf(role.field_access),
       });
     }
   }
@@ -63,6 +64,15 @@ export async function loadPrincipal(db: Db, owner: { userId: string; tokenId: st
     permissions: names,
     roles: enabled,
   };
+}
+
+/** A stored `field_access` value, keeping only the entries the engine understands. */
+function fieldAccessOf(value: unknown): Record<string, 'hidden' | 'read'> {
+  const out: Record<string, 'hidden' | 'read'> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    for (const [key, access] of Object.entries(value))
+      if (access === 'hidden' || access === 'read') out[key] = access;
+  return out;
 }
 
 /** Which of these user ids name an enabled account (a token of any other is not live). */

@@ -6,6 +6,7 @@ import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
 import type { Actor } from './write/audit.ts';
 import type { OperationContext } from './context.ts';
+import { assertWritable, hiddenFields } from './field-access.ts';
 import { hooksOf } from './hooks.ts';
 import { assertIncludesReadable } from './list/include-access.ts';
 import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
@@ -40,7 +41,10 @@ export async function listRecords(
 ): Promise<ListResult> {
   const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
-  const q = parseListQuery(resource, query, { filters: hooksOf(ctx.hooks, resource).filters });
+  const q = parseListQuery(resource, query, {
+    filters: hooksOf(ctx.hooks, resource).filters,
+    hidden: hiddenFields(actor.principal, resource),
+  });
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const scope = await rowScope(db, resource, actor.principal);
   const page = await readPage(db, resource, scopeList(resource, q, scope));
@@ -81,6 +85,7 @@ export async function createRecord(
   }: { body: unknown; query?: RawQuery; idempotencyKey?: string | null },
 ): Promise<{ record: WireRecord; replayed: boolean }> {
   const actor = await ctx.authorize('create');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body, 'create');
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'create', body), lists);
@@ -118,6 +123,7 @@ export async function updateRecord(
   { id, body, query = {} }: { id: string; body: unknown; query?: RawQuery },
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'update', body), lists);
@@ -160,7 +166,11 @@ export function validateBody(
 
 /** The relations `include=a,b` asks to embed (read, create, update), each readable by the caller (403). */
 function readableIncludes(ctx: OperationContext, actor: Actor, query: RawQuery): string[] {
-  const { includes } = parseListQuery(ctx.resource, { include: query.include });
+  const { includes } = parseListQuery(
+    ctx.resource,
+    { include: query.include },
+    { hidden: hiddenFields(actor.principal, ctx.resource) },
+  );
   assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, includes);
   return includes;
 }

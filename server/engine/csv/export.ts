@@ -9,6 +9,7 @@ import type { Db, Queryable } from '../../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './format.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
 import { fieldsOf, ident } from '../schema/fields.ts';
+import { hiddenFields } from '../field-access.ts';
 import { hooksOf } from '../hooks.ts';
 import { readableExportColumns } from '../list/include-access.ts';
 import { fieldLabel, type Lang } from '../labels.ts';
@@ -28,7 +29,8 @@ export interface ExportPlan {
 }
 
 /**
- * Parses the export parameters (422 for unknown fields or conditions). Columns that refer to records the
+ * Parses the export parameters (422 for unknown fields or conditions; a field the caller may not see is
+ * unknown to it, field-access.ts). Columns that refer to records the
  * caller may not read are a 403 when `fields=` names them and are left out of the default set
  * (include-access.ts). The rows are those of the caller's data scope (scope.ts): a job plans again with the
  * principal it loads when it runs, so its scope is the requester's at that moment.
@@ -39,10 +41,11 @@ export async function planExport(
   raw: RawQuery,
   access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
 ): Promise<ExportPlan> {
-  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters });
+  const hidden = hiddenFields(access.principal, resource);
+  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters, hidden });
   const q = scopeList(resource, parsed, await rowScope(db, resource, access.principal));
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
-  const columns = exportColumns(resource, raw.fields);
+  const columns = exportColumns(resource, raw.fields, hidden);
   return {
     columns: readableExportColumns(resource, access.registry, access.principal, columns, isExplicit),
     where: q.where,
@@ -182,11 +185,11 @@ async function* cursorBatches(db: Db, query: ExportQuery): AsyncGenerator<Record
 }
 
 /** The exported columns: `fields=a,b` (readable fields only) or every readable field. */
-function exportColumns(resource: Resource, fields: unknown): string[] {
+function exportColumns(resource: Resource, fields: unknown, hidden: ReadonlySet<string>): string[] {
   const readable = [
     'id',
     ...fieldsOf(resource)
-      .filter((f) => !f.meta.writeOnly)
+      .filter((f) => !f.meta.writeOnly && !hidden.has(f.name))
       .map((f) => f.name),
   ];
   if (resource.timestamps) readable.push('created_at', 'updated_at');

@@ -11,6 +11,7 @@ import { resolveReferences } from './references.ts';
 import { fieldByName, fieldsOf, ident } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
+import { fieldForbidden, restrictedFields } from '../field-access.ts';
 import { publishManyChanged } from '../write/record-events.ts';
 import { insertRecord, patchRecord } from '../write/record-writes.ts';
 import { idsInScope, isInScope, rowScope, scopeColumnsOf } from '../scope.ts';
@@ -65,7 +66,7 @@ export async function importRecords(
   const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
   const rows = await readCsv(await upload(), max);
   if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
-    await checkHeader(ctx, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
+    await checkHeader(ctx, actor, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
     return jobs.queueImport(ctx.resource, rows, options, actor, lang.locale);
   }
   const report = await runImport(ctx, actor, lang, rows, options);
@@ -99,10 +100,23 @@ function upsertOf(resource: Resource, header: string[], upsert: string | null): 
   return upsert ?? (idColumn(resource, header) ? 'id' : null);
 }
 
-/** The column readers of a header row; 422 when it is empty or a column matches no field. */
-async function checkHeader(ctx: OperationContext, lang: Lang, header: string[], upsert: string | null) {
+/**
+ * The column readers of a header row; 422 when it is empty or a column matches no field, 403 naming the
+ * columns of fields the caller may not write (hidden or read-only, field-access.ts): before any row is read,
+ * so neither a dry run nor a job gets further.
+ */
+async function checkHeader(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  header: string[],
+  upsert: string | null,
+) {
   if (!header.length) throw AppError.validation({ file: ['engine.csv.empty'] });
   const { readers, unknown } = await columnReaders(ctx, lang, header, upsert === 'id');
+  const restricted = restrictedFields(actor.principal, ctx.resource);
+  const denied = [...new Set(readers.flatMap((r) => (r.field && restricted.has(r.field) ? [r.field] : [])))];
+  if (denied.length) throw fieldForbidden(denied);
   if (unknown.length)
     throw new AppError(422, 'engine.csv.unknown_column_named', {
       params: { field: unknown[0]!.slice(0, 100) },
@@ -127,7 +141,7 @@ export async function runImport(
   const { resource, db } = ctx;
   const { dryRun } = options;
   const upsert = upsertOf(resource, header ?? [], options.upsert);
-  const readers = await checkHeader(ctx, lang, header ?? [], upsert);
+  const readers = await checkHeader(ctx, actor, lang, header ?? [], upsert);
   const t = (key: string, params: Record<string, unknown>) => lang.t(key, params);
   const inputs = rows.map((cells) => rowInput(readers, cells));
   const existing = upsert

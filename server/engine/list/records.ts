@@ -1,5 +1,7 @@
 import type { Resource } from '../../../resources/define.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
+import { hideFields } from '../field-access.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
@@ -31,11 +33,31 @@ export interface RecordScope {
   resource: Resource;
   registry: readonly Resource[];
   hooks: ResourceHooksTable;
+  /**
+   * Who the records are for: only the rows of its data scope are embedded (scope.ts) and the fields it may
+   * not see are removed from them and from what they embed (field-access.ts). `undefined` for the engine's
+   * own reads (a write's `before`): required, so no path forgets to say.
+   */
   viewer: Principal | undefined;
 }
 
-/** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */
+/**
+ * Loads the records with these ids (in the given order), with many-to-many ids and the includes, without
+ * the fields `scope.viewer` may not see.
+ */
 export async function loadRecords(
+  db: Queryable,
+  scope: RecordScope,
+  rows: Record<string, unknown>[],
+  includes: readonly string[] = [],
+): Promise<WireRecord[]> {
+  const { viewer, ...whole } = scope;
+  const records = await loadWhole(db, whole, rows, includes);
+  hideFields(viewer, scope.resource, scope.registry, records);
+  return records;
+}
+
+async function loadWhole(
   db: Queryable,
   scope: RecordScope,
   rows: Record<string, unknown>[],
@@ -103,7 +125,7 @@ const INCLUDERS: {
         `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id"`,
         ids,
       );
-      const children = await loadRecords(db, { ...scope, resource: child }, rows);
+      const children = await loadWhole(db, { ...scope, resource: child }, rows);
       for (const r of records) r[name] = children.filter((c) => c[spec.foreignKey] === r.id);
     },
   },
@@ -135,7 +157,7 @@ async function fetchByIds(
     `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})${visible ? ` AND ${visible}` : ''}`,
     params,
   );
-  const records = await loadRecords(db, scope, rows);
+  const records = await loadWhole(db, scope, rows);
   return new Map(records.map((r) => [r.id, r]));
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { OperationContext } from '../context.ts';
 import { splitInline, writeInlineLists } from './inline-writes.ts';
+import { assertWritable } from '../field-access.ts';
 import { validateBody } from '../operations.ts';
 import { publishChanges, publishManyChanged, type RecordChange } from './record-events.ts';
 import { lockRows } from './record-sql.ts';
@@ -23,6 +24,7 @@ export async function updateRecords(
   { ids: rawIds, body }: { ids: unknown; body: unknown },
 ): Promise<string[]> {
   const actor = await ctx.authorize('update');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const ids = parseBulkIds(rawIds);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const given = validateBody(ctx, 'update', body);

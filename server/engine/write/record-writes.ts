@@ -2,6 +2,7 @@ import { hashPassword } from '../../credentials/password.ts';
 import { isIdString } from '../../../resources/define.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import type { OperationContext } from '../context.ts';
@@ -141,6 +142,7 @@ export async function fetchRecord(
     db: Queryable;
     id: string;
     scope: RowScope;
+    /** The caller the answer is for: rows out of its scope and fields it may not see are left out. */
     viewer: Principal | undefined;
     includes?: readonly string[];
     forUpdate?: boolean;
@@ -149,7 +151,8 @@ export async function fetchRecord(
   if (!isIdString(id)) throw AppError.notFound();
   const row = await selectRow(db, { resource: ctx.resource, id, forUpdate, scope });
   if (!row) throw AppError.notFound();
-  const [record] = await loadRecords(db, { ...ctx, viewer }, [row], includes);
+  const { resource, registry, hooks } = ctx;
+  const [record] = await loadRecords(db, { resource, registry, hooks, viewer }, [row], includes);
   return record!;
 }
 
