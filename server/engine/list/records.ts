@@ -5,7 +5,6 @@ import { hideFields } from '../field-access.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
-import type { Principal } from '../../core/principal.ts';
 import { rowScope, scopeSql } from '../scope.ts';
 
 /** Columns every engine table has (the snapshot adds them): who created and who last wrote the record. */
@@ -51,9 +50,8 @@ export async function loadRecords(
   rows: Record<string, unknown>[],
   includes: readonly string[] = [],
 ): Promise<WireRecord[]> {
-  const { viewer, ...whole } = scope;
-  const records = await loadWhole(db, whole, rows, includes);
-  hideFields(viewer, scope.resource, scope.registry, records);
+  const records = await loadWhole(db, scope, rows, includes);
+  hideFields(scope.viewer, scope.resource, scope.registry, records);
   return records;
 }
 

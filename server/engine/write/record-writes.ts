@@ -13,7 +13,6 @@ import { hooksOf } from '../hooks.ts';
 import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
 import { loadRecords } from '../list/records.ts';
 import { isInScope, rowScope, scopeColumnsOf, UNRESTRICTED, type RowScope } from '../scope.ts';
-import type { Principal } from '../../core/principal.ts';
 import type { WireRecord } from '../list/wire.ts';
 
 /**
