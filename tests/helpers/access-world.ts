@@ -50,6 +50,10 @@ export interface World {
   departmentOf: Map<string, string | null>;
   /** How many records of each resource the world created. */
   created: Record<string, number>;
+  /** A random valid body for a create by a non-administrator (references drawn from the world's records). */
+  randomBody(r: Resource): Promise<Record<string, unknown>>;
+  /** Notes a record the test created through the API as `author` (for the oracle). */
+  note(r: string, id: string, author: string, department?: string | null): void;
 }
 
 /** Roles never restrict these: the id, and fields no answer carries. */
@@ -201,6 +205,8 @@ export async function buildWorld(
     authors,
     departmentOf,
     created,
+    randomBody: (r) => randomBody(r, ctx, false),
+    note,
   };
 }
 
@@ -371,6 +377,7 @@ async function fieldValue(
   const key = `${r.name}.${f.name}`;
   // Roles: known names, a neutral scope (the world's own roles carry the random ones).
   if (key === 'roles.permissions') return { menu_ids: [] };
+  if (key === 'departments.parent_id') return rng.chance(0.3) ? '0' : rng.pick(ctx.departments).id;
   if (key === 'roles.data_scope' || key === 'roles.data_scope_department_ids' || key === 'roles.field_access')
     return undefined;
   // Only an administrator makes administrators or hands out roles (server/modules/people).

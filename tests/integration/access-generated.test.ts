@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogs } from '../../locales/index.ts';
 import { hasOperation, searchConditions, type Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
@@ -54,6 +55,8 @@ let base: string;
 let world: World;
 const cases: Record<string, number> = {};
 const streams: SseStream[] = [];
+/** The administrator's export header per resource (English labels). */
+const adminHeaders = new Map<string, string[]>();
 
 beforeAll(async () => {
   const started = performance.now();
@@ -87,7 +90,18 @@ describe.each(engineResources.map((r) => [r.name, r] as const))('%s (generated a
     const failures: string[] = [];
     const records = await oracleRecords(t, world, r);
     const adminView = new Map((await listEverything(t, world.admin.token, r)).map((x) => [x.id, x]));
+    if (hasOperation(r, 'export')) {
+      const res = await t.request({
+        url: `/api/${r.endpoint}/export`,
+        token: world.admin.token,
+        headers: { 'accept-language': 'en' },
+      });
+      adminHeaders.set(r.name, (parseCsv(res.body.replace(/^\uFEFF/, '')) as string[][])[0] ?? []);
+    }
     for (const caller of world.callers) await checkCaller(r, caller, records, adminView, failures);
+    // Creates last: they add records the checks above did not expect.
+    if (hasOperation(r, 'create'))
+      for (const caller of world.callers) await checkCreates(r, caller, adminView, failures);
     expect(failures).toEqual([]);
   }, 240_000);
 
@@ -113,6 +127,29 @@ describe('records and callers (generated access)', () => {
             `${r.name} ${row.id}: created_by ${JSON.stringify(row.created_by)}, created by ${author}`,
           );
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('roles answer their data scope and field access as set (neutral when not set)', async () => {
+    const failures: string[] = [];
+    for (const role of world.oracle.roles) {
+      const res = await t.request({ url: `/api/v1/user/roles/${role.id}`, token: world.admin.token });
+      const data = (res.json() as { data: Record<string, unknown> }).data;
+      const got = {
+        data_scope: data.data_scope,
+        data_scope_department_ids: ((data.data_scope_department_ids as unknown[] | undefined) ?? null)
+          ?.map(String)
+          .sort(),
+        field_access: sortKeys(data.field_access),
+      };
+      const want = {
+        data_scope: role.dataScope,
+        data_scope_department_ids: [...role.departmentIds].sort(),
+        field_access: sortKeys(role.fieldAccess),
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        failures.push(`role ${role.id}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -153,6 +190,7 @@ describe('records and callers (generated access)', () => {
         res.statusCode === 200
           ? (res.json() as { data: { field_access?: unknown } }).data.field_access
           : null;
+      if (res.body.includes('data_scope')) failures.push(`${caller.label} user/info sends data_scope`);
       if (JSON.stringify(sortKeys(got)) !== JSON.stringify(sortKeys(expected)))
         failures.push(
           `${caller.label} user/info ${res.statusCode}: field_access ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`,
@@ -366,6 +404,7 @@ async function checkCaller(
         );
       else if (rows.length - 1 !== expected.size)
         fail(`export: ${rows.length - 1} rows, expected ${expected.size}`);
+      checkExportColumns(fail, r, caller, rows[0] ?? [], hidden);
     }
   }
 
@@ -447,6 +486,72 @@ async function checkCaller(
       }
     }
   }
+}
+
+/**
+ * Creates: a hidden or read-only field is a 403 naming it, a department the caller cannot see a 422 naming
+ * the column, and a plain create in scope is the caller's own record, which it then reads.
+ */
+async function checkCreates(r: Resource, caller: Caller, adminView: Map<string, Row>, failures: string[]) {
+  const R = oracleResource(r);
+  const w = world.oracle;
+  if (!mayRead(w, caller, R) || !mayDo(w, caller, R, 'create')) return;
+  const fail = (what: string) => failures.push(`${caller.label} ${what}`);
+  const url = `/api/${r.endpoint}`;
+  const field = (f: string) => r.fields.find((x) => x.name === f)!;
+  const restricted = restrictableFields(r).filter(
+    (f) => fieldLevel(w, caller, R, f) !== 'write' && !field(f).meta.readOnly,
+  );
+  const body = await world.randomBody(r);
+  const some = [...adminView.values()].at(-1);
+  for (const f of restricted.slice(0, 2)) {
+    const res = await request('POST', url, caller.token, r.name, {
+      ...body,
+      [f]: body[f] ?? some?.[f] ?? null,
+    });
+    if (res.status !== 403 || !Object.keys(res.json?.errors ?? {}).includes(f))
+      fail(
+        `create with ${fieldLevel(w, caller, R, f)} ${f}: ${res.status} ${res.body.slice(0, 200)}, expected 403 naming it`,
+      );
+    if (res.status === 201) return;
+  }
+  if (restricted.some((f) => !field(f).schema.safeParse(undefined).success) || r.name === 'departments')
+    return;
+  const allowed = Object.fromEntries(Object.entries(body).filter(([k]) => !restricted.includes(k)));
+  const column = R.scope?.department;
+  const candidates: (string | null)[] = [null, ...w.departments.map((d) => d.id)];
+  const wouldSee = (d: string | null) =>
+    sees(w, caller, R, { id: '0', created_by: caller.userId, ...(column ? { [column]: d } : {}) });
+  if (column && !restricted.includes(column)) {
+    const away = candidates.find((d) => d !== null && !wouldSee(d));
+    if (away) {
+      const res = await request('POST', url, caller.token, r.name, { ...allowed, [column]: away });
+      if (res.status !== 422 || !Object.keys(res.json?.errors ?? {}).includes(column))
+        fail(
+          `create in department ${away} out of scope: ${res.status} ${res.body.slice(0, 200)}, expected 422 naming ${column}`,
+        );
+      if (res.status === 201) return;
+    }
+  }
+  // A record the caller would not see afterwards is not tried (without a department column there is no
+  // field a refusal could name).
+  const home = column && !restricted.includes(column) ? candidates.find(wouldSee) : undefined;
+  if (home === undefined && !wouldSee(null)) return;
+  const res = await request(
+    'POST',
+    url,
+    caller.token,
+    r.name,
+    home === undefined ? allowed : { ...allowed, [column!]: home },
+  );
+  if (res.status !== 201) {
+    fail(`create in scope: ${res.status} ${res.body.slice(0, 200)}`);
+    return;
+  }
+  const id = String((res.json.data as Row).id);
+  world.note(r.name, id, caller.userId, column ? (home ?? null) : undefined);
+  const read = await request('GET', `${url}/${id}`, caller.token, r.name);
+  if (read.status !== 200) fail(`read of its own new ${id}: ${read.status}`);
 }
 
 /** Every caller that may read the resource subscribes; the administrator touches every record. */
@@ -535,6 +640,33 @@ function compareIds(fail: (what: string) => void, what: string, got: string[], e
     fail(
       `${what}: ${extra.length ? `out of scope ${extra.join(',')} ` : ''}${missing.length ? `missing ${missing.join(',')}` : ''}`,
     );
+}
+
+/**
+ * The export's columns, by their English labels (from the catalogues, as a developer writes them): a hidden
+ * field's column is absent, the others are there (except references to records the caller may not read,
+ * which the default column set leaves out). Labels the administrator's own header does not hold exactly
+ * once are not judged.
+ */
+function checkExportColumns(
+  fail: (what: string) => void,
+  r: Resource,
+  caller: Caller,
+  header: string[],
+  hidden: string[],
+): void {
+  const adminHeader = adminHeaders.get(r.name) ?? [];
+  const labels = ((catalogs.en.resources as Record<string, { fields?: Record<string, string> }>)[r.name]
+    ?.fields ?? {}) as Record<string, string>;
+  for (const f of restrictableFields(r)) {
+    const label = labels[f];
+    if (!label || adminHeader.filter((x) => x === label).length !== 1) continue;
+    const rel = r.fields.find((x) => x.name === f)!.meta.relation;
+    const target = rel && world.resources.find((x) => x.name === rel.resource);
+    const readable = !target || mayRead(world.oracle, caller, oracleResource(target));
+    if (hidden.includes(f) && header.includes(label)) fail(`export: hidden ${f} ("${label}") written`);
+    if (!hidden.includes(f) && readable && !header.includes(label)) fail(`export: ${f} ("${label}") missing`);
+  }
 }
 
 /** Hidden fields are absent; the other readable fields are there. */
