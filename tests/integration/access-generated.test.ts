@@ -45,8 +45,8 @@ import { openSse, type SseStream } from '../helpers/sse.ts';
  */
 const SEED = 30_07;
 const SIZE = bySize({
-  full: { departments: 8, roles: 8, callers: 8, records: 4 },
-  sample: { departments: 5, roles: 5, callers: 5, records: 2 },
+  full: { departments: 8, roles: 8, callers: 8, records: 5 },
+  sample: { departments: 5, roles: 5, callers: 5, records: 3 },
 });
 const NEUTRAL = process.env.ACCESS_NEUTRAL === '1';
 
@@ -55,6 +55,11 @@ let base: string;
 let world: World;
 const cases: Record<string, number> = {};
 const streams: SseStream[] = [];
+/**
+ * How much each resource's comparisons could tell (printed at the end): callers that may read it seeing
+ * every row, some, none; fields hidden or read-only for one of them.
+ */
+const power: Record<string, { all: number; some: number; none: number; restricted: number }> = {};
 /** The administrator's export header per resource (English labels). */
 const adminHeaders = new Map<string, string[]>();
 
@@ -78,7 +83,7 @@ afterAll(async () => {
   const total = Object.values(cases).reduce((a, b) => a + b, 0);
   console.info(
     `[access] seed ${SEED} (${generatedCases}${NEUTRAL ? ', neutral roles' : ''}); requests compared with the oracle: ` +
-      `${JSON.stringify(cases)} (total ${total})`,
+      `${JSON.stringify(cases)} (total ${total}); callers seeing all/some/no rows, restricted fields: ${JSON.stringify(power)}`,
   );
   await t?.close();
 });
@@ -219,6 +224,11 @@ async function checkCaller(
   const hidden = restrictableFields(r).filter((f) => fieldLevel(w, caller, R, f) === 'hidden');
   const readOnly = restrictableFields(r).filter((f) => fieldLevel(w, caller, R, f) === 'read');
   const get = (path: string) => request('GET', path, caller.token, r.name);
+  if (mayRead(w, caller, R)) {
+    const p = (power[r.name] ??= { all: 0, some: 0, none: 0, restricted: 0 });
+    p[expected.size === records.length ? 'all' : expected.size ? 'some' : 'none'] += 1;
+    p.restricted += hidden.length + readOnly.length;
+  }
 
   if (!mayRead(w, caller, R)) {
     const res = await get(url);
