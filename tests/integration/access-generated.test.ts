@@ -75,7 +75,10 @@ beforeAll(async () => {
   world = await buildWorld(t, registry, { seed: SEED, size: SIZE, neutral: NEUTRAL });
   console.info(
     `[access] world built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SIZE.departments} departments, ` +
-      `${SIZE.roles} roles, ${SIZE.callers} callers, records ${JSON.stringify(world.created)}`,
+      `${SIZE.roles} roles, ${SIZE.callers} callers, records ${JSON.stringify(world.created)}` +
+      (world.refusedFieldAccess.length
+        ? `; restrictions refused: ${world.refusedFieldAccess.join(', ')}`
+        : ''),
   );
 }, 240_000);
 afterAll(async () => {
