@@ -186,9 +186,12 @@ export async function buildWorld(
   const ctx: BodyContext = { rng, seed, api, adminToken, pools: new Map(), used: new Set(), departments };
   for (const r of orderByReferences(resources)) {
     if (r.name === 'departments') continue;
+    // Authors without repeats (a shuffle of the administrator and the callers): more callers own a record.
+    const order = shuffle(rng, authorsPool);
+    const authorOf = (i: number) => order[i % order.length]!;
     if (r.name === 'assets') {
       for (let i = 0; i < size.records; i++) {
-        const author = pickAuthor();
+        const author = authorOf(i);
         const id = await uploadAsset(t, author.token, `w${i}.png`, TINY_PNG, 'image/png');
         note('assets', id, author.userId);
       }
@@ -196,7 +199,7 @@ export async function buildWorld(
     }
     if (!hasOperation(r, 'create')) continue;
     for (let i = 0; i < size.records; i++) {
-      const author = pickAuthor();
+      const author = authorOf(i);
       const department =
         oracleResource(r).scope?.department === 'department_id'
           ? pickDepartment(rng, departments)
@@ -293,7 +296,25 @@ export function random(seed: number) {
 
 // ------------------------------------------------------------------------------------------- helpers
 
-const DATA_SCOPES: readonly DataScope[] = ['all', 'department_and_below', 'department', 'self', 'custom'];
+/** Drawn with these weights: `self` and `all` twice as often, as owner-only resources need them to show rows. */
+const DATA_SCOPES: readonly DataScope[] = [
+  'all',
+  'all',
+  'department_and_below',
+  'department',
+  'self',
+  'self',
+  'custom',
+];
+
+function shuffle<T>(rng: Rng, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
 
 type Rng = ReturnType<typeof random>;
 
