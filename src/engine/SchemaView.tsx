@@ -2,6 +2,8 @@ import { createElement } from 'react';
 import type { Resource } from '../../resources/define.ts';
 import { resources as registered } from '../../resources/index.ts';
 import { EngineRegistryContext } from './data/engineRegistryContext.ts';
+import { declaredWithAccess } from './form/declaredWithAccess.ts';
+import { useFieldAccess } from '../providers/fieldAccess.ts';
 import type { ResourceView } from './views.ts';
 
 /**
@@ -19,8 +21,12 @@ export function SchemaView({
   view: ResourceView;
   schemas?: readonly Resource[];
 }) {
-  const resource = schemas.find((r) => r.name === name);
-  if (!resource) throw new Error(`Unknown resource: ${name}`);
+  const declared = schemas.find((r) => r.name === name);
+  if (!declared) throw new Error(`Unknown resource: ${name}`);
+  const { access, isPending } = useFieldAccess();
+  // Nothing until the caller's field access is known: a form must not offer a field and then take it away.
+  if (isPending) return null;
+  const resource = declaredWithAccess(declared, access);
   return (
     <EngineRegistryContext.Provider value={schemas}>
       {createElement(view, { resource })}
