@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../providers/profile.ts';
@@ -18,13 +18,25 @@ const member: Profile = {
         id: '1',
         name: 'r',
         permissions: {
-          menu_ids: ['test.contacts', 'test.contacts.create', 'test.contacts.update', 'test.contacts.export'],
+          menu_ids: [
+            'test.contacts',
+            'test.contacts.create',
+            'test.contacts.update',
+            'test.contacts.export',
+            'test.kits',
+            'test.kit_items',
+          ],
         },
       },
     ],
   },
 };
-const FIELD_ACCESS = { 'contacts.phone': 'hidden', 'contacts.age': 'hidden', 'contacts.email': 'read' };
+const FIELD_ACCESS = {
+  'contacts.phone': 'hidden',
+  'contacts.age': 'hidden',
+  'contacts.email': 'read',
+  'kit_items.quantity': 'hidden',
+};
 const alice = {
   id: '1',
   name: 'Alice',
@@ -125,6 +137,22 @@ describe('the generated screens follow the caller’s field access', () => {
     expect(await screen.findByText('alice@example.com')).toBeTruthy();
     expect(screen.queryByText('Phone')).toBeNull();
     expect(screen.getByText('Email')).toBeTruthy();
+  });
+
+  it('an inline list on the show page has no column of a hidden child field', async () => {
+    const kit = {
+      id: '1',
+      name: 'Toolbox',
+      items: [
+        { id: '11', kit_id: '1', name: 'Hammer', quantity: 2 },
+        { id: '12', kit_id: '1', name: 'Screwdriver', quantity: 5 },
+      ],
+    };
+    api((call) => (call.path === '/api/v1/test/kits/1' ? { body: { code: 200, data: kit } } : undefined));
+    await renderEngine({ path: '/settings/kits/1/show', profile: member });
+    const table = (await screen.findByText('Screwdriver')).closest('table') as HTMLElement;
+    expect(within(table).getByRole('columnheader', { name: 'Name' })).toBeTruthy();
+    expect(within(table).queryByRole('columnheader', { name: 'Quantity' })).toBeNull();
   });
 
   it('the export names only the columns the caller may read', async () => {
