@@ -15,6 +15,7 @@ import { loadPrincipal } from './accounts.ts';
 import { restrictedFields } from './field-access.ts';
 import { fieldLabel, type Lang } from './labels.ts';
 import { fieldsOf } from './schema/fields.ts';
+import { servedResources } from './served.ts';
 import { idsInScope, rowScope, scopeColumnsOf } from './scope.ts';
 import { asSystem } from './system-access.ts';
 
@@ -170,6 +171,7 @@ function resourceLabel(lang: Lang, resource: Resource): string {
   return text === key ? resource.name : text;
 }
 
+const EXPLAIN_URL = '/api/v1/user/access/explain';
 const idText = z
   .string()
   .regex(/^\d{1,19}$/)
@@ -184,18 +186,17 @@ const explanationSchema = z.object({
  * `GET v1/user/access/explain?user_id=&resource=&id=` (needs `system.users.roles`): the staff page's "check
  * access" panel asks it.
  */
-export function registerExplainRoute(
-  app: FastifyInstance,
-  { db, registry }: { db: Db; registry: readonly Resource[] },
-): void {
+export function registerExplainRoute(app: FastifyInstance, { db }: { db: Db }): void {
+  // Once per app, over every served resource: a second resources module (a plug-in's) adds to the set.
+  if (app.hasRoute({ method: 'GET', url: EXPLAIN_URL })) return;
   route(app, {
     method: 'GET',
-    url: '/api/v1/user/access/explain',
+    url: EXPLAIN_URL,
     tags: ['people'],
     summary: "Why a user may read, update and delete a record, and each field's access",
     access: permission(PERMISSION.usersRoles),
     query: z.object({ user_id: idText, resource: z.string().min(1).max(100), id: idText.optional() }),
     responses: { 200: explanationSchema },
-    handler: async ({ query, request }) => ok(await explainAccess(db, registry, request, query)),
+    handler: async ({ query, request }) => ok(await explainAccess(db, servedResources(), request, query)),
   });
 }

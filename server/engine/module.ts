@@ -47,7 +47,7 @@ export function createResourcesModule({
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
-      registerExplainRoute(app, { db: ctx.db, registry: resources });
+      registerExplainRoute(app, { db: ctx.db });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
       registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.

@@ -39,7 +39,6 @@ beforeAll(async () => {
     name: 'East viewer',
     permissions: {
       menu_ids: [
-        'system',
         'system.users',
         'system.users.staff',
         'system.users.staff.update',
