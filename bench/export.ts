@@ -49,7 +49,7 @@ try {
     const rows = Number(
       (await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${resource.table}"`)).rows[0]!.n,
     );
-    const plan = planExport(resource, {}, { registry: resources, principal: admin });
+    const plan = await planExport(db, resource, {}, { registry: resources, principal: admin });
     const product = await exportQuery(db, langOf('zh-CN'), resource, plan, resources);
     const formatted = inlineForPsql(product.sql, product.params);
     const raw = `SELECT ${plan.columns

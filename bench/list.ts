@@ -323,7 +323,7 @@ function fmt(r: LoadResult): string {
 async function exportSelect(db: Db): Promise<string> {
   const { rows } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
   const admin = await loadPrincipal(db, { userId: rows[0]!.id, tokenId: '0' });
-  const plan = planExport(gadgets, {}, { registry: fixtureResources, principal: admin });
+  const plan = await planExport(db, gadgets, {}, { registry: fixtureResources, principal: admin });
   const query = await exportQuery(db, langOf('zh-CN'), gadgets, plan, fixtureResources);
   return inlineForPsql(query.sql, query.params);
 }

@@ -13,13 +13,21 @@
  * write to the table (an UPDATE of no row, untimed, before each round), which forgets those positions: that
  * row is the cold figure, the first visit of a deep page. Then the deep page sorted by a nullable field
  * (`last_login_at`, descending), asked for again and again too.
+ * Then a department-scoped caller (issue 30): as many `staff` rows as users, spread over a tree of 10
+ * departments with 10 children each; a member of one top department whose role has the data scope
+ * `department_and_below` (its subtree holds a tenth of the rows) asks for the first page, a deep page (the
+ * middle of its own pages, by number and by cursor) and the whole export, each next to the administrator's
+ * unscoped call of the same page on the same table in the same rounds (ratio = scoped / unscoped p50), and
+ * the exports as rows/s. Before data scopes exist (the role refuses `data_scope`) the section says so.
  * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL.
  */
 import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { selectColumns } from '../server/engine/list/records.ts';
+import { staff } from '../resources/staff.ts';
 import { users } from '../resources/users.ts';
+import { issueToken } from '../server/credentials/tokens.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
 import { httpExport } from './lib/export.ts';
 import { pct } from './lib/stats.ts';
@@ -29,6 +37,9 @@ const PGLITE_ROWS = Number(process.env.SCALE_PGLITE_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 15);
 const DRIVERS = (process.env.SCALE_DRIVERS ?? 'postgres,pglite').split(',');
 const SIZE = 15;
+/** SCOPE_TOPS top departments of SCOPE_CHILDREN children each; staff rows spread evenly over all of them. */
+const SCOPE_TOPS = 10;
+const SCOPE_CHILDREN = 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 for (const driver of DRIVERS) {
@@ -166,9 +177,136 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
     if (firstP50.length === 2)
       say(`last page / first page (engine p50): ${(firstP50[1]! / firstP50[0]!).toFixed(2)}x`);
     await exportRun(db, base, token, cols);
+    await scopedRun(db, base, token, rows);
   } finally {
     await app.close();
   }
+}
+
+/** A department-scoped caller next to the administrator on a big `staff` table (see the top of the file). */
+async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: number): Promise<void> {
+  const t0 = performance.now();
+  const tops = await db.query<{ id: string }>(
+    `INSERT INTO departments (name, parent_id) SELECT 'Top ' || g, 0 FROM generate_series(1, $1::int) g RETURNING id`,
+    [SCOPE_TOPS],
+  );
+  const topIds = tops.rows.map((r) => r.id);
+  await db.query(
+    `INSERT INTO departments (name, parent_id)
+     SELECT 'Dept ' || t || '.' || c, t FROM unnest($1::bigint[]) t, generate_series(1, $2::int) c`,
+    [topIds, SCOPE_CHILDREN],
+  );
+  const all = (await db.query<{ id: string }>(`SELECT id FROM departments ORDER BY id`)).rows.map(
+    (r) => r.id,
+  );
+  // Rows made by the administrator when the table records authors (after issue 30's migration).
+  const hasAuthor = (
+    await db.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'staff' AND column_name = 'created_by'`,
+    )
+  ).rows.length;
+  const admin = (await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`)).rows[0]!.id;
+  for (let start = 0; start < rows; start += 250_000) {
+    const end = Math.min(rows, start + 250_000);
+    await db.query(
+      `INSERT INTO staff (name, phone, department_id, state, created_at, updated_at${hasAuthor ? ', created_by' : ''})
+       SELECT 'Staff ' || (g::bigint * 7919 % 50000), CASE WHEN g % 4 = 0 THEN '1' || lpad(g::text, 10, '0') END,
+              ($1::bigint[])[1 + g % array_length($1::bigint[], 1)], g % 10 <> 0,
+              timestamptz '2025-01-01' + g * interval '1 second', timestamptz '2025-01-01' + g * interval '1 second'
+              ${hasAuthor ? ', $4::bigint' : ''}
+         FROM generate_series($2::int, $3::int) g`,
+      [all, start + 1, end, ...(hasAuthor ? [admin] : [])],
+    );
+  }
+  await db.exec('VACUUM ANALYZE staff');
+  await db.exec('VACUUM ANALYZE departments');
+  say(
+    `\n-- department-scoped caller: ${rows} staff rows over ${all.length} departments, seeded in ` +
+      `${((performance.now() - t0) / 1000).toFixed(0)} s --`,
+  );
+  const role = await fetch(`${base}/api/v1/user/roles`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminTokenValue}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench scoped',
+      permissions: { menu_ids: [staff.permission, `${staff.permission}.export`] },
+      data_scope: 'department_and_below',
+    }),
+  });
+  if (role.status !== 201) {
+    say(`no department-scoped caller: the role answered ${role.status} ${(await role.text()).slice(0, 200)}`);
+    return;
+  }
+  const roleId = ((await role.json()) as { data: { id: string } }).data.id;
+  const user = await db.query<{ id: string }>(
+    `INSERT INTO users (username, name) VALUES ('scoped', 'Scoped') RETURNING id`,
+  );
+  const member = await db.query<{ id: string }>(
+    `INSERT INTO staff (user_id, name, department_id) VALUES ($1, 'Scoped', $2) RETURNING id`,
+    [user.rows[0]!.id, topIds[0]],
+  );
+  await db.query(`INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)`, [member.rows[0]!.id, roleId]);
+  const scopedToken = (await issueToken(db, { userId: user.rows[0]!.id, remember: false })).accessToken;
+
+  const endpoint = `${base}/api/${staff.endpoint}`;
+  const first = await pageOf(endpoint, scopedToken, `size=${SIZE}`);
+  // The subtree's rows, counted here: a filtered total may stop at the count cap.
+  const inScope = Number(
+    (
+      await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM staff WHERE department_id IN (SELECT id FROM departments WHERE id = $1 OR parent_id = $1)`,
+        [topIds[0]],
+      )
+    ).rows[0]!.n,
+  );
+  const scopedPages = Math.ceil(inScope / SIZE);
+  const deep = Math.min(25_000, Math.max(2, Math.floor(scopedPages / 2)));
+  const cursorOf = async (tok: string) =>
+    (await pageOf(endpoint, tok, `size=${SIZE}&page=${deep - 1}`)).pagination.next_cursor ?? '';
+  const [adminCursor, scopedCursor] = [await cursorOf(adminTokenValue), await cursorOf(scopedToken)];
+  say(
+    `scoped first page: total ${first.pagination.total}${first.pagination.total_is_estimate ? ' (estimate)' : ''}` +
+      `${first.pagination.total_is_capped ? ' (capped)' : ''}; ${inScope} rows in its subtree, ${scopedPages} pages; deep page ${deep}`,
+  );
+  say(
+    `${'case'.padEnd(26)} ${'unscoped p50'.padStart(12)} ${'p95'.padStart(8)} ${'scoped p50'.padStart(10)} ${'p95'.padStart(8)}  ratio`,
+  );
+  const cases = [
+    { name: 'first page', admin: '', scoped: '' },
+    { name: `page ${deep}`, admin: `page=${deep}`, scoped: `page=${deep}` },
+    { name: `page ${deep} by cursor`, admin: `cursor=${adminCursor}`, scoped: `cursor=${scopedCursor}` },
+  ];
+  for (const c of cases) {
+    const unscoped: number[] = [];
+    const scoped: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      unscoped.push(
+        await time(() => get(`${endpoint}?size=${SIZE}${c.admin ? `&${c.admin}` : ''}`, adminTokenValue)),
+      );
+      scoped.push(
+        await time(() => get(`${endpoint}?size=${SIZE}${c.scoped ? `&${c.scoped}` : ''}`, scopedToken)),
+      );
+    }
+    const u50 = pct(unscoped, 50);
+    const s50 = pct(scoped, 50);
+    say(
+      `${c.name.padEnd(26)} ${ms(u50).padStart(12)} ${ms(pct(unscoped, 95)).padStart(8)} ${ms(s50).padStart(10)} ${ms(pct(scoped, 95)).padStart(8)}  ${(s50 / u50).toFixed(2)}x`,
+    );
+  }
+  const rate = (n: number, sec: number) => `${Math.round(n / sec).toLocaleString('en')} rows/s`;
+  const shown =
+    first.pagination.total_is_estimate || first.pagination.total_is_capped ? null : first.pagination.total;
+  if (shown !== null && shown !== inScope)
+    say(`NOT SCOPED: the list counts ${shown} rows, ${inScope} are in scope`);
+  const unscopedExport = await httpExport(`${endpoint}/export`, adminTokenValue);
+  const scopedExport = await httpExport(`${endpoint}/export`, scopedToken);
+  if (scopedExport.rows !== inScope)
+    say(`NOT SCOPED: the export wrote ${scopedExport.rows} rows, ${inScope} are in scope`);
+  say(
+    `export: unscoped ${unscopedExport.rows} rows in ${unscopedExport.seconds.toFixed(1)} s, ${rate(unscopedExport.rows, unscopedExport.seconds)}; ` +
+      `scoped ${scopedExport.rows} rows in ${scopedExport.seconds.toFixed(1)} s, ${rate(scopedExport.rows, scopedExport.seconds)}, ` +
+      `RSS +${(scopedExport.rssGrowth / 1e6).toFixed(0)} MB; rows/s scoped / unscoped ${(scopedExport.rows / scopedExport.seconds / (unscopedExport.rows / unscopedExport.seconds)).toFixed(2)}x`,
+  );
 }
 
 interface Case {
@@ -208,13 +346,16 @@ interface Pagination {
   total: number;
   total_pages: number;
   total_is_estimate?: boolean;
+  total_is_capped?: boolean;
   next_cursor?: string | null;
 }
 
 async function api(base: string, token: string, query: string): Promise<{ pagination: Pagination }> {
-  const res = await fetch(`${base}/api/${users.endpoint}?${query}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
+  return pageOf(`${base}/api/${users.endpoint}`, token, query);
+}
+
+async function pageOf(endpoint: string, token: string, query: string): Promise<{ pagination: Pagination }> {
+  const res = await fetch(`${endpoint}?${query}`, { headers: { authorization: `Bearer ${token}` } });
   const body = (await res.json()) as { data: { meta: { pagination: Pagination } } };
   return { pagination: body.data.meta.pagination };
 }

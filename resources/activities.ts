@@ -30,4 +30,6 @@ export const activities = defineResource({
   timestamps: false,
   defaultSort: { field: 'created_at', order: 'desc' },
   operations: [],
+  // The activity log module lists it itself; records whose history it shows are scoped on their own paths.
+  scope: false,
 });

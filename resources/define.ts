@@ -229,6 +229,23 @@ export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOpt
   indexes?: readonly (readonly string[])[];
   /** Dictionaries shipped with the resource and seeded by its migration (besides its fields' own). */
   dictionaries?: readonly DictionaryDeclaration[];
+  /**
+   * The columns a role's data scope reads (server/engine/scope.ts). Default: `department` is a
+   * `department_id` reference to departments when the resource has one, `owner` is `created_by` (the engine
+   * records it on every record). `self` names a column holding the user a record *is* (staff's `user_id`):
+   * a `self` role sees that record too. `false`: unscoped (roles, dictionaries: configuration, not data).
+   */
+  scope?: ScopeColumns | false;
+}
+
+/** The scope columns of a resource (`ResourceOptions.scope`); null: the resource has no such column. */
+export interface ScopeColumns {
+  /** A department id column (`'id'` for departments themselves: a department is scoped by its own id). */
+  department?: string | null;
+  /** The user id of whoever created the record. */
+  owner?: string | null;
+  /** The user id the record belongs to (staff: their own record). */
+  self?: string | null;
 }
 
 /** A declared resource: the options with defaults applied. */

@@ -24,4 +24,6 @@ export const departments = defineResource({
   }),
   recordRepresentation: 'name',
   defaultSort: { field: 'sort', order: 'asc' },
+  // A department is in a data scope by its own id (a `department_and_below` role sees its subtree).
+  scope: { department: 'id' },
 });

@@ -95,4 +95,6 @@ export const dictionaries = defineResource({
   recordRepresentation: 'name',
   operations: ['list', 'read', 'create', 'update', 'delete', 'export'],
   dictionaries: [gender],
+  // Configuration every screen reads, not data a department owns.
+  scope: false,
 });

@@ -34,4 +34,6 @@ export const staff = defineResource({
     user_id: reference('users', { readOnly: true, search: '=', list: false, filter: false }),
   }),
   recordRepresentation: 'name',
+  // Scoped by department_id (the default); a `self` role also sees the caller's own staff record.
+  scope: { self: 'user_id' },
 });

@@ -40,4 +40,7 @@ export const users = defineResource({
     last_login_at: field(z.iso.datetime().nullable().optional(), { readOnly: true, sort: true, list: true }),
   }),
   recordRepresentation: 'username',
+  // Accounts have no department and are created by sign-up and invitations (no meaningful owner): the
+  // staff record carries the scope.
+  scope: false,
 });

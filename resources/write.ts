@@ -3,7 +3,7 @@ import type { Resource } from './define.ts';
 import { fieldsOf, writableField, type FieldInfo } from './fields.ts';
 
 /** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
-export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at'] as const;
+export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
 
 const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
 
@@ -33,6 +33,9 @@ const cache = new WeakMap<Resource, { create: z.ZodObject; update: z.ZodObject }
 export function recordSchema(resource: Resource): z.ZodObject {
   const shape: Record<string, z.ZodType> = { id: z.string().regex(/^\d+$/) };
   for (const f of fieldsOf(resource)) if (!f.meta.writeOnly) shape[f.name] = f.schema;
+  // Who created and last wrote the record (user ids; null for older rows and the system's writes).
+  shape.created_by = z.string().regex(/^\d+$/).nullable();
+  shape.updated_by = z.string().regex(/^\d+$/).nullable();
   if (resource.timestamps) {
     shape.created_at = z.iso.datetime();
     shape.updated_at = z.iso.datetime();

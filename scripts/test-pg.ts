@@ -32,7 +32,10 @@ const AREAS: { files: RegExp; why: string }[] = [
   { files: /^tests\/integration\/[\w-]+-cluster\.test\.ts$/, why: 'several servers on one database' },
   // The generated suites run in full on PGlite and as a seeded sample here (GENERATED_CASES=sample): every
   // operation and every resource still meets PostgreSQL, with fewer cases each.
-  { files: /^tests\/integration\/(contract|resource-properties)\.test\.ts$/, why: 'a sample of each' },
+  {
+    files: /^tests\/integration\/(contract|resource-properties|access-generated)\.test\.ts$/,
+    why: 'a sample of each',
+  },
 ];
 /** A file that opens the database the run points at (a test database, a scratch one, the app on one). */
 const OPENS_DATABASE = /\b(createTestDb|createTestApp|createGadgetApp|createScratchDatabase|openDatabase)\b/;

@@ -11,6 +11,21 @@ import {
 } from './auth-cache.ts';
 import { AppError } from './errors.ts';
 
+/** Which rows a role's members see of the resources it grants (server/engine/scope.ts). */
+export type DataScope = 'all' | 'department_and_below' | 'department' | 'self' | 'custom';
+
+/** One enabled role the caller holds, as the data scopes and field access read it. */
+export interface PrincipalRole {
+  id: string;
+  /** This role's permission names (its menu_ids). */
+  permissions: ReadonlySet<string>;
+  dataScope: DataScope;
+  /** data_scope_department_ids, for 'custom'. */
+  departmentIds: readonly string[];
+  /** field_access: "<resource>.<field>" -> 'hidden' | 'read'. */
+  fieldAccess: Readonly<Record<string, 'hidden' | 'read'>>;
+}
+
 /** Who is calling: the signed-in user, their staff record (if any) and the permission names they hold. */
 export interface Principal {
   userId: string;
@@ -18,6 +33,8 @@ export interface Principal {
   staff: { id: string; isAdmin: boolean; departmentId: string | null } | null;
   /** Union of the enabled roles' menu_ids; admins hold every name (see `can`). */
   permissions: ReadonlySet<string>;
+  /** The enabled roles only (for an API token: narrowed to its scope, see `narrowToToken`). */
+  roles: readonly PrincipalRole[];
   /** Set when the caller is a personal API token: its name (activity rows name it). */
   apiToken?: { id: string; name: string };
 }
@@ -25,15 +42,24 @@ export interface Principal {
 /**
  * What a personal API token may do: the names of its scope its owner holds now (an administrator holds
  * every name), never administrator powers. Computed on every request from the owner's current principal,
- * so an owner who loses a role loses it in their tokens at once.
+ * so an owner who loses a role loses it in their tokens at once. Its roles are the owner's, each narrowed
+ * to the token's names, so data scopes and field access stay the owner's; an administrator's token acts
+ * as one role holding the token's names with every row and field (the administrator's own reach).
  */
 export function narrowToToken(
-  owner: Pick<Principal, 'staff' | 'permissions'>,
+  owner: Pick<Principal, 'staff' | 'permissions' | 'roles'>,
   scope: readonly string[],
-): Pick<Principal, 'staff' | 'permissions'> {
-  if (!owner.staff) return { staff: null, permissions: new Set() };
-  const held = scope.filter((name) => owner.staff!.isAdmin || owner.permissions.has(name));
-  return { staff: { ...owner.staff, isAdmin: false }, permissions: new Set(held) };
+): Pick<Principal, 'staff' | 'permissions' | 'roles'> {
+  if (!owner.staff) return { staff: null, permissions: new Set(), roles: [] };
+  const isAdmin = owner.staff.isAdmin;
+  const held = new Set(scope.filter((name) => isAdmin || owner.permissions.has(name)));
+  const roles: PrincipalRole[] = isAdmin
+    ? [{ id: 'api-token', permissions: held, dataScope: 'all', departmentIds: [], fieldAccess: {} }]
+    : owner.roles.map((role) => ({
+        ...role,
+        permissions: new Set([...role.permissions].filter((name) => held.has(name))),
+      }));
+  return { staff: { ...owner.staff, isAdmin: false }, permissions: held, roles };
 }
 
 declare module 'fastify' {
@@ -97,6 +123,15 @@ export interface Accounts {
   loadPrincipal(db: Db, owner: { userId: string; tokenId: string }): Promise<Principal>;
   /** Which of these user ids name an enabled account. */
   enabledUsers: EnabledUsers;
+  /**
+   * Whether a caller's data scope holds a record, from the record's scope columns an event carries (no
+   * query): live events of scoped resources reach only the subscribers who may see the record.
+   */
+  seesRecord(
+    principal: Principal,
+    permission: string,
+    record: { departments: readonly string[]; owners: readonly string[] },
+  ): boolean;
 }
 
 /**
@@ -126,7 +161,8 @@ export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accoun
       if (!owner) return null;
       const { userId, tokenId, apiToken } = owner;
       const parts = await cachedPrincipal(db, userId, () => accounts.loadPrincipal(db, { userId, tokenId }));
-      if (!apiToken) return { userId, tokenId, staff: parts.staff, permissions: parts.permissions };
+      if (!apiToken)
+        return { userId, tokenId, staff: parts.staff, permissions: parts.permissions, roles: parts.roles };
       return {
         userId,
         tokenId,

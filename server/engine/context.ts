@@ -20,4 +20,9 @@ export interface OperationContext {
   label(field: string): string;
   /** The caller's language, for messages about other resources' fields (inline has-many children). */
   lang?: Lang;
+  /**
+   * Set for the items of an inline has-many list (inline-writes.ts): they follow their parent, whose data
+   * scope the parent's write checked, so they are not scoped again (scope.ts).
+   */
+  isInlineChild?: true;
 }

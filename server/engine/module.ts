@@ -4,6 +4,7 @@ import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv/jobs.ts';
 import type { ResourceHooksTable } from './hooks.ts';
+import { registerExplainRoute } from './explain.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
@@ -46,6 +47,7 @@ export function createResourcesModule({
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
+      registerExplainRoute(app, { db: ctx.db });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
       registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.

@@ -6,6 +6,7 @@ import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
 import type { Actor } from './write/audit.ts';
 import type { OperationContext } from './context.ts';
+import { assertWritable, hiddenFields } from './field-access.ts';
 import { hooksOf } from './hooks.ts';
 import { assertIncludesReadable } from './list/include-access.ts';
 import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
@@ -21,6 +22,7 @@ import {
 } from './write/record-writes.ts';
 import { loadRecords } from './list/records.ts';
 import type { WireRecord } from './list/wire.ts';
+import { rowScope, scopeList } from './scope.ts';
 
 /**
  * The engine's operations on one resource, each a pipeline in the same order: authorize -> validate ->
@@ -39,10 +41,14 @@ export async function listRecords(
 ): Promise<ListResult> {
   const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
-  const q = parseListQuery(resource, query, { filters: hooksOf(ctx.hooks, resource).filters });
+  const q = parseListQuery(resource, query, {
+    filters: hooksOf(ctx.hooks, resource).filters,
+    hidden: hiddenFields(actor.principal, resource),
+  });
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
-  const page = await readPage(db, resource, q);
-  const data = await loadRecords(db, ctx, page.rows, q.includes);
+  const scope = await rowScope(db, resource, actor.principal);
+  const page = await readPage(db, resource, scopeList(resource, q, scope));
+  const data = await loadRecords(db, { ...ctx, viewer: actor.principal }, page.rows, q.includes);
   return paged(data, {
     total: page.total,
     page: page.currentPage,
@@ -60,7 +66,8 @@ export async function readRecord(
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('read');
   const includes = readableIncludes(ctx, actor, query);
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
+  return fetchRecord(ctx, { db: ctx.db, id, includes, scope, viewer: actor.principal });
 }
 
 /**
@@ -78,6 +85,7 @@ export async function createRecord(
   }: { body: unknown; query?: RawQuery; idempotencyKey?: string | null },
 ): Promise<{ record: WireRecord; replayed: boolean }> {
   const actor = await ctx.authorize('create');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body, 'create');
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'create', body), lists);
@@ -115,6 +123,7 @@ export async function updateRecord(
   { id, body, query = {} }: { id: string; body: unknown; query?: RawQuery },
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'update', body), lists);
@@ -133,8 +142,10 @@ export async function updateRecord(
 /** `DELETE <path>/<id>`: 409 naming who still uses the record when a foreign key refuses. */
 export async function deleteRecord(ctx: OperationContext, { id }: { id: string }): Promise<null> {
   const actor = await ctx.authorize('delete');
-  await withUsersCounted(ctx, () => ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })));
-  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete' }], actor);
+  const before = await withUsersCounted(ctx, () =>
+    ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })),
+  );
+  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete', before }], actor);
   return null;
 }
 
@@ -155,16 +166,21 @@ export function validateBody(
 
 /** The relations `include=a,b` asks to embed (read, create, update), each readable by the caller (403). */
 function readableIncludes(ctx: OperationContext, actor: Actor, query: RawQuery): string[] {
-  const { includes } = parseListQuery(ctx.resource, { include: query.include });
+  const { includes } = parseListQuery(
+    ctx.resource,
+    { include: query.include },
+    { hidden: hiddenFields(actor.principal, ctx.resource) },
+  );
   assertIncludesReadable(ctx.resource, ctx.registry, actor.principal, includes);
   return includes;
 }
 
 /** A create/update answer: the record with its readable inline lists and the asked relations. */
-function answer(
+async function answer(
   ctx: OperationContext,
   { id, lists, actor, asked }: { id: string; lists: readonly InlineList[]; actor: Actor; asked: string[] },
 ): Promise<WireRecord> {
   const includes = [...new Set([...readableLists(lists, actor), ...asked])];
-  return fetchRecord(ctx, { db: ctx.db, id, includes });
+  const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
+  return fetchRecord(ctx, { db: ctx.db, id, includes, scope, viewer: actor.principal });
 }

@@ -4,6 +4,8 @@ import type { ListQuery } from './list/query.ts';
 import { selectColumns } from './list/records.ts';
 import { fieldByName, ident, joinTableOf } from './schema/fields.ts';
 import { valueSql, whereSql, type Row, type Where } from './system-where.ts';
+import type { Principal } from '../core/principal.ts';
+import { rowScope, scopeSql, UNRESTRICTED } from './scope.ts';
 
 export { NOW, type Among, type Condition, type Row, type Where } from './system-where.ts';
 
@@ -77,11 +79,22 @@ export function asSystem(db: Queryable) {
       return rows[0] ?? null;
     },
 
-    /** How many rows match `where`. */
-    async count(resource: Resource, where: Where = {}): Promise<number> {
+    /**
+     * How many rows match `where`; with `viewer`, only those in the viewer's data scope (scope.ts): a
+     * figure shown to a caller (the dashboard's) counts what that caller may see.
+     */
+    async count(
+      resource: Resource,
+      where: Where = {},
+      { viewer }: { viewer?: Principal } = {},
+    ): Promise<number> {
       const params: unknown[] = [];
+      let match = whereSql(where, params);
+      const scope = viewer ? await rowScope(db, resource, viewer) : UNRESTRICTED;
+      const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
+      if (inScope) match = match ? `${match} AND ${inScope}` : ` WHERE ${inScope}`;
       const { rows } = await db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM ${ident(resource.table)}${whereSql(where, params)}`,
+        `SELECT count(*) AS n FROM ${ident(resource.table)}${match}`,
         params,
       );
       return Number(rows[0]!.n);

@@ -17,6 +17,20 @@ export interface AppEvent {
   data: unknown;
   permission: string | null;
   userId?: string;
+  /**
+   * For a record event of a resource with data scopes: who may see each record, by id (`data.id`, or each of
+   * `data.ids`). Never sent to a client: a stream delivers the event only with the records its subscriber's
+   * scope holds (module.ts, decided by the engine through `Accounts.seesRecord`).
+   */
+  records?: Record<string, RecordAudience>;
+}
+
+/** The scope columns of one record, as the events carry them across servers. */
+export interface RecordAudience {
+  /** The record's department first, then its ancestors to the root ([] without one). */
+  departments: string[];
+  /** The users the record belongs to (its creator, and for staff the user it is). */
+  owners: string[];
 }
 
 /** An event as a stream sees it: with its id (`<server>.<sequence>`). */
@@ -156,6 +170,7 @@ function parseEvent(payload: string): AppEvent | null {
       data: value.data ?? null,
       permission: typeof value.permission === 'string' ? value.permission : null,
       ...(typeof value.userId === 'string' ? { userId: value.userId } : {}),
+      ...(value.records && typeof value.records === 'object' ? { records: value.records } : {}),
     };
   } catch {
     return null;

@@ -6,7 +6,7 @@ import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
 import { rawAnswer, route } from '../core/route.ts';
-import { bearerToken, can, narrowToToken, requireUser, type Principal } from '../core/principal.ts';
+import { bearerToken, can, narrowToToken, requireUser, type Accounts, type Principal } from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { hubFor, type StampedEvent } from './hub.ts';
@@ -158,8 +158,10 @@ function openStream({
   let closed = false;
   const send = (event: StampedEvent) => {
     if (closed || !isAllowed(stream.principal, event)) return;
+    const data = event.records ? visibleData(request.server.accounts, stream.principal, event) : event.data;
+    if (data === undefined) return;
     const idLine = event.id ? `id: ${event.id}\n` : '';
-    raw.write(`${idLine}event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    raw.write(`${idLine}event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`);
     if (raw.writableLength > MAX_BUFFERED) close();
   };
 
@@ -202,6 +204,24 @@ function openStream({
   request.raw.on('close', close);
   raw.on('close', close);
   raw.on('error', close);
+}
+
+/**
+ * A record event's data as a subscriber may see it (data scopes): undefined when its scope holds none of
+ * the records, else the data with `ids` narrowed to those it holds.
+ */
+function visibleData(accounts: Accounts, principal: Principal, event: StampedEvent): unknown {
+  const records = event.records!;
+  const sees = (id: unknown) => {
+    const audience = typeof id === 'string' ? records[id] : undefined;
+    return audience !== undefined && accounts.seesRecord(principal, event.permission ?? '', audience);
+  };
+  const data = (event.data ?? {}) as { id?: unknown; ids?: unknown };
+  if (Array.isArray(data.ids)) {
+    const ids = data.ids.filter(sees);
+    return ids.length ? { ...data, ids } : undefined;
+  }
+  return sees(data.id) ? data : undefined;
 }
 
 /** Whether a subscriber may see an event: its own user's events, and the permission it names. */

@@ -12,6 +12,8 @@ import { preloadFieldKinds } from './fields/fieldTable.tsx';
 import { servesOperation } from './data/useAbilities.ts';
 import { ResourceList } from './list/ResourceList.tsx';
 import type { ListView, ResourceView, ResourceViews } from './views.ts';
+import { withFieldAccess } from './data/withFieldAccess.ts';
+import { useFieldAccess } from '../providers/fieldAccess.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -75,7 +77,7 @@ export function EngineResource({
     <BasenameContextProvider basename={`${basename}${mount}`}>
       <RaResource
         name={resource.name}
-        list={views.list ? createElement(views.list, { resource }) : undefined}
+        list={views.list ? <AccessibleList view={views.list} resource={resource} /> : undefined}
         create={withSchema(views.create)}
         edit={withSchema(views.edit)}
         show={withSchema(views.show)}
@@ -83,6 +85,16 @@ export function EngineResource({
       />
     </BasenameContextProvider>
   );
+}
+
+/**
+ * A list (generated or hand-written) given the resource as the caller may see it (withFieldAccess): hidden
+ * fields are no column, filter, sort or export column. Nothing until the caller's field access is known.
+ */
+function AccessibleList({ view, resource }: { view: ListView; resource: ResourceDescriptor }) {
+  const { access, isPending } = useFieldAccess();
+  if (isPending) return null;
+  return createElement(view, { resource: withFieldAccess(resource, access) });
 }
 
 /** Each view: the override, the generated screen, or none when the override is `false`. */

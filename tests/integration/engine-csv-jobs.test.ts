@@ -394,3 +394,53 @@ describe('CSV job lifecycles', () => {
     expect(await t.storage.stat(csvFileKey('imports', await importFileOf(id!)))).toBeNull();
   });
 });
+
+describe('field access in CSV jobs', () => {
+  // A role hiding `price` and making `color` read-only (issue 30, item 4): the job writes the file with the
+  // columns the requester may see, and an import carrying a column it may not write is refused before any job.
+  let token: string;
+  beforeAll(async () => {
+    token = await staffToken(t, 'restricted-csv', [
+      'test.gadgets',
+      'test.gadgets.export',
+      'test.gadgets.import',
+    ]);
+    await t.db.query(
+      `UPDATE roles SET field_access = '{"gadgets.price": "hidden", "gadgets.color": "read"}' WHERE name = $1`,
+      ['role-restricted-csv'],
+    );
+  });
+
+  it('an export job leaves hidden columns out', async () => {
+    const res = await t.request({
+      url: `${BASE}/export?orderBy=sku&search=color:green&searchFields=color:=`,
+      token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const ticket = res.json().data as { job_id: string };
+    const job = await waitDone(`${BASE}/export/${ticket.job_id}`, token);
+    expect(job, job.error ?? '').toMatchObject({ state: 'completed', output: { rows: 6 } });
+    const download = await t.request({ url: `${BASE}/export/${ticket.job_id}/download`, token });
+    const [header, ...lines] = download.body.slice(1).trim().split('\n');
+    expect(header).toContain('Colour');
+    expect(header).not.toContain('Price');
+    expect(lines).toHaveLength(6);
+  });
+
+  it('an import of a file over the threshold with a read-only column is refused before any job', async () => {
+    const rows = Array.from({ length: 8 }, (_, i) => `FA-J-${i},fa ${i},1,green`);
+    const before = await count();
+    const { rows: jobsBefore } = await t.db.query(
+      `SELECT count(*) AS n FROM pgboss.job WHERE name = 'csv-import'`,
+    );
+    const res = await upload(`sku,name,price,color\n${rows.join('\n')}\n`, '', token);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['color', 'price']);
+    const { rows: jobsAfter } = await t.db.query(
+      `SELECT count(*) AS n FROM pgboss.job WHERE name = 'csv-import'`,
+    );
+    expect(jobsAfter).toEqual(jobsBefore);
+    expect(await count()).toBe(before);
+  });
+});

@@ -148,6 +148,10 @@ async function dictionaryValues(slug: string): Promise<string[]> {
 
 const FORMULAS = ['=1+1', '+SUM(A1:A2)', '-2+3', '@cmd', '=HYPERLINK("http://x")'];
 const GRANTABLE = [...grantableNames()];
+/** The keys a role's field_access takes: `<resource>.<field>` of every served field but write-only ones. */
+const FIELD_KEYS = registry.flatMap((r) =>
+  r.fields.filter((f) => !f.meta.writeOnly).map((f) => `${r.name}.${f.name}`),
+);
 
 /** The arbitrary of one writable field, honouring relations, dictionaries and the people module's rules. */
 async function fieldArbitrary(r: Resource, f: Field, seed: number): Promise<fc.Arbitrary<unknown>> {
@@ -172,6 +176,8 @@ async function fieldArbitrary(r: Resource, f: Field, seed: number): Promise<fc.A
   }
   if (r.name === 'roles' && f.name === 'permissions')
     return fc.uniqueArray(fc.constantFrom(...GRANTABLE), { maxLength: 4 }).map((menu_ids) => ({ menu_ids }));
+  if (r.name === 'roles' && f.name === 'field_access')
+    return fc.dictionary(fc.constantFrom(...FIELD_KEYS), fc.constantFrom('hidden', 'read'), { maxKeys: 3 });
   if (f.meta.hash === 'argon2' || f.meta.input === 'password')
     return fc.stringMatching(/^[a-z0-9]{10}$/).map((s) => `Pw!${s}Q7`);
   const base = arbitraryOf(f.json);

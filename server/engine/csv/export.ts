@@ -4,10 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Principal } from '../../core/principal.ts';
+import { rowScope, scopeList } from '../scope.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './format.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
 import { fieldsOf, ident } from '../schema/fields.ts';
+import { hiddenFields } from '../field-access.ts';
 import { hooksOf } from '../hooks.ts';
 import { readableExportColumns } from '../list/include-access.ts';
 import { fieldLabel, type Lang } from '../labels.ts';
@@ -27,18 +29,23 @@ export interface ExportPlan {
 }
 
 /**
- * Parses the export parameters (422 for unknown fields or conditions). Columns that refer to records the
+ * Parses the export parameters (422 for unknown fields or conditions; a field the caller may not see is
+ * unknown to it, field-access.ts). Columns that refer to records the
  * caller may not read are a 403 when `fields=` names them and are left out of the default set
- * (include-access.ts).
+ * (include-access.ts). The rows are those of the caller's data scope (scope.ts): a job plans again with the
+ * principal it loads when it runs, so its scope is the requester's at that moment.
  */
-export function planExport(
+export async function planExport(
+  db: Queryable,
   resource: Resource,
   raw: RawQuery,
   access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
-): ExportPlan {
-  const q = parseListQuery(resource, raw, { paged: false, filters: access.filters });
+): Promise<ExportPlan> {
+  const hidden = hiddenFields(access.principal, resource);
+  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters, hidden });
+  const q = scopeList(resource, parsed, await rowScope(db, resource, access.principal));
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
-  const columns = exportColumns(resource, raw.fields);
+  const columns = exportColumns(resource, raw.fields, hidden);
   return {
     columns: readableExportColumns(resource, access.registry, access.principal, columns, isExplicit),
     where: q.where,
@@ -75,7 +82,11 @@ export async function exportRecords(
 ): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
   const filters = hooksOf(ctx.hooks, ctx.resource).filters;
-  const plan = planExport(ctx.resource, raw, { registry: ctx.registry, principal: actor.principal, filters });
+  const plan = await planExport(ctx.db, ctx.resource, raw, {
+    registry: ctx.registry,
+    principal: actor.principal,
+    filters,
+  });
   if (
     jobs?.isRunning() &&
     (await countExport(ctx.db, ctx.resource, plan, jobs.threshold + 1)) > jobs.threshold
@@ -174,11 +185,11 @@ async function* cursorBatches(db: Db, query: ExportQuery): AsyncGenerator<Record
 }
 
 /** The exported columns: `fields=a,b` (readable fields only) or every readable field. */
-function exportColumns(resource: Resource, fields: unknown): string[] {
+function exportColumns(resource: Resource, fields: unknown, hidden: ReadonlySet<string>): string[] {
   const readable = [
     'id',
     ...fieldsOf(resource)
-      .filter((f) => !f.meta.writeOnly)
+      .filter((f) => !f.meta.writeOnly && !hidden.has(f.name))
       .map((f) => f.name),
   ];
   if (resource.timestamps) readable.push('created_at', 'updated_at');

@@ -11,8 +11,10 @@ import { resolveReferences } from './references.ts';
 import { fieldByName, fieldsOf, ident } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
+import { fieldForbidden, restrictedFields } from '../field-access.ts';
 import { publishManyChanged } from '../write/record-events.ts';
 import { insertRecord, patchRecord } from '../write/record-writes.ts';
+import { idsInScope, isInScope, rowScope, scopeColumnsOf } from '../scope.ts';
 import type { RawQuery } from '../list/query.ts';
 import { withoutSystemKeys, writeSchemas } from '../../../resources/write.ts';
 
@@ -64,7 +66,7 @@ export async function importRecords(
   const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
   const rows = await readCsv(await upload(), max);
   if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
-    await checkHeader(ctx, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
+    await checkHeader(ctx, actor, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
     return jobs.queueImport(ctx.resource, rows, options, actor, lang.locale);
   }
   const report = await runImport(ctx, actor, lang, rows, options);
@@ -98,10 +100,23 @@ function upsertOf(resource: Resource, header: string[], upsert: string | null): 
   return upsert ?? (idColumn(resource, header) ? 'id' : null);
 }
 
-/** The column readers of a header row; 422 when it is empty or a column matches no field. */
-async function checkHeader(ctx: OperationContext, lang: Lang, header: string[], upsert: string | null) {
+/**
+ * The column readers of a header row; 422 when it is empty or a column matches no field, 403 naming the
+ * columns of fields the caller may not write (hidden or read-only, field-access.ts): before any row is read,
+ * so neither a dry run nor a job gets further.
+ */
+async function checkHeader(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  header: string[],
+  upsert: string | null,
+) {
   if (!header.length) throw AppError.validation({ file: ['engine.csv.empty'] });
   const { readers, unknown } = await columnReaders(ctx, lang, header, upsert === 'id');
+  const restricted = restrictedFields(actor.principal, ctx.resource);
+  const denied = [...new Set(readers.flatMap((r) => (r.field && restricted.has(r.field) ? [r.field] : [])))];
+  if (denied.length) throw fieldForbidden(denied);
   if (unknown.length)
     throw new AppError(422, 'engine.csv.unknown_column_named', {
       params: { field: unknown[0]!.slice(0, 100) },
@@ -126,7 +141,7 @@ export async function runImport(
   const { resource, db } = ctx;
   const { dryRun } = options;
   const upsert = upsertOf(resource, header ?? [], options.upsert);
-  const readers = await checkHeader(ctx, lang, header ?? [], upsert);
+  const readers = await checkHeader(ctx, actor, lang, header ?? [], upsert);
   const t = (key: string, params: Record<string, unknown>) => lang.t(key, params);
   const inputs = rows.map((cells) => rowInput(readers, cells));
   const existing = upsert
@@ -157,6 +172,7 @@ export async function runImport(
       errors.push({ row, errors: { ...(result.success ? {} : fieldErrors(result.error, t)), ...refs } });
     else planned.push({ row, data: result.data as Record<string, unknown>, existingId });
   });
+  for (const u of await scopeErrors(ctx, actor, lang, planned, upsert)) errors.push(u);
   for (const u of await uniqueErrors(ctx, planned, lang)) {
     const same = errors.find((e) => e.row === u.row);
     if (same) Object.assign(same.errors, u.errors);
@@ -192,6 +208,45 @@ export async function runImport(
   if (planned.length > 0)
     await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
   return report;
+}
+
+/**
+ * Rows outside the caller's data scope (scope.ts), each named: a row matching a record the caller cannot
+ * see (on the `upsert` field: the same answer whether it is out of scope or elsewhere), and a new row that
+ * would put its record outside the scope (on the department field). Such rows leave the `planned` list.
+ */
+async function scopeErrors(
+  ctx: OperationContext,
+  actor: Actor,
+  lang: Lang,
+  planned: PlannedRow[],
+  upsert: string | null,
+): Promise<ImportReport['errors']> {
+  const { db, resource } = ctx;
+  const scope = await rowScope(db, resource, actor.principal);
+  if (scope.all) return [];
+  const visible = await idsInScope(
+    db,
+    resource,
+    scope,
+    planned.flatMap((p) => p.existingId ?? []),
+  );
+  const department = scopeColumnsOf(resource)?.department;
+  const errors: ImportReport['errors'] = [];
+  for (const p of planned) {
+    if (
+      p.existingId
+        ? visible.has(p.existingId)
+        : isInScope(resource, scope, { ...p.data, created_by: actor.userId })
+    )
+      continue;
+    const field = p.existingId ? (upsert ?? 'id') : (department ?? 'id');
+    const key = p.existingId ? 'engine.scope.row_out_of_scope' : 'engine.scope.out_of_scope_short';
+    errors.push({ row: p.row, errors: { [field]: [lang.t(key)] } });
+  }
+  const failed = new Set(errors.map((e) => e.row));
+  planned.splice(0, planned.length, ...planned.filter((p) => !failed.has(p.row)));
+  return errors;
 }
 
 async function readCsv(

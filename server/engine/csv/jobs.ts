@@ -124,7 +124,11 @@ export function createCsvJobs({
         const actor = await ctx.authorize('export');
         await tidy(storage);
         const filters = hooksOf(hooks, ctx.resource).filters;
-        const plan = planExport(ctx.resource, data.query, { registry, principal: actor.principal, filters });
+        const plan = await planExport(ctx.db, ctx.resource, data.query, {
+          registry,
+          principal: actor.principal,
+          filters,
+        });
         const total = await countExport(db, ctx.resource, plan);
         const report = reporter(progress);
         const csv = await openExport(ctx, langOf(data.locale), plan, {

@@ -10,7 +10,7 @@ import { fieldsOf, type FieldInfo, type FieldKind } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
 
 /** Columns an import ignores: the system columns and read-only fields an export writes. */
-const IGNORED = new Set(['id', 'created_at', 'updated_at']);
+const IGNORED = new Set(['id', 'created_at', 'updated_at', 'created_by', 'updated_by']);
 
 /**
  * Cell text -> input value by kind (before zod validates it); '' means "not given". Text cells lose the `'`

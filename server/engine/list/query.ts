@@ -62,6 +62,8 @@ export const TRIGRAM_MIN_LENGTH = 3;
 
 export type RawQuery = Record<string, unknown>;
 
+const NONE_HIDDEN: ReadonlySet<string> = new Set();
+
 /** One `ORDER BY` term: a sortable field (a plain column) and its direction. */
 export interface SortKey {
   field: string;
@@ -80,7 +82,16 @@ export type SearchFilters = NonNullable<ResourceHooks['filters']>;
 export function parseListQuery(
   resource: Resource,
   raw: RawQuery,
-  { paged = true, filters = {} }: { paged?: boolean; filters?: SearchFilters } = {},
+  {
+    paged = true,
+    filters = {},
+    hidden = NONE_HIDDEN,
+  }: {
+    paged?: boolean;
+    filters?: SearchFilters;
+    /** The fields the caller may not see (field-access.ts): to the query they do not exist (422). */
+    hidden?: ReadonlySet<string>;
+  } = {},
 ): ListQuery {
   const params: unknown[] = [];
   let shortLike = false;
@@ -91,12 +102,12 @@ export function parseListQuery(
       shortLike = true;
     return `$${params.length}`;
   };
-  const conditions = parseConditions(resource, raw, filters);
+  const conditions = parseConditions(resource, raw, filters, hidden);
   const join = one(raw, 'searchJoin')?.toLowerCase() || 'and';
   if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
   const clauses = conditions.map((c) => c.toSql(bind));
   const text = one(raw, 'q')?.trim();
-  const inText = text ? likeEverywhere(resource, text, filters) : null;
+  const inText = text ? likeEverywhere(resource, text, filters, hidden) : null;
   const everywhere = inText ? inText.toSql(bind) : null;
   const parts = inText ? [...conditions, inText] : conditions;
   const reads = parts.some((c) => c.reads === null) ? null : [...new Set(parts.flatMap((c) => c.reads!))];
@@ -104,7 +115,7 @@ export function parseListQuery(
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
   const maxSize = maxPageSizeOf(resource);
-  const order = parseOrder(resource, raw);
+  const order = parseOrder(resource, raw, hidden);
   const cursor = paged ? one(raw, 'cursor')?.trim() || null : null;
   return {
     where,
@@ -114,7 +125,7 @@ export function parseListQuery(
     cursor,
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
     size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
-    includes: parseIncludes(resource, raw),
+    includes: parseIncludes(resource, raw, hidden),
     hasFilter: clauses.length > 0 || everywhere !== null,
     shortLike,
     reads,
@@ -174,17 +185,22 @@ const CONDITION_SQL: Record<
   between: (col, [a, b], bind) => `${col} BETWEEN ${bind(a)} AND ${bind(b)}`,
 };
 
-function parseConditions(resource: Resource, raw: RawQuery, filters: SearchFilters): ParsedCondition[] {
+function parseConditions(
+  resource: Resource,
+  raw: RawQuery,
+  filters: SearchFilters,
+  hidden: ReadonlySet<string>,
+): ParsedCondition[] {
   const search = pairs(one(raw, 'search'));
   const chosen = new Map(pairs(one(raw, 'searchFields')).map(([f, c]) => [f, c]));
-  for (const name of chosen.keys()) searchable(resource, name);
+  for (const name of chosen.keys()) searchable(resource, name, hidden);
   const out: ParsedCondition[] = [];
   for (const [name, value] of search) {
     if (name === '') {
-      out.push(anyField(resource, unescapeValue(value.trim())));
+      out.push(anyField(resource, unescapeValue(value.trim()), hidden));
       continue;
     }
-    const target = searchable(resource, name);
+    const target = searchable(resource, name, hidden);
     const condition = (chosen.get(name) || target.conditions[0]) as Condition;
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
@@ -220,8 +236,10 @@ function conditionSql(
 }
 
 /** A bare `search=term` looks for the term in every field whose default condition is `like`. */
-function anyField(resource: Resource, value: string): ParsedCondition {
-  const fields = fieldsOf(resource).filter((f) => f.conditions[0] === 'like' && TEXT_KINDS.has(f.kind));
+function anyField(resource: Resource, value: string, hidden: ReadonlySet<string>): ParsedCondition {
+  const fields = fieldsOf(resource).filter(
+    (f) => f.conditions[0] === 'like' && TEXT_KINDS.has(f.kind) && !hidden.has(f.name),
+  );
   if (fields.length === 0) throw queryError('search', 'engine.query.unknown_search_field', value);
   return {
     reads: [],
@@ -233,9 +251,14 @@ function anyField(resource: Resource, value: string): ParsedCondition {
 }
 
 /** The fields `q` searches: every readable column that declares `like` among its conditions. */
-export function qFields(resource: Resource): FieldInfo[] {
+export function qFields(resource: Resource, hidden: ReadonlySet<string> = NONE_HIDDEN): FieldInfo[] {
   return fieldsOf(resource).filter(
-    (f) => f.conditions.includes('like') && f.isColumn && !f.meta.writeOnly && TEXT_KINDS.has(f.kind),
+    (f) =>
+      f.conditions.includes('like') &&
+      f.isColumn &&
+      !f.meta.writeOnly &&
+      TEXT_KINDS.has(f.kind) &&
+      !hidden.has(f.name),
   );
 }
 
@@ -243,8 +266,13 @@ export function qFields(resource: Resource): FieldInfo[] {
  * `q=<text>`: the text (taken literally, no escapes) in any `like`-searchable field, OR among them; a field
  * with a custom filter hook is searched through it, like a `search` pair would be. 422 when there is none.
  */
-function likeEverywhere(resource: Resource, value: string, custom: SearchFilters): ParsedCondition {
-  const fields = qFields(resource);
+function likeEverywhere(
+  resource: Resource,
+  value: string,
+  custom: SearchFilters,
+  hidden: ReadonlySet<string>,
+): ParsedCondition {
+  const fields = qFields(resource, hidden);
   if (fields.length === 0) throw queryError('q', 'engine.query.unknown_search_field', 'q');
   return {
     reads: fields.some((f) => custom[f.name]) ? null : [],
@@ -265,8 +293,9 @@ function likeEverywhere(resource: Resource, value: string, custom: SearchFilters
 function searchable(
   resource: Resource,
   name: string,
+  hidden: ReadonlySet<string>,
 ): { name: string; kind: FieldKind; conditions: readonly Condition[]; info?: FieldInfo } {
-  const found = searchableFields(resource).get(name);
+  const found = hidden.has(name) ? undefined : searchableFields(resource).get(name);
   if (!found) throw queryError(name, 'engine.query.unknown_search_field', name);
   return { name, ...found };
 }
@@ -301,13 +330,16 @@ export function orderBySql(table: string, order: readonly SortKey[], reverse = f
   return `ORDER BY ${terms.join(', ')}`;
 }
 
-function parseOrder(resource: Resource, raw: RawQuery): SortKey[] {
+function parseOrder(resource: Resource, raw: RawQuery, hidden: ReadonlySet<string>): SortKey[] {
   const fields = split(one(raw, 'orderBy'), ';');
   const dirs = split(one(raw, 'sortedBy'), ';').map((d) => d.toLowerCase());
   for (const d of dirs)
     if (d !== 'asc' && d !== 'desc') throw queryError('sortedBy', 'engine.query.bad_direction', d);
-  const fallback = defaultSortOf(resource);
+  const declared = defaultSortOf(resource);
+  // A default order on a field the caller may not see would give its values away: newest first instead.
+  const fallback = hidden.has(declared.field) ? { field: 'id', order: 'desc' } : declared;
   const sortable = sortableFields(resource);
+  for (const name of hidden) sortable.delete(name);
   const order = fields.length
     ? fields.map((f, i) => ({ field: f, order: dirs[i] ?? dirs[dirs.length - 1] ?? 'asc' }))
     : [fallback];
@@ -323,9 +355,12 @@ function parseOrder(resource: Resource, raw: RawQuery): SortKey[] {
     .map((o) => ({ field: o.field, desc: o.order === 'desc' }));
 }
 
-function parseIncludes(resource: Resource, raw: RawQuery): string[] {
+function parseIncludes(resource: Resource, raw: RawQuery, hidden: ReadonlySet<string>): string[] {
   const wanted = split(one(raw, 'include'), ',');
-  const known = includeNames(resource);
+  const known = fieldsOf(resource)
+    .filter((f) => hidden.has(f.name) && (f.kind === 'reference' || f.kind === 'references'))
+    .map(includeNameOf)
+    .reduce((names, gone) => names.filter((n) => n !== gone), includeNames(resource));
   for (const name of wanted)
     if (!known.includes(name)) throw queryError(name, 'engine.query.unknown_include', name);
   return [...new Set(wanted)];

@@ -1,8 +1,14 @@
 import type { Resource } from '../../../resources/define.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
+import { hideFields } from '../field-access.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
+import { rowScope, scopeSql } from '../scope.ts';
+
+/** Columns every engine table has (the snapshot adds them): who created and who last wrote the record. */
+export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
 
 /** SELECT list of a resource's readable columns (write-only columns are never read). */
 export function selectColumns(resource: Resource): string {
@@ -13,18 +19,43 @@ export function selectColumns(resource: Resource): string {
     cols.push(f.kind === 'date' ? `${ident(f.name)}::text AS ${ident(f.name)}` : ident(f.name));
   }
   if (resource.timestamps) cols.push('"created_at"', '"updated_at"');
+  cols.push(...RECORD_AUTHORS.map(ident));
   return cols.join(', ');
 }
 
-/** What loading records needs besides the rows: the resource, the others (includes) and their hooks (afterRead). */
+/**
+ * What loading records needs besides the rows: the resource, the others (includes) and their hooks
+ * (afterRead), and who is reading: the records an include embeds are those in the viewer's data scope
+ * (scope.ts; undefined: the system, everything).
+ */
 export interface RecordScope {
   resource: Resource;
   registry: readonly Resource[];
   hooks: ResourceHooksTable;
+  /**
+   * Who the records are for: only the rows of its data scope are embedded (scope.ts) and the fields it may
+   * not see are removed from them and from what they embed (field-access.ts). `undefined` for the engine's
+   * own reads (a write's `before`): required, so no path forgets to say.
+   */
+  viewer: Principal | undefined;
 }
 
-/** Loads the records with these ids (in the given order), with many-to-many ids and the includes. */
+/**
+ * Loads the records with these ids (in the given order), with many-to-many ids and the includes, without
+ * the fields `scope.viewer` may not see.
+ */
 export async function loadRecords(
+  db: Queryable,
+  scope: RecordScope,
+  rows: Record<string, unknown>[],
+  includes: readonly string[] = [],
+): Promise<WireRecord[]> {
+  const records = await loadWhole(db, scope, rows, includes);
+  hideFields(scope.viewer, scope.resource, scope.registry, records);
+  return records;
+}
+
+async function loadWhole(
   db: Queryable,
   scope: RecordScope,
   rows: Record<string, unknown>[],
@@ -92,7 +123,7 @@ const INCLUDERS: {
         `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id"`,
         ids,
       );
-      const children = await loadRecords(db, { ...scope, resource: child }, rows);
+      const children = await loadWhole(db, { ...scope, resource: child }, rows);
       for (const r of records) r[name] = children.filter((c) => c[spec.foreignKey] === r.id);
     },
   },
@@ -118,11 +149,13 @@ async function fetchByIds(
 ): Promise<Map<string, WireRecord>> {
   if (ids.length === 0) return new Map();
   const target = scope.resource;
+  const params: unknown[] = [...ids];
+  const visible = scopeSql(target, await rowScope(db, target, scope.viewer), (v) => `$${params.push(v)}`);
   const { rows } = await db.query(
-    `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-    ids,
+    `SELECT ${selectColumns(target)} FROM ${ident(target.table)} WHERE "id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})${visible ? ` AND ${visible}` : ''}`,
+    params,
   );
-  const records = await loadRecords(db, scope, rows);
+  const records = await loadWhole(db, scope, rows);
   return new Map(records.map((r) => [r.id, r]));
 }
 

@@ -82,6 +82,8 @@ describe('make:migration', () => {
       'size',
       'created_at',
       'updated_at',
+      'created_by',
+      'updated_by',
       'code',
       'owner_id',
     ]);

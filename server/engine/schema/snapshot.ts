@@ -90,6 +90,11 @@ export function snapshotOf(resource: Resource, registry: readonly Resource[]): T
     const stamp = { ...EMPTY_COLUMN, type: 'timestamptz', notNull: true, default: 'now()', sortIndex: true };
     columns.push({ ...stamp, name: 'created_at' }, { ...stamp, name: 'updated_at' });
   }
+  // Who created and last wrote each record (user ids, set by the engine's writes; null for rows older than
+  // migration 0114 and the system's own writes). `created_by` is the owner a `self` data scope matches, so
+  // it has its index (server/engine/scope.ts).
+  const author = { ...EMPTY_COLUMN, type: 'bigint' };
+  columns.push({ ...author, name: 'created_by', index: true }, { ...author, name: 'updated_by' });
   const joinTables = fieldsOf(resource)
     .filter((f) => f.kind === 'references')
     .map((f) => {

@@ -3,9 +3,12 @@ import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { OperationContext } from '../context.ts';
 import { splitInline, writeInlineLists } from './inline-writes.ts';
+import { assertWritable } from '../field-access.ts';
 import { validateBody } from '../operations.ts';
 import { publishChanges, publishManyChanged, type RecordChange } from './record-events.ts';
 import { lockRows } from './record-sql.ts';
+import { rowScope } from '../scope.ts';
+import type { Actor } from './audit.ts';
 import { patchRecord, removeRecord } from './record-writes.ts';
 
 /** The most ids one bulk call takes (contract amendment "Bulk calls"). */
@@ -21,12 +24,13 @@ export async function updateRecords(
   { ids: rawIds, body }: { ids: unknown; body: unknown },
 ): Promise<string[]> {
   const actor = await ctx.authorize('update');
+  assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const ids = parseBulkIds(rawIds);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const given = validateBody(ctx, 'update', body);
   const written: RecordChange[] = [];
   await ctx.db.transaction(async (tx) => {
-    for (const id of await lockAll(ctx, tx, ids)) {
+    for (const id of await lockAll(ctx, tx, ids, actor)) {
       // Hooks may adjust the data they are given, so every record gets its own copy.
       const { own, children } = splitInline(structuredClone(given), lists);
       await patchRecord(ctx, { tx, id, data: own, actor });
@@ -48,10 +52,12 @@ export async function deleteRecords(
 ): Promise<string[]> {
   const actor = await ctx.authorize('delete');
   const ids = parseBulkIds(rawIds);
+  const before = new Map<string, Record<string, unknown>>();
   await ctx.db.transaction(async (tx) => {
-    for (const id of await lockAll(ctx, tx, ids)) await removeRecord(ctx, { tx, id, actor });
+    for (const id of await lockAll(ctx, tx, ids, actor))
+      before.set(id, await removeRecord(ctx, { tx, id, actor }));
   });
-  await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'delete', ids, actor });
+  await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'delete', ids, actor, before });
   return ids;
 }
 
@@ -83,8 +89,10 @@ function parseBulkIds(raw: unknown): string[] {
  * Locks the records of a bulk call in id order (two bulk calls over the same rows cannot deadlock) and
  * returns their ids in that order; a 404 whose `errors.ids` lists every id that is not there.
  */
-async function lockAll(ctx: OperationContext, tx: Queryable, ids: string[]): Promise<string[]> {
-  const found = await lockRows(tx, ctx.resource, ids);
+async function lockAll(ctx: OperationContext, tx: Queryable, ids: string[], actor: Actor): Promise<string[]> {
+  // A record outside the caller's data scope is missing, like one that is not there (scope.ts).
+  const scope = await rowScope(tx, ctx.resource, actor.principal);
+  const found = await lockRows(tx, ctx.resource, ids, scope);
   const isFound = new Set(found);
   const missing = ids.filter((id) => !isFound.has(id));
   if (missing.length)

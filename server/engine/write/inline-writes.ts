@@ -84,8 +84,10 @@ export async function writeInlineLists(
     const kept = new Set(items.flatMap((item) => (item.id === undefined ? [] : [item.id])));
     for (const id of existing.keys()) {
       if (kept.has(id)) continue;
-      await asItemOf(key, null, () => removeRecord(childContext(ctx, list, null), { tx, id, actor }));
-      written.push({ resource: child, id, action: 'delete' });
+      const before = await asItemOf(key, null, () =>
+        removeRecord(childContext(ctx, list, null), { tx, id, actor }),
+      );
+      written.push({ resource: child, id, action: 'delete', before });
     }
     for (const [index, { id, ...fields }] of items.entries()) {
       const itemCtx = childContext(ctx, list, index);
@@ -112,7 +114,7 @@ async function lockedChildren(
   parentId: string,
 ): Promise<WireRecord[]> {
   const rows = await lockChildRows(tx, { child: list.child, foreignKey: list.foreignKey, parentId });
-  return loadRecords(tx, { ...ctx, resource: list.child }, rows);
+  return loadRecords(tx, { ...ctx, resource: list.child, viewer: undefined }, rows);
 }
 
 /**
@@ -124,6 +126,7 @@ function childContext(ctx: OperationContext, list: InlineList, index: number | n
   return {
     ...ctx,
     resource: list.child,
+    isInlineChild: true,
     authorize: () => Promise.reject(new Error('inline children are authorized through their parent')),
     label: (field) => {
       if (!lang) return index === null ? list.key : `${list.key}.${index}.${field}`;

@@ -2,6 +2,7 @@ import type { Resource } from '../../../resources/define.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../schema/fields.ts';
 import { selectColumns } from '../list/records.ts';
+import { scopeSql, type RowScope } from '../scope.ts';
 
 /**
  * The SQL statements of the engine's record writes, in one place: the storage seam under the operations
@@ -11,15 +12,25 @@ import { selectColumns } from '../list/records.ts';
 
 const MAX_BIGINT = 9223372036854775807n;
 
-/** One record's row (its readable columns), locked for the transaction when `forUpdate`; undefined when none. */
+/**
+ * One record's row (its readable columns), locked for the transaction when `forUpdate`; undefined when none
+ * or when it lies outside the caller's data `scope` (scope.ts): the same answer, so a 404 either way.
+ */
 export async function selectRow(
   db: Queryable,
-  { resource, id, forUpdate = false }: { resource: Resource; id: string; forUpdate?: boolean },
+  {
+    resource,
+    id,
+    scope,
+    forUpdate = false,
+  }: { resource: Resource; id: string; scope: RowScope; forUpdate?: boolean },
 ): Promise<Record<string, unknown> | undefined> {
   const lock = forUpdate ? ' FOR UPDATE' : '';
+  const params: unknown[] = [id];
+  const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
   const { rows } = await db.query(
-    `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} WHERE "id" = $1${lock}`,
-    [id],
+    `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} WHERE "id" = $1${inScope ? ` AND ${inScope}` : ''}${lock}`,
+    params,
   );
   return rows[0];
 }
@@ -58,14 +69,22 @@ export async function deleteRow(tx: Queryable, resource: Resource, id: string): 
 
 /**
  * Locks the rows of these ids in id order (two bulk calls over the same rows cannot deadlock); returns the
- * ids found, in that order. Ids that cannot be a row's (not digits, over bigint) are never looked up.
+ * ids found in the caller's data `scope`, in that order. Ids that cannot be a row's (not digits, over
+ * bigint) are never looked up.
  */
-export async function lockRows(tx: Queryable, resource: Resource, ids: string[]): Promise<string[]> {
+export async function lockRows(
+  tx: Queryable,
+  resource: Resource,
+  ids: string[],
+  scope: RowScope,
+): Promise<string[]> {
   const valid = ids.filter((id) => /^\d{1,19}$/.test(id) && BigInt(id) <= MAX_BIGINT);
   if (valid.length === 0) return [];
+  const params: unknown[] = [...valid];
+  const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
   const { rows } = await tx.query<{ id: string | number }>(
-    `SELECT "id" FROM ${ident(resource.table)} WHERE "id" IN (${valid.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id" FOR UPDATE`,
-    valid,
+    `SELECT "id" FROM ${ident(resource.table)} WHERE "id" IN (${valid.map((_, i) => `$${i + 1}`).join(', ')})${inScope ? ` AND ${inScope}` : ''} ORDER BY "id" FOR UPDATE`,
+    params,
   );
   return rows.map((row) => String(row.id));
 }

@@ -2,6 +2,7 @@ import { hashPassword } from '../../credentials/password.ts';
 import { isIdString } from '../../../resources/define.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor } from './audit.ts';
 import type { OperationContext } from '../context.ts';
@@ -11,6 +12,7 @@ import { fieldsOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf } from '../hooks.ts';
 import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
 import { loadRecords } from '../list/records.ts';
+import { isInScope, rowScope, scopeColumnsOf, UNRESTRICTED, type RowScope } from '../scope.ts';
 import type { WireRecord } from '../list/wire.ts';
 
 /**
@@ -37,7 +39,8 @@ export async function insertRecord(
   await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor });
   await checkDictionaries(ctx, tx, data, null);
   await checkUnique(ctx, tx, data, null);
-  const values = await columnValues(resource, data);
+  await assertInScope(ctx, tx, { actor, record: { ...data, created_by: actor.userId }, isNew: true });
+  const values = { ...(await columnValues(resource, data)), ...authorsOf(actor, true) };
   const id = await guarded(ctx, async () => {
     const newId = await insertRow(tx, resource, values);
     await writeLinks(resource, tx, newId, data);
@@ -74,11 +77,13 @@ export async function patchRecord(
 ): Promise<void> {
   const { resource } = ctx;
   const hooks = hooksOf(ctx.hooks, resource);
-  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true });
+  const scope = await writeScope(ctx, tx, actor);
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
   await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
   await checkDictionaries(ctx, tx, given, before);
   await checkUnique(ctx, tx, given, id);
-  const values = await columnValues(resource, given);
+  await assertInScope(ctx, tx, { actor, record: { ...before, ...given }, isNew: false });
+  const values = { ...(await columnValues(resource, given)), ...authorsOf(actor, false) };
   await guarded(ctx, async () => {
     await updateRow(tx, { resource, id, values });
     await writeLinks(resource, tx, id, given);
@@ -90,13 +95,14 @@ export async function patchRecord(
     await writeAudit(tx, { resource, action: 'update', subjectId: id, changes, actor });
 }
 
-/** Deletes one record with its hooks and audit row. */
+/** Deletes one record with its hooks and audit row; returns the record as it was (for its live event). */
 export async function removeRecord(
   ctx: OperationContext,
   { tx, id, actor }: { tx: Queryable; id: string; actor: Actor },
-): Promise<void> {
+): Promise<WireRecord> {
   const { resource } = ctx;
-  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true });
+  const scope = await writeScope(ctx, tx, actor);
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
   await hooksOf(ctx.hooks, resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
   try {
     await deleteRow(tx, resource, id);
@@ -115,23 +121,64 @@ export async function removeRecord(
     changes: diffChanges(resource, before, null),
     actor,
   });
+  return before;
 }
 
-/** One record as the API sends it, with the given relations embedded; 404 when there is none. */
+/**
+ * One record as the API sends it, with the given relations embedded (those `viewer` may see, scope.ts);
+ * 404 when there is none or it lies outside the caller's data `scope`.
+ */
 export async function fetchRecord(
   ctx: Pick<OperationContext, 'resource' | 'registry' | 'hooks'>,
   {
     db,
     id,
+    scope,
+    viewer,
     includes = [],
     forUpdate = false,
-  }: { db: Queryable; id: string; includes?: readonly string[]; forUpdate?: boolean },
+  }: {
+    db: Queryable;
+    id: string;
+    scope: RowScope;
+    /** The caller the answer is for: rows out of its scope and fields it may not see are left out. */
+    viewer: Principal | undefined;
+    includes?: readonly string[];
+    forUpdate?: boolean;
+  },
 ): Promise<WireRecord> {
   if (!isIdString(id)) throw AppError.notFound();
-  const row = await selectRow(db, { resource: ctx.resource, id, forUpdate });
+  const row = await selectRow(db, { resource: ctx.resource, id, forUpdate, scope });
   if (!row) throw AppError.notFound();
-  const [record] = await loadRecords(db, ctx, [row], includes);
+  const { resource, registry, hooks } = ctx;
+  const [record] = await loadRecords(db, { resource, registry, hooks, viewer }, [row], includes);
   return record!;
+}
+
+/** The data scope a write works in: the actor's (scope.ts); an inline child follows its parent's. */
+function writeScope(ctx: OperationContext, tx: Queryable, actor: Actor): Promise<RowScope> {
+  return ctx.isInlineChild ? Promise.resolve(UNRESTRICTED) : rowScope(tx, ctx.resource, actor.principal);
+}
+
+/**
+ * A create or update may not leave the record outside the caller's data scope (a department it cannot see):
+ * 422 naming the department field. A department (scoped by its own id) is not checked on create: its id is
+ * not known yet.
+ */
+async function assertInScope(
+  ctx: OperationContext,
+  tx: Queryable,
+  { actor, record, isNew }: { actor: Actor; record: Record<string, unknown>; isNew: boolean },
+): Promise<void> {
+  const scope = await writeScope(ctx, tx, actor);
+  if (isInScope(ctx.resource, scope, record)) return;
+  const columns = scopeColumnsOf(ctx.resource)!;
+  if (isNew && columns.department === 'id') return;
+  const field = columns.department ?? columns.owner ?? 'id';
+  throw new AppError(422, 'engine.scope.out_of_scope', {
+    params: { field: ctx.label(field) },
+    fields: { [field]: ['engine.scope.out_of_scope_short'] },
+  });
 }
 
 /**
@@ -180,6 +227,12 @@ async function checkUnique(
     if (await isValueTaken(tx, { resource: ctx.resource, field: f.name, value, id }))
       throw AppError.conflict(f.name, ctx.label(f.name));
   }
+}
+
+/** `created_by` (on create) and `updated_by`: the acting user (null when it is not a user id). */
+function authorsOf(actor: Actor, isNew: boolean): Record<string, string | null> {
+  const userId = isIdString(actor.userId) ? actor.userId : null;
+  return isNew ? { created_by: userId, updated_by: userId } : { updated_by: userId };
 }
 
 /** Column values to write: JSON as text, write-only values hashed when declared. */

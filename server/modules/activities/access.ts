@@ -2,6 +2,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { resources } from '../../../resources/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { can, type Principal } from '../../core/principal.ts';
+import { hiddenFields } from '../../engine/field-access.ts';
 import { SETTINGS_READ } from '../settings.ts';
 
 /**
@@ -45,16 +46,18 @@ export function canReadSubject(principal: Principal, subjectType: unknown): bool
 /**
  * How a changed field's value reaches `principal`: `visible` (the value), `withheld` (the field's name only)
  * or `hidden` (nothing: neither name nor value). This is the one place that decides, per (subject, field):
- * today by the subject's read permission alone, so a field is `visible` or `withheld`. Field access on roles
- * (contract Amendments 2026-11-26, "Field access on roles", a later issue) plugs in here: a field the
- * caller's roles make `hidden` for `<resource>.<field>` answers `hidden` (absent from activity changes, as
- * the contract says), `read` and writable fields stay `visible`. Names (`names` in ./names.ts) follow it too:
+ * by the subject's read permission, then field access on roles (contract Amendments 2026-11-26, "Field
+ * access on roles", server/engine/field-access.ts): a field the caller's roles make `hidden` for
+ * `<resource>.<field>` answers `hidden` (absent from activity changes, as the contract says), `read` and
+ * writable fields stay `visible`. Names (`names` in ./names.ts) follow it too:
  * a reference field's names are looked up only when its value is `visible`.
  */
 export type ValueAccess = 'visible' | 'withheld' | 'hidden';
 
-export function changeAccess(principal: Principal, subjectType: unknown, _field: string): ValueAccess {
-  return canReadSubject(principal, subjectType) ? 'visible' : 'withheld';
+export function changeAccess(principal: Principal, subjectType: unknown, field: string): ValueAccess {
+  if (!canReadSubject(principal, subjectType)) return 'withheld';
+  const resource = subjectResource(subjectType);
+  return resource && hiddenFields(principal, resource).has(field) ? 'hidden' : 'visible';
 }
 
 /**

@@ -6,6 +6,7 @@ import { registerMenuRoutes } from './menus.ts';
 import { roleHooks } from './role-hooks.ts';
 import { staffHooks } from './staff-hooks.ts';
 import { registerDepartmentTreeRoute } from './tree.ts';
+import { registerUserInfoRoute } from './user-info.ts';
 import { userHooks } from './user-hooks.ts';
 
 /**
@@ -28,6 +29,7 @@ export const peopleModule: AppModule = {
   name: 'people',
   register(app, { db, config }) {
     registerMenuRoutes(app);
+    registerUserInfoRoute(app);
     registerDepartmentTreeRoute(app, db);
     registerAccountRoutes(app, db, config.publicOrigin);
   },

@@ -1,6 +1,12 @@
 import { AppError } from '../../core/errors.ts';
 import { staff } from '../../../resources/staff.ts';
+import { fieldAccessProblems, restrictedFields } from '../../engine/field-access.ts';
+import { permissionFor } from '../../engine/access.ts';
+import { departments } from '../../../resources/departments.ts';
+import type { DataScope, Principal } from '../../core/principal.ts';
+import type { Queryable } from '../../db/index.ts';
 import type { ResourceHooks } from '../../engine/hooks.ts';
+import { servedResources } from '../../engine/served.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
 
@@ -8,13 +14,26 @@ const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[]
   ((record?.permissions as { menu_ids?: string[] } | undefined)?.menu_ids ?? []).map(String);
 
 /**
- * Role rules: `menu_ids` holds only known permission names (deduplicated); someone who is not an
+ * Role rules: `menu_ids` holds only known permission names (deduplicated); `field_access` keys name fields
+ * of the served resources (engine/served.ts, every resources module's) (field-access.ts `fieldAccessProblems`, a 422 naming each bad key); someone who is not an
  * administrator may only write roles whose names (before and after) they hold themselves, and never a
  * role they are a member of.
  */
 export const roleHooks: ResourceHooks = {
   async beforeWrite({ action, tx, data, before, actor }) {
     const principal = principalOf(actor);
+    if ('field_access' in data) {
+      const problems = fieldAccessProblems(data.field_access, servedResources());
+      if (Object.keys(problems).length)
+        throw new AppError(422, 'errors.validation', {
+          fields: Object.fromEntries(
+            Object.entries(problems).map(([key, problem]) => [
+              `field_access.${key}`.slice(0, 200),
+              [`settings.people.errors.field_access_${problem}`],
+            ]),
+          ),
+        });
+    }
     if ('permissions' in data) {
       const names = [...new Set(menuIdsOf(data))];
       const grantable = grantableNames();
@@ -31,6 +50,58 @@ export const roleHooks: ResourceHooks = {
       if (mine.some((link) => link.target === String(before.id))) throw forbidden('own_roles');
       assertHoldsAll(principal, menuIdsOf(before));
     }
-    if (action !== 'delete') assertHoldsAll(principal, menuIdsOf(data));
+    if (action !== 'delete') {
+      assertHoldsAll(principal, menuIdsOf(data));
+      await assertNoWiderThanEditor(tx, principal, data, before);
+    }
   },
 };
+
+/**
+ * A role editor who is not an administrator may not hand out more than it sees itself (issue 30): the
+ * role's data scope lies within the editor's own (over its enabled roles: `all` allows anything; `department`
+ * within `department_and_below`; `custom` departments among those the editor's scopes reach; `self` always),
+ * and for every page the role grants, each field the editor may not see or write stays at least as
+ * restricted in the role. 403 (`scope_wider`, `field_access_wider`) otherwise.
+ */
+async function assertNoWiderThanEditor(
+  tx: Queryable,
+  principal: Principal,
+  data: Record<string, unknown>,
+  before: Record<string, unknown> | null,
+): Promise<void> {
+  const pick = <T>(key: string, fallback: T): T =>
+    (key in data ? data[key] : (before?.[key] ?? fallback)) as T;
+  const scope = pick<DataScope>('data_scope', 'all');
+  const own = principal.roles ?? [];
+  if (!own.some((r) => r.dataScope === 'all')) {
+    const home = principal.staff?.departmentId ?? null;
+    const below = own.some((r) => r.dataScope === 'department_and_below');
+    const atHome = below || own.some((r) => r.dataScope === 'department');
+    const allowed =
+      scope === 'self' ||
+      (scope === 'department' && atHome) ||
+      (scope === 'department_and_below' && below) ||
+      scope === 'custom';
+    if (!allowed) throw forbidden('scope_wider');
+    if (scope === 'custom') {
+      const wanted = pick<unknown[]>('data_scope_department_ids', []).map(String);
+      const reach = new Set(own.flatMap((r) => (r.dataScope === 'custom' ? r.departmentIds : [])));
+      if (home && atHome) reach.add(home);
+      if (home && below)
+        for (const id of await asSystem(tx).treeIds(departments, { ids: [home], direction: 'down' }))
+          reach.add(id);
+      if (wanted.some((id) => !reach.has(id))) throw forbidden('scope_wider');
+    }
+  }
+  const access = pick<Record<string, string>>('field_access', {}) ?? {};
+  const grants = new Set(menuIdsOf({ permissions: pick('permissions', { menu_ids: [] }) }));
+  for (const resource of servedResources()) {
+    if (!grants.has(permissionFor(resource, 'read'))) continue;
+    for (const [field, mine] of restrictedFields(principal, resource)) {
+      const theirs = access[`${resource.name}.${field}`];
+      if (theirs === 'hidden' || theirs === mine) continue;
+      throw forbidden('field_access_wider');
+    }
+  }
+}

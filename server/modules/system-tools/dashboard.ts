@@ -55,11 +55,13 @@ export async function readDashboard(db: Db, principal: Principal): Promise<z.inf
   const data: Record<string, unknown> = { counts };
   if (holds(PERMISSION.usersUsers)) counts.users = await system.count(users);
   if (holds(PERMISSION.usersStaff)) {
-    counts.staff = await system.count(staff);
-    counts.pending_invitations = await system.count(staff, {
-      user_id: null,
-      invitation_expires_at: { gt: NOW },
-    });
+    // The staff the caller's data scope holds (issue 30), as the staff list shows them.
+    counts.staff = await system.count(staff, {}, { viewer: principal });
+    counts.pending_invitations = await system.count(
+      staff,
+      { user_id: null, invitation_expires_at: { gt: NOW } },
+      { viewer: principal },
+    );
   }
   if (holds(PERMISSION.usersActivities)) {
     const today = new Date();

@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
+import { cloneElement, useMemo } from 'react';
 import { ArrayInput, SaveButton, SimpleForm, SimpleFormIterator, Toolbar, useTranslate } from 'react-admin';
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import type { Resource } from '../../../resources/define.ts';
 import { useEngineRegistry } from '../data/engineRegistryContext.ts';
 import { renderInput, renderReadOnlyInput } from '../fields/inputTable.tsx';
@@ -10,12 +10,16 @@ import type { InlineCollection } from './schemaFields.ts';
 import { schemaDefaults } from './schemaDefaults.ts';
 import { zodResolver } from './zodResolver.ts';
 import { DraftKeeper } from './DraftKeeper.tsx';
+import { useFieldAccess } from '../../providers/fieldAccess.ts';
+import { readOnlyByAccess } from '../data/withFieldAccess.ts';
 
 /**
  * The generated form of a resource: one input per field from the lookup table, read-only fields shown but
  * not editable (edit only), write-only fields as password inputs, validation with the resource's zod schema
  * and the server's messages, unsaved changes kept as a draft and warned about before leaving. Inline has-many
- * lists are rows of the child's inputs (add, remove), labelled `resources.<name>.fields.<key>`.
+ * lists are rows of the child's inputs (add, remove), labelled `resources.<name>.fields.<key>`. A field the
+ * caller's roles make read-only (`field_access`, SchemaView marks it read-only) is its usual input, disabled,
+ * on create and edit; a hidden one is not in the resource it gets at all.
  */
 export function ResourceForm({
   resource,
@@ -41,6 +45,8 @@ export function ResourceForm({
   const collections = isEdit ? readable : all;
   const secrets = useMemo(() => fields.filter((f) => f.meta.writeOnly).map((f) => f.name), [fields]);
   const defaults = useMemo(() => (isEdit ? undefined : schemaDefaults(resource)), [resource, isEdit]);
+  const { access } = useFieldAccess();
+  const readOnlyForCaller = readOnlyByAccess(resource.name, access);
   return (
     <SimpleForm
       resolver={resolver}
@@ -56,6 +62,10 @@ export function ResourceForm({
     >
       <DraftKeeper draftKey={draftKey} secretFields={secrets} needsRecord={isEdit} />
       {fields.map((field) => {
+        if (readOnlyForCaller.has(field.name)) {
+          const input = renderInput(field, { resource: resource.name, isEdit });
+          return cloneElement(input as ReactElement<{ disabled?: boolean }>, { disabled: true });
+        }
         if (field.meta.readOnly) return isEdit ? renderReadOnlyInput(field) : null;
         return renderInput(field, { resource: resource.name, isEdit });
       })}

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ancestorMap,
@@ -19,6 +19,7 @@ import {
  * children; a parent with only some children checked shows as half-checked (`aria-checked="mixed"`), even
  * though its own name is saved (a page needs its group to show in the menu, the group grants no page). A
  * dangerous name (one that reaches as far as an administrator's account) carries a warning chip and says why.
+ * `belowPage` adds something under a page's actions (the role editor: the page's field access table).
  *
  * @example
  * <PermissionTree value={menuIds} onChange={setMenuIds} />
@@ -27,10 +28,12 @@ export function PermissionTree({
   value,
   onChange,
   disabled = false,
+  belowPage,
 }: {
   value: readonly string[];
   onChange: (next: string[]) => void;
   disabled?: boolean;
+  belowPage?: (page: PermissionNode) => ReactNode;
 }) {
   const nodes = useMemo(() => permissionNodes(), []);
   const ancestors = useMemo(() => ancestorMap(nodes), [nodes]);
@@ -48,18 +51,21 @@ export function PermissionTree({
           onToggle={() => onChange(toggle(value, node, ancestors))}
         />
         {node.children.length > 0 && depth >= 1 ? (
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', pl: 3 }}>
-            {node.children.map((child) => (
-              <NodeCheckbox
-                key={child.name}
-                node={child}
-                checked={selected.has(child.name)}
-                indeterminate={false}
-                disabled={disabled}
-                onToggle={() => onChange(toggle(value, child, ancestors))}
-              />
-            ))}
-          </Box>
+          <>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', pl: 3 }}>
+              {node.children.map((child) => (
+                <NodeCheckbox
+                  key={child.name}
+                  node={child}
+                  checked={selected.has(child.name)}
+                  indeterminate={false}
+                  disabled={disabled}
+                  onToggle={() => onChange(toggle(value, child, ancestors))}
+                />
+              ))}
+            </Box>
+            {belowPage?.(node)}
+          </>
         ) : (
           node.children.map((child) => render(child, depth + 1))
         )}

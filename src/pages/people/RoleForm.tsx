@@ -1,7 +1,11 @@
 import { BooleanInput, NumberInput, SimpleForm, TextInput, required, useTranslate } from 'react-admin';
+import { DataScopeInput } from './DataScopeInput.tsx';
 import { PermissionTreeInput } from './PermissionTreeInput.tsx';
 
-/** The role form: name, intro, sort, state and the whole permission tree. */
+/**
+ * The role form: name, intro, sort, state, the data scope (with its departments for `custom`) and the whole
+ * permission tree with each page's field access.
+ */
 export function RoleForm() {
   const translate = useTranslate();
   const label = (field: string) => translate(`resources.roles.fields.${field}`);
@@ -11,6 +15,7 @@ export function RoleForm() {
       <TextInput source="intro" label={label('intro')} multiline minRows={2} />
       <NumberInput source="sort" label={label('sort')} min={0} />
       <BooleanInput source="state" label={label('state')} />
+      <DataScopeInput />
       <PermissionTreeInput />
     </SimpleForm>
   );

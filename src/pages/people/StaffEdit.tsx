@@ -1,13 +1,17 @@
 import { useGetOne, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../resources/define.ts';
 import { ResourceEdit } from '../../engine/form/ResourceEdit.tsx';
+import { AccessCheckPanel } from './AccessCheckPanel.tsx';
 import { InvitationPanel } from './InvitationPanel.tsx';
 import { issuedInvitation } from './issuedInvitations.ts';
 
-/** `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link. */
+/**
+ * `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link, and the
+ * "check access" panel for a member with an account.
+ */
 export function StaffEdit({ resource }: { resource: Resource }) {
   const id = String(useGetRecordId());
-  const { data } = useGetOne<{ id: string; registered?: boolean }>('staff', { id });
+  const { data } = useGetOne<{ id: string; registered?: boolean; user_id?: string | null }>('staff', { id });
   return (
     <>
       <ResourceEdit resource={resource} />
@@ -19,6 +23,7 @@ export function StaffEdit({ resource }: { resource: Resource }) {
           initialUrl={issuedInvitation(id)}
         />
       ) : null}
+      {data?.user_id ? <AccessCheckPanel key={`access-${id}`} userId={String(data.user_id)} /> : null}
     </>
   );
 }
