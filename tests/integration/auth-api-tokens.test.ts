@@ -153,6 +153,41 @@ describe('personal API tokens', () => {
     );
   });
 
+  it('sees the rows its owner sees: every department for an administrator’s token, the scope for a member’s', async () => {
+    const admin = await t.adminToken();
+    const names: string[] = [];
+    for (const name of ['tok-scope-east', 'tok-scope-west']) {
+      const made = await t.request({
+        method: 'POST',
+        url: '/api/v1/user/departments',
+        token: admin,
+        payload: { name },
+      });
+      expect(made.statusCode).toBe(201);
+      names.push(made.json().data.id as string);
+    }
+    const listed = async (token: string) =>
+      (
+        (await t.request({ method: 'GET', url: '/api/v1/user/departments?size=100', token })).json().data
+          .data as {
+          id: string;
+        }[]
+      ).map((d) => d.id);
+    const adminTok = (
+      await createToken(admin, { name: 'all rows', permissions: [DEPTS], expires_at: inAMonth() })
+    ).json().data.token as string;
+    expect(await listed(adminTok)).toEqual(await listed(admin));
+    expect(await listed(adminTok)).toEqual(expect.arrayContaining(names));
+
+    const owner = await staffWith('tok-scope', [DEPTS]);
+    await t.db.query(`UPDATE roles SET data_scope = 'department' WHERE id = $1`, [owner.roleId]);
+    await t.db.query('UPDATE staff SET department_id = $1 WHERE id = $2', [names[0], owner.staffId]);
+    const memberTok = (
+      await createToken(owner.session, { name: 'east', permissions: [DEPTS], expires_at: inAMonth() })
+    ).json().data.token as string;
+    await expect.poll(() => listed(memberTok)).toEqual([names[0]]);
+  });
+
   it('is revoked on delete, on the owner’s password change and when the owner is disabled', async () => {
     const owner = await staffWith('tok-d', [DEPTS]);
     const make = async () =>
