@@ -47,12 +47,13 @@ export interface OracleWorld {
 /**
  * What a resource's rows are scoped by: `department` names the column holding a department id (`id` for the
  * departments themselves, whose subtree is their own), `owner` the column of the creating user; null for
- * neither. `ownStaffRecord`: `self` also covers the caller's own staff record.
+ * neither. `self`: the column holding the user a record *is* (staff's `user_id`), which a `self` role also
+ * sees.
  */
 export interface ScopeColumns {
   department: string | null;
   owner: string | null;
-  ownStaffRecord: boolean;
+  self: string | null;
 }
 
 export interface OracleResource {
@@ -67,29 +68,30 @@ export interface OracleResource {
 export type OracleRecord = Readonly<Record<string, unknown>> & { id: string };
 
 /**
- * The scope columns of a resource per the contract: its declaration (`scope: { department, owner }`, or
- * `scope: false` for an unscoped one) if it makes one, else a `department_id` reference to departments and the
- * owner column `created_by`; departments are scoped by their own id, staff `self` includes the caller's own
- * record.
+ * The scope columns of a resource per the contract and its declaration in resources/*.ts: `scope: false` is
+ * unscoped; otherwise each of `department`, `owner`, `self` the declaration names, the rest defaulted: the
+ * department column is a `department_id` reference to departments when there is one (`id` for departments,
+ * by their own declaration), the owner column `created_by`, no self column.
  */
 export function scopeColumnsOf(r: Resource): ScopeColumns | null {
   const declared = (r.options as { scope?: unknown }).scope;
-  if (declared === false || declared === null) return null;
-  const ownStaffRecord = r.name === 'staff';
-  if (declared && typeof declared === 'object') {
-    const d = declared as { department?: string | null; owner?: string | null };
-    const department = d.department ?? (r.name === 'departments' ? 'id' : null);
-    const owner = d.owner === undefined ? 'created_by' : d.owner;
-    return department || owner ? { department, owner, ownStaffRecord } : null;
-  }
+  if (declared === false) return null;
+  const d = (declared && typeof declared === 'object' ? declared : {}) as {
+    department?: string | null;
+    owner?: string | null;
+    self?: string | null;
+  };
   const hasDepartmentId = r.fields.some(
     (f) =>
       f.name === 'department_id' &&
       f.meta.relation?.kind === 'belongsTo' &&
       f.meta.relation.resource === 'departments',
   );
-  const department = r.name === 'departments' ? 'id' : hasDepartmentId ? 'department_id' : null;
-  return { department, owner: 'created_by', ownStaffRecord };
+  return {
+    department: d.department !== undefined ? d.department : hasDepartmentId ? 'department_id' : null,
+    owner: d.owner !== undefined ? d.owner : 'created_by',
+    self: d.self ?? null,
+  };
 }
 
 export function oracleResource(r: Resource): OracleResource {
@@ -179,6 +181,22 @@ export function effectiveFieldAccess(
   return out;
 }
 
+/**
+ * The product's no-self-escalation rule of the role editor (issue 30 leaves it as it was): a caller who is not
+ * an administrator writes only a role it is not a member of and whose every permission name it holds itself
+ * (through its enabled roles); any other write is a 403 whatever the role's scope or field access say.
+ */
+export function mayManageRole(
+  world: OracleWorld,
+  caller: OracleCaller,
+  role: { id: string; permissions: readonly string[] },
+): boolean {
+  if (caller.isAdmin) return true;
+  if (caller.roleIds.includes(role.id)) return false;
+  const held = new Set(rolesOf(world, caller).flatMap((x) => x.permissions));
+  return role.permissions.every((name) => held.has(name));
+}
+
 /** Department ids of `root` and everything below it. */
 export function subtree(world: OracleWorld, root: string): Set<string> {
   const out = new Set([root]);
@@ -225,7 +243,8 @@ function roleSees(
     case 'self': {
       const owner = scope.owner ? idOrNull(record[scope.owner]) : null;
       if (owner !== null && owner === caller.userId) return true;
-      return scope.ownStaffRecord && caller.staffId !== null && record.id === caller.staffId;
+      const self = scope.self ? idOrNull(record[scope.self]) : null;
+      return self !== null && self === caller.userId;
     }
   }
 }

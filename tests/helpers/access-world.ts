@@ -253,6 +253,8 @@ export async function oracleRecords(t: TestApp, world: World, r: Resource): Prom
       out[scope.department] = world.departmentOf.has(key)
         ? world.departmentOf.get(key)
         : row[scope.department];
+    // The user a record is (staff: user_id, which the test did not choose): as stored.
+    if (scope?.self) out[scope.self] = row[scope.self] ?? null;
     return out as OracleRecord;
   });
 }

@@ -53,23 +53,23 @@ const STAFF = [
   { id: '13', department_id: '3', created_by: '101' },
   { id: '14', department_id: '5', created_by: '100' },
   { id: '15', department_id: null, created_by: '102' },
-  { id: '16', department_id: null, created_by: null },
+  { id: '16', department_id: null, created_by: null, user_id: '101' },
 ];
 const S = oracleResource(staff);
 
 describe('the access oracle (hand-written world)', () => {
-  it('reads the scope columns from the contract: department_id, the departments themselves, created_by', () => {
+  it('reads the scope columns from the declarations: department_id, the departments themselves, created_by, staff by user_id', () => {
     expect(scopeColumnsOf(staff)).toEqual({
       department: 'department_id',
       owner: 'created_by',
-      ownStaffRecord: true,
+      self: 'user_id',
     });
     expect(scopeColumnsOf(departments)).toEqual({
       department: 'id',
       owner: 'created_by',
-      ownStaffRecord: false,
+      self: null,
     });
-    expect(scopeColumnsOf(gadgets)).toEqual({ department: null, owner: 'created_by', ownStaffRecord: false });
+    expect(scopeColumnsOf(gadgets)).toEqual({ department: null, owner: 'created_by', self: null });
   });
 
   it('gives each data scope its rows', () => {
@@ -87,7 +87,7 @@ describe('the access oracle (hand-written world)', () => {
     expect(visibleIds(world, caller(['r-below'], '1'), S, STAFF)).toEqual(['10', '11', '12', '13']);
     // custom: exactly the listed departments, not their children, whatever the caller's own department.
     expect(visibleIds(world, caller(['r-custom'], null), S, STAFF)).toEqual(['13', '14']);
-    // self: what the caller created, and its own staff record.
+    // self: what the caller created, and its own staff record (user_id).
     expect(visibleIds(world, caller(['r-self'], '5', { userId: '101', staffId: '16' }), S, STAFF)).toEqual([
       '11',
       '13',

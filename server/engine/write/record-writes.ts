@@ -82,7 +82,10 @@ export async function patchRecord(
   await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
   await checkDictionaries(ctx, tx, given, before);
   await checkUnique(ctx, tx, given, id);
-  await assertInScope(ctx, tx, { actor, record: { ...before, ...given }, isNew: false });
+  // The stored scope columns, not `before`: that is the caller's view, without the fields hidden from it
+  // (a hidden `user_id` or department would make a record the caller sees look out of its scope).
+  const stored = await selectRow(tx, { resource, id, scope: UNRESTRICTED });
+  await assertInScope(ctx, tx, { actor, record: { ...stored, ...given }, isNew: false });
   const values = { ...(await columnValues(resource, given)), ...authorsOf(actor, false) };
   await guarded(ctx, async () => {
     await updateRow(tx, { resource, id, values });
@@ -229,8 +232,11 @@ async function checkUnique(
   }
 }
 
-/** `created_by` (on create) and `updated_by`: the acting user (null when it is not a user id). */
-function authorsOf(actor: Actor, isNew: boolean): Record<string, string | null> {
+/**
+ * `created_by` (on create) and `updated_by`: the acting user (null when it is not a user id). Exported for
+ * the writes a module makes itself (the upload route), so that every write path records its author.
+ */
+export function authorsOf(actor: Actor, isNew: boolean): Record<string, string | null> {
   const userId = isIdString(actor.userId) ? actor.userId : null;
   return isNew ? { created_by: userId, updated_by: userId } : { updated_by: userId };
 }

@@ -14,6 +14,7 @@ import { getSettings } from '../../core/settings.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { actorOf } from '../../core/activity.ts';
 import { diffChanges, writeAudit } from '../../engine/write/audit.ts';
+import { authorsOf } from '../../engine/write/record-writes.ts';
 import { attachment } from '../../engine/csv/export.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import type { AppModule } from '../../core/app-module.ts';
@@ -206,14 +207,15 @@ async function upload(request: FastifyRequest, reply: FastifyReply, db: Db, stor
       const bind = idempotencyKey
         ? await claimIdempotencyKey(tx, { userId: principal.userId, key: idempotencyKey, target: 'assets' })
         : null;
+      const actor = actorOf(request, principal.userId);
+      // Inserted here rather than by the engine's create: the engine's authors (created_by, updated_by) too.
       const row = await asSystem(tx).insert<{ id: string; created_at: Date }>(
         assets,
-        { ...record, storage_key: key },
+        { ...record, storage_key: key, ...authorsOf(actor, true) },
         { returning: ['id', 'created_at'] },
       );
       const id = String(row.id);
       const changes = diffChanges(assets, null, record);
-      const actor = actorOf(request, principal.userId);
       await writeAudit(tx, { resource: assets, action: 'create', subjectId: id, changes, actor });
       // Who uploaded it: a profile may take as its avatar only its own user's uploads (auth/profile.ts).
       await tx.query('INSERT INTO asset_uploaders (asset_id, user_id) VALUES ($1, $2)', [

@@ -4,9 +4,6 @@ import { Button, useListContext, useNotify, useTranslate } from 'react-admin';
 import type { ResourceDescriptor as Resource } from '../data/descriptor.ts';
 import type { ExportJobState } from './ExportJobDialog.tsx';
 import { exportQuery } from '../data/listQuery.ts';
-import { readableFields } from '../data/registry.ts';
-import { useFieldAccess } from '../../providers/fieldAccess.ts';
-import { hiddenByAccess } from '../data/withFieldAccess.ts';
 
 /**
  * The export's request, job and download logic, and the job's dialog: loaded on the first click (or hover,
@@ -26,16 +23,15 @@ const prefetch = () => {
  * Downloads the server's CSV export of the list with its current filters and sort (all rows, no paging). A
  * large export runs as a job on the server (202): a dialog shows its progress live and offers the file
  * once it is written. The request and job code and the dialog load on demand: a list that is never exported
- * does not carry them. When the caller's roles hide fields of the resource, the export names its columns
- * (`fields=`): the ones the caller may read, so the file has no column it may not see.
+ * does not carry them. It names no columns: the server's default set is the caller's readable ones (no
+ * hidden field, no reference to records it may not read), which a `fields=` from here could only get wrong
+ * (a 403 for such a reference).
  */
 export function ExportButton({ resource }: { resource: Resource }) {
   const { filterValues, sort, total } = useListContext();
   const notify = useNotify();
   const translate = useTranslate();
   const [isBusy, setIsBusy] = useState(false);
-  const { access } = useFieldAccess();
-  const columns = hiddenByAccess(resource.name, access).size ? exportColumns(resource) : undefined;
   const [job, setJob] = useState<ExportJobState | null>(null);
   const following = useRef<AbortController | null>(null);
   const fail = (error: unknown) =>
@@ -45,10 +41,10 @@ export function ExportButton({ resource }: { resource: Resource }) {
     setIsBusy(true);
     try {
       const { outputOf, requestExport, waitForCsvJob } = await loadJobs();
-      const result = await requestExport(`${resource.endpoint}/export`, {
-        ...exportQuery(resource, { filter: filterValues, sort }),
-        ...(columns ? { fields: columns.join(',') } : {}),
-      });
+      const result = await requestExport(
+        `${resource.endpoint}/export`,
+        exportQuery(resource, { filter: filterValues, sort }),
+      );
       if ('file' in result) {
         notify('engine.export.done', { type: 'success' });
         return;
@@ -120,13 +116,4 @@ export function ExportButton({ resource }: { resource: Resource }) {
       ) : null}
     </>
   );
-}
-
-/** The columns the caller may read: the id, the readable fields it is shown, the timestamps. */
-function exportColumns(resource: Resource): string[] {
-  return [
-    'id',
-    ...readableFields(resource).map((f) => f.name),
-    ...(resource.timestamps ? ['created_at', 'updated_at'] : []),
-  ];
 }
