@@ -5,7 +5,7 @@ import type { Queryable } from '../db/index.ts';
 import { permissionFor } from './access.ts';
 import type { ListQuery } from './list/query.ts';
 import { fieldsOf, ident } from './schema/fields.ts';
-import { asSystem } from './system-access.ts';
+import { treeIds } from './tree.ts';
 
 /**
  * Data scopes (contract amendment "Who sees which rows and fields"): which rows of a resource a caller may
@@ -100,8 +100,7 @@ async function resolve(db: Queryable, resource: Resource, principal: Principal):
     else if (home && role.dataScope === 'department_and_below') below.push(home);
   }
   if (columns.department && below.length)
-    for (const id of await asSystem(db).treeIds(departmentsResource, { ids: below, direction: 'down' }))
-      exact.add(id);
+    for (const id of await treeIds(db, departmentsResource, { ids: below, direction: 'down' })) exact.add(id);
   return { all: false, userId: principal.userId, departmentIds: columns.department ? [...exact] : [], own };
 }
 

@@ -6,6 +6,7 @@ import { fieldByName, ident, joinTableOf } from './schema/fields.ts';
 import { valueSql, whereSql, type Row, type Where } from './system-where.ts';
 import type { Principal } from '../core/principal.ts';
 import { rowScope, scopeSql, UNRESTRICTED } from './scope.ts';
+import { treeIds } from './tree.ts';
 
 export { NOW, type Among, type Condition, type Row, type Where } from './system-where.ts';
 
@@ -138,26 +139,11 @@ export function asSystem(db: Queryable) {
      * The ids of a tree over the self-reference `parentColumn`: `down` gives `ids` and everything under them,
      * `up` gives `ids` and every ancestor to the root. UNION (not UNION ALL): a cycle cannot loop forever.
      */
-    async treeIds(
+    treeIds(
       resource: Resource,
-      {
-        ids,
-        direction,
-        parentColumn = 'parent_id',
-      }: { ids: readonly string[]; direction: 'down' | 'up'; parentColumn?: string },
+      options: { ids: readonly string[]; direction: 'down' | 'up'; parentColumn?: string },
     ): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const table = ident(resource.table);
-      const parent = ident(parentColumn);
-      const step = direction === 'down' ? `t.${parent} = tree.id` : `t.id = tree.parent`;
-      const { rows } = await db.query<{ id: string }>(
-        `WITH RECURSIVE tree(id, parent) AS (
-           SELECT id, ${parent} FROM ${table} WHERE id = ANY($1::bigint[])
-           UNION SELECT t.id, t.${parent} FROM ${table} t JOIN tree ON ${step})
-         SELECT id::text AS id FROM tree`,
-        [ids],
-      );
-      return rows.map((r) => r.id);
+      return treeIds(db, resource, options);
     },
 
     /**

@@ -1,3 +1,5 @@
+import { staff as staffResource } from '../../../resources/staff.ts';
+import { users as usersResource } from '../../../resources/users.ts';
 import type { TokenAnswer } from '../../../schemas/auth.ts';
 import type { MfaEnrolmentRequired, MfaMethod, MfaRequired, MfaStatus } from '../../../schemas/mfa.ts';
 import { verifyPassword } from '../../credentials/password.ts';
@@ -14,6 +16,8 @@ import { AppError } from '../../core/errors.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Db, Queryable } from '../../db/index.ts';
+import { accounts } from '../../engine/accounts.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
 import { LIMITS, rateLimited } from './limits.ts';
@@ -40,12 +44,11 @@ export type SignInResult =
 export async function isCoveredByPolicy(db: Queryable, userId: string): Promise<boolean> {
   const { require_2fa: policy } = await getSettings(db, 'login');
   if (policy === 'none') return false;
-  const { rows } = await db.query<{ is_admin: number }>(
-    'SELECT is_admin FROM staff WHERE user_id = $1 AND state',
-    [userId],
-  );
-  const staff = rows[0];
-  return Boolean(staff) && (policy === 'staff' || Number(staff!.is_admin) === 1);
+  const member = await asSystem(db).find<{ is_admin: number }>(staffResource, {
+    where: { user_id: userId, state: true },
+    columns: ['is_admin'],
+  });
+  return Boolean(member) && (policy === 'staff' || Number(member!.is_admin) === 1);
 }
 
 /**
@@ -58,11 +61,13 @@ export async function enrolmentUser(
 ): Promise<{ userId: string; tokenId: string } | null> {
   if (!bearer || bearer.length > 200) return null;
   const { rows } = await db.query<{ id: string; user_id: string }>(
-    `SELECT t.id, t.user_id FROM mfa_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.purpose = 'enrol' AND t.used_at IS NULL AND t.expires_at > now() AND u.state`,
+    `SELECT t.id, t.user_id FROM mfa_tokens t
+      WHERE t.token_hash = $1 AND t.purpose = 'enrol' AND t.used_at IS NULL AND t.expires_at > now()`,
     [sha256(bearer)],
   );
-  return rows[0] ? { userId: rows[0].user_id, tokenId: rows[0].id } : null;
+  const row = rows[0];
+  if (!row || !(await accounts.enabledUsers(db, [String(row.user_id)])).size) return null;
+  return { userId: row.user_id, tokenId: row.id };
 }
 
 /** After an enrolment by enrolment token: spends it and opens the session the sign-in was waiting for. */
@@ -330,13 +335,17 @@ export async function resetFactors(
   db: Db,
   { userId, actor, client }: { userId: string; actor: Principal; client: Client },
 ): Promise<{ username: string; email: string | null }> {
-  const { rows } = await db.query<{ username: string; email: string | null; is_admin: number | null }>(
-    `SELECT u.username, u.email, s.is_admin FROM users u LEFT JOIN staff s ON s.user_id = u.id WHERE u.id = $1`,
-    [userId],
-  );
-  const target = rows[0];
+  const system = asSystem(db);
+  const target = await system.find<{ username: string; email: string | null }>(usersResource, {
+    where: { id: userId },
+    columns: ['username', 'email'],
+  });
   if (!target) throw AppError.notFound();
-  if (Number(target.is_admin) === 1 && !actor.staff?.isAdmin) throw AppError.forbidden();
+  const member = await system.find<{ is_admin: number }>(staffResource, {
+    where: { user_id: userId },
+    columns: ['is_admin'],
+  });
+  if (Number(member?.is_admin) === 1 && !actor.staff?.isAdmin) throw AppError.forbidden();
   await db.transaction(async (tx) => {
     const before = await mfaStatus(tx, userId);
     await tx.query('DELETE FROM user_totp WHERE user_id = $1', [userId]);
@@ -360,12 +369,13 @@ export async function findPendingMfa(
   mfaToken: string,
 ): Promise<{ id: string; user_id: string; remember: boolean } | null> {
   const { rows } = await db.query<{ id: string; user_id: string; remember: boolean }>(
-    `SELECT t.id, t.user_id, t.remember FROM mfa_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.purpose = 'challenge' AND t.used_at IS NULL AND t.expires_at > now()
-        AND u.state`,
+    `SELECT t.id, t.user_id, t.remember FROM mfa_tokens t
+      WHERE t.token_hash = $1 AND t.purpose = 'challenge' AND t.used_at IS NULL AND t.expires_at > now()`,
     [sha256(mfaToken)],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row || !(await accounts.enabledUsers(db, [String(row.user_id)])).size) return null;
+  return row;
 }
 
 /** Spends an `mfa_token` (its one sign-in); a 422 when another request spent it first or it just expired. */

@@ -11,6 +11,7 @@ import type { Passkey } from '../../../schemas/mfa.ts';
 import { randomToken, sha256 } from '../../credentials/tokens.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
+import { accounts } from '../../engine/accounts.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { findPendingMfa, spendMfa } from './mfa.ts';
 import { openSession } from './session.ts';
@@ -190,12 +191,15 @@ export async function signInWithPasskey(
     purpose: 'login',
     userId: pending?.user_id ?? null,
   });
-  const { rows } = await db.query<StoredCredential & { user_id: string; state: boolean }>(
-    `SELECT p.id, p.user_id, p.credential_id, p.public_key, p.counter, p.transports, u.state
-       FROM user_passkeys p JOIN users u ON u.id = p.user_id WHERE p.credential_id = $1`,
+  const { rows } = await db.query<StoredCredential & { user_id: string }>(
+    `SELECT p.id, p.user_id, p.credential_id, p.public_key, p.counter, p.transports
+       FROM user_passkeys p WHERE p.credential_id = $1`,
     [String(json.id)],
   );
-  const stored = rows[0];
+  const found = rows[0];
+  const stored = found
+    ? { ...found, state: (await accounts.enabledUsers(db, [String(found.user_id)])).size > 0 }
+    : undefined;
   const refuse = async (reason: string) => {
     await recordActivity(db, {
       client,
