@@ -6,7 +6,14 @@ import { markLongLived } from '../core/drain.ts';
 import { AppError } from '../core/errors.ts';
 import { wireJson } from '../core/openapi.ts';
 import { rawAnswer, route } from '../core/route.ts';
-import { bearerToken, can, narrowToToken, requireUser, type Accounts, type Principal } from '../core/principal.ts';
+import {
+  bearerToken,
+  can,
+  narrowToToken,
+  requireUser,
+  type Accounts,
+  type Principal,
+} from '../core/principal.ts';
 import type { Db } from '../db/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { hubFor, type StampedEvent } from './hub.ts';
