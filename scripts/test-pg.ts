@@ -29,6 +29,10 @@ const AREAS: { files: RegExp; why: string }[] = [
   { files: /^tests\/integration\/schema-drift\.test\.ts$/, why: 'migrations against each catalogue' },
   { files: /^tests\/integration\/(auth-cache|events)\.test\.ts$/, why: 'caches kept by notifications' },
   { files: /^tests\/integration\/idempotency\.test\.ts$/, why: 'concurrent retries wait on one row lock' },
+  {
+    files: /^tests\/integration\/(scope-[\w-]+|access-explain)\.test\.ts$/,
+    why: 'data scopes: predicates, plans and indexes of each database',
+  },
   { files: /^tests\/integration\/[\w-]+-cluster\.test\.ts$/, why: 'several servers on one database' },
   // The generated suites run in full on PGlite and as a seeded sample here (GENERATED_CASES=sample): every
   // operation and every resource still meets PostgreSQL, with fewer cases each.

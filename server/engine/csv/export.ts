@@ -26,6 +26,8 @@ export interface ExportPlan {
   where: string;
   orderBy: string;
   params: unknown[];
+  /** Who the file is for (references are named only as far as it may see them, format.ts). */
+  viewer: Principal | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function planExport(
     where: q.where,
     orderBy: q.orderBy,
     params: q.params,
+    viewer: access.principal,
   };
 }
 

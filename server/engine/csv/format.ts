@@ -2,6 +2,9 @@ import type { Resource } from '../../../resources/define.ts';
 import { isFlag } from '../../../resources/flag.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Queryable } from '../../db/index.ts';
+import type { Principal } from '../../core/principal.ts';
+import { restrictedFields } from '../field-access.ts';
+import { rowScope, scopeSql } from '../scope.ts';
 import { representationOf } from './references.ts';
 import { escapeFormula } from './formula.ts';
 import { loadDictionary } from '../dictionaries.ts';
@@ -64,6 +67,11 @@ interface ExportPlanLike {
   where: string;
   orderBy: string;
   params: readonly unknown[];
+  /**
+   * Who the file is for: a referenced record is written by its representation only when the viewer may see
+   * that record (its data scope) and that field (field access); else by its id. Undefined: the system.
+   */
+  viewer?: Principal | undefined;
 }
 
 interface CellContext {
@@ -140,6 +148,21 @@ export async function exportQuery(
   const timezone = plan.columns.some((c) => (fieldByName(resource, c)?.kind ?? 'datetime') === 'datetime')
     ? (await getSettings(db, 'site')).timezone
     : 'UTC';
+  // Each reference column's target as this viewer may name it (null: written as ids), with the target's
+  // data scope as a predicate on its rows (an out-of-scope record is written as its id too).
+  const targets = new Map<string, { table: string; column: string; scope: string | null } | null>();
+  for (const name of plan.columns) {
+    const f = fieldByName(resource, name);
+    if (f?.kind !== 'reference' && f?.kind !== 'references') continue;
+    const target = representationOf(registry, f.meta.relation?.resource);
+    if (!target || restrictedFields(plan.viewer, target.resource).get(target.column) === 'hidden') {
+      targets.set(name, null);
+      continue;
+    }
+    const scope = await rowScope(db, target.resource, plan.viewer);
+    const predicate = scopeSql(target.resource, scope, (value) => `$${params.push(value)}`, 't.');
+    targets.set(name, { table: target.table, column: target.column, scope: predicate });
+  }
   const joins: string[] = [];
   const cells: string[] = [];
   for (const name of plan.columns) {
@@ -160,18 +183,19 @@ export async function exportQuery(
       zone: () => (zone ??= bind(timezone, 'text')),
       isFlag: isFlag(f as FieldInfo),
       one: () => {
-        const target = representationOf(registry, f.meta.relation?.resource);
+        const target = targets.get(name);
         if (!target) return null;
         const alias = `"__r${joins.length}"`;
+        const visible = target.scope ? ` WHERE ${target.scope}` : '';
         // Renamed columns: the list's WHERE and ORDER BY name the exported table's columns unqualified.
         joins.push(
-          `LEFT JOIN (SELECT "id" AS "__k", ${ident(target.column)} AS "__v" FROM ${ident(target.table)}) ${alias} ON ${alias}."__k" = ${col}`,
+          `LEFT JOIN (SELECT t."id" AS "__k", t.${ident(target.column)} AS "__v" FROM ${ident(target.table)} t${visible}) ${alias} ON ${alias}."__k" = ${col}`,
         );
         return `CASE WHEN ${col} IS NOT NULL THEN ${repText(`${alias}."__v"`, `${col}::text`)} END`;
       },
       many: () => {
         const j = joinTableOf(resource, fieldByName(resource, name)!);
-        const target = representationOf(registry, f.meta.relation?.resource);
+        const target = targets.get(name);
         const alias = `"__r${joins.length}"`;
         const rows = plan.where
           ? `WHERE j.${ident(j.ownerColumn)} IN (SELECT "id" FROM ${table} ${plan.where})`
@@ -179,7 +203,7 @@ export async function exportQuery(
         const id = `j.${ident(j.targetColumn)}`;
         const value = target ? repText(`t.${ident(target.column)}`, `${id}::text`) : `${id}::text`;
         const from = target
-          ? `${ident(j.table)} j LEFT JOIN ${ident(target.table)} t ON t."id" = ${id}`
+          ? `${ident(j.table)} j LEFT JOIN ${ident(target.table)} t ON t."id" = ${id}${target.scope ? ` AND ${target.scope}` : ''}`
           : `${ident(j.table)} j`;
         // The links come sorted (the join table's primary key order) and are aggregated in that order: an
         // ORDER BY inside string_agg would sort every owner's few links apart (a sort per exported row).
