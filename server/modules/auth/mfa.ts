@@ -3,7 +3,7 @@ import { users as usersResource } from '../../../resources/users.ts';
 import type { TokenAnswer } from '../../../schemas/auth.ts';
 import type { MfaEnrolmentRequired, MfaMethod, MfaRequired, MfaStatus } from '../../../schemas/mfa.ts';
 import { verifyPassword } from '../../credentials/password.ts';
-import { clearWindow, giveBackHit, hitWindow } from '../../credentials/rate-limit-store.ts';
+import { clearWindow, giveBackHit } from '../../credentials/rate-limit-store.ts';
 import { randomToken, sha256 } from '../../credentials/tokens.ts';
 import {
   checkTotp,
@@ -21,7 +21,7 @@ import { asSystem } from '../../engine/system-access.ts';
 import { recordActivity, type Client } from './activity.ts';
 import { deviceWindowKey, isKnownDevice, type DeviceCookie } from './device.ts';
 import { LIMITS, rateLimited } from './limits.ts';
-import { countPasswordAttempt, openSession, passwordAttemptSucceeded } from './session.ts';
+import { countAttempt, countPasswordAttempt, openSession, passwordAttemptSucceeded } from './session.ts';
 import type { UserRow } from './users.ts';
 
 /**
@@ -450,24 +450,14 @@ async function countCodeAttempt(
     ? { key: `mfa:${deviceWindowKey(account, device!.id)}`, ...LIMITS.loginPerDevice }
     : { key: `mfa:account:${account}`, ...LIMITS.loginPerAccount };
   const addressKey = `mfa:fail:${account}|${client.ip}`;
-  const perAddress = await hitWindow(db, { key: addressKey, windowMs: LIMITS.loginFailures.timeWindow });
-  const perCeiling =
-    perAddress.current <= LIMITS.loginFailures.max
-      ? await hitWindow(db, { key: ceiling.key, windowMs: ceiling.timeWindow })
-      : null;
-  const limited =
-    perAddress.current > LIMITS.loginFailures.max
-      ? perAddress
-      : perCeiling && perCeiling.current > ceiling.max
-        ? perCeiling
-        : null;
+  const { limited, byAddress } = await countAttempt(db, { addressKey, ceiling });
   if (limited) {
     await recordActivity(db, {
       client,
       action: 'auth.login_failed',
       operatorId: null,
       subjectId: userId,
-      changes: { method, reason: !perCeiling ? 'rate_limited' : 'account_rate_limited' },
+      changes: { method, reason: byAddress ? 'rate_limited' : 'account_rate_limited' },
     });
     throw rateLimited(limited.ttl);
   }

@@ -122,17 +122,7 @@ export async function countPasswordAttempt(
     ? { key: deviceWindowKey(account, device!.id), ...LIMITS.loginPerDevice }
     : { key: accountWindowKey(account), ...LIMITS.loginPerAccount };
   const addressKey = `login:fail:${account}|${client.ip}`;
-  const perAddress = await hitWindow(db, { key: addressKey, windowMs: LIMITS.loginFailures.timeWindow });
-  const perCeiling =
-    perAddress.current <= LIMITS.loginFailures.max
-      ? await hitWindow(db, { key: ceiling.key, windowMs: ceiling.timeWindow })
-      : null;
-  const limited =
-    perAddress.current > LIMITS.loginFailures.max
-      ? perAddress
-      : perCeiling && perCeiling.current > ceiling.max
-        ? perCeiling
-        : null;
+  const { limited, byAddress } = await countAttempt(db, { addressKey, ceiling });
   if (limited) {
     await recordActivity(db, {
       client,
@@ -141,12 +131,27 @@ export async function countPasswordAttempt(
       subjectId: user?.id ?? null,
       changes: {
         ...(method ? { method } : {}),
-        reason: !perCeiling ? 'rate_limited' : isKnown ? 'device_rate_limited' : 'account_rate_limited',
+        reason: byAddress ? 'rate_limited' : isKnown ? 'device_rate_limited' : 'account_rate_limited',
       },
     });
     throw rateLimited(limited.ttl);
   }
   return { addressKey, ceilingKey: ceiling.key };
+}
+
+/**
+ * Counts one attempt at a secret (a password, a second-factor code): in its window per account and address
+ * and, while that is under its limit, in the account's (or a known device's) ceiling. Answers the window that
+ * is over its limit, if any (`byAddress`: the per-address one).
+ */
+export async function countAttempt(
+  db: Queryable,
+  { addressKey, ceiling }: { addressKey: string; ceiling: { key: string; max: number; timeWindow: number } },
+) {
+  const perAddress = await hitWindow(db, { key: addressKey, windowMs: LIMITS.loginFailures.timeWindow });
+  if (perAddress.current > LIMITS.loginFailures.max) return { limited: perAddress, byAddress: true };
+  const perCeiling = await hitWindow(db, { key: ceiling.key, windowMs: ceiling.timeWindow });
+  return { limited: perCeiling.current > ceiling.max ? perCeiling : null, byAddress: false };
 }
 
 /** A right password gives back its attempt and clears this address's failures. */
