@@ -53,6 +53,30 @@ export function restrictionOf(
 }
 
 /**
+ * `restrict(resource)` for the caller's access, or the resource itself when none of its fields is
+ * restricted; the same object comes back while the resource's restrictions are unchanged (kept in `cache`),
+ * so memoised screens and per-resource caches stay put. Shared by the list descriptors and the forms.
+ */
+export function restrictedView<R extends { name: string; fields: readonly { name: string }[] }>(
+  resource: R,
+  access: FieldAccess,
+  cache: WeakMap<R, Map<string, R>>,
+  restrict: (resource: R) => R,
+): R {
+  const restricted = resource.fields.filter((f) => restrictionOf(access, resource.name, f.name));
+  if (!restricted.length) return resource;
+  const signature = restricted.map((f) => `${f.name}=${restrictionOf(access, resource.name, f.name)}`).join();
+  let byAccess = cache.get(resource);
+  if (!byAccess) cache.set(resource, (byAccess = new Map()));
+  let found = byAccess.get(signature);
+  if (!found) {
+    found = restrict(resource);
+    byAccess.set(signature, found);
+  }
+  return found;
+}
+
+/**
  * `field_access` of `GET v1/user/info`. A server without it (an older version) restricts nothing on the
  * screens: the server's own refusals still hold, so the worst case is a column left empty.
  */

@@ -1,5 +1,5 @@
 import type { FieldAccess, FieldRestriction } from '../../providers/fieldAccess.ts';
-import { restrictionOf } from '../../providers/fieldAccess.ts';
+import { restrictedView, restrictionOf } from '../../providers/fieldAccess.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 
 /**
@@ -12,17 +12,7 @@ import type { ResourceDescriptor } from './descriptor.ts';
  * withFieldAccess(describeResource(staff), { 'staff.phone': 'hidden' }).fields // no phone
  */
 export function withFieldAccess(resource: ResourceDescriptor, access: FieldAccess): ResourceDescriptor {
-  const restricted = resource.fields.filter((f) => restrictionOf(access, resource.name, f.name));
-  if (!restricted.length) return resource;
-  const signature = restricted.map((f) => `${f.name}=${restrictionOf(access, resource.name, f.name)}`).join();
-  let byAccess = cache.get(resource);
-  if (!byAccess) cache.set(resource, (byAccess = new Map()));
-  let found = byAccess.get(signature);
-  if (!found) {
-    found = restrict(resource, access);
-    byAccess.set(signature, found);
-  }
-  return found;
+  return restrictedView(resource, access, cache, (r) => restrict(r, access));
 }
 const cache = new WeakMap<ResourceDescriptor, Map<string, ResourceDescriptor>>();
 

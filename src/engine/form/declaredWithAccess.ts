@@ -1,7 +1,7 @@
 import type { Resource } from '../../../resources/define.ts';
 import { metaDeep } from '../../../resources/define.ts';
 import type { FieldAccess } from '../../providers/fieldAccess.ts';
-import { restrictionOf } from '../../providers/fieldAccess.ts';
+import { restrictedView, restrictionOf } from '../../providers/fieldAccess.ts';
 
 /**
  * A declared resource as the caller may see and write it, for the create, edit and show screens (SchemaView):
@@ -14,17 +14,7 @@ import { restrictionOf } from '../../providers/fieldAccess.ts';
  * declaredWithAccess(staff, { 'staff.phone': 'read' }).fields.find((f) => f.name === 'phone')?.meta.readOnly // true
  */
 export function declaredWithAccess(resource: Resource, access: FieldAccess): Resource {
-  const restricted = resource.fields.filter((f) => restrictionOf(access, resource.name, f.name));
-  if (!restricted.length) return resource;
-  const signature = restricted.map((f) => `${f.name}=${restrictionOf(access, resource.name, f.name)}`).join();
-  let byAccess = cache.get(resource);
-  if (!byAccess) cache.set(resource, (byAccess = new Map()));
-  let found = byAccess.get(signature);
-  if (!found) {
-    found = restrict(resource, access);
-    byAccess.set(signature, found);
-  }
-  return found;
+  return restrictedView(resource, access, cache, (r) => restrict(r, access));
 }
 const cache = new WeakMap<Resource, Map<string, Resource>>();
 
