@@ -189,12 +189,47 @@ export function effectiveFieldAccess(
 export function mayManageRole(
   world: OracleWorld,
   caller: OracleCaller,
-  role: { id: string; permissions: readonly string[] },
+  role: {
+    id: string;
+    permissions: readonly string[];
+    dataScope?: DataScope;
+    departmentIds?: readonly string[];
+    fieldAccess?: Readonly<Record<string, 'hidden' | 'read'>>;
+  },
+  resources: readonly { r: OracleResource; fields: readonly string[] }[] = [],
 ): boolean {
   if (caller.isAdmin) return true;
   if (caller.roleIds.includes(role.id)) return false;
-  const held = new Set(rolesOf(world, caller).flatMap((x) => x.permissions));
-  return role.permissions.every((name) => held.has(name));
+  const mine = rolesOf(world, caller);
+  const held = new Set(mine.flatMap((x) => x.permissions));
+  if (!role.permissions.every((name) => held.has(name))) return false;
+  // No wider data scope than the editor's own (issue 30): `all` allows anything.
+  if (!mine.some((x) => x.dataScope === 'all')) {
+    const below = mine.some((x) => x.dataScope === 'department_and_below');
+    const atHome = below || mine.some((x) => x.dataScope === 'department');
+    const scope = role.dataScope ?? 'all';
+    if (scope === 'all') return false;
+    if (scope === 'department_and_below' && !below) return false;
+    if (scope === 'department' && !atHome) return false;
+    if (scope === 'custom') {
+      const reach = new Set(mine.flatMap((x) => (x.dataScope === 'custom' ? x.departmentIds : [])));
+      const home = caller.departmentId;
+      if (home && atHome) reach.add(home);
+      if (home && below) for (const id of subtree(world, home)) reach.add(id);
+      if ((role.departmentIds ?? []).some((id) => !reach.has(id))) return false;
+    }
+  }
+  // On every page the role grants, what the editor may not see (or change) stays hidden (or read-only).
+  const access = role.fieldAccess ?? {};
+  for (const { r, fields } of resources) {
+    if (!role.permissions.includes(r.permission)) continue;
+    for (const f of fields) {
+      const level = fieldLevel(world, caller, r, f);
+      const theirs = access[`${r.name}.${f}`];
+      if (level !== 'write' && theirs !== 'hidden' && theirs !== level) return false;
+    }
+  }
+  return true;
 }
 
 /** Department ids of `root` and everything below it. */

@@ -17,6 +17,7 @@ import {
   oracleResource,
   sees,
   visibleIds,
+  type DataScope,
   type OracleRecord,
 } from '../helpers/access-oracle.ts';
 import {
@@ -331,7 +332,7 @@ async function checkCaller(
       (x) =>
         world.authors.has(`${r.name}:${x.id}`) &&
         (r.name !== 'roles' ||
-          mayManageRole(w, caller, { id: x.id, permissions: menuIdsOf(adminView.get(x.id)) })),
+          mayManageRole(w, caller, roleOf(x.id, adminView.get(x.id)), pagesWithFields())),
     );
     if (target && safe) {
       const res = await request('PATCH', `${url}/${target.id}`, caller.token, r.name, {
@@ -541,6 +542,8 @@ async function checkCreates(r: Resource, caller: Caller, adminView: Map<string, 
   if (restricted.some((f) => !field(f).schema.safeParse(undefined).success) || r.name === 'departments')
     return;
   const allowed = Object.fromEntries(Object.entries(body).filter(([k]) => !restricted.includes(k)));
+  // A role the role editor's rule would refuse this caller (mayManageRole) is not tried as "in scope".
+  if (r.name === 'roles' && !mayManageRole(w, caller, roleOf('new', allowed), pagesWithFields())) return;
   const column = R.scope?.department;
   const candidates: (string | null)[] = [null, ...w.departments.map((d) => d.id)];
   const wouldSee = (d: string | null) =>
@@ -737,4 +740,21 @@ function sortKeys(v: unknown): unknown {
       .sort()
       .map((k) => [k, (v as Record<string, unknown>)[k]]),
   );
+}
+
+/** A role as the role editor's rule reads it, from its wire form (a body or the administrator's view). */
+function roleOf(id: string, row: Row | Record<string, unknown> | undefined) {
+  const value = (row ?? {}) as Record<string, unknown>;
+  return {
+    id,
+    permissions: menuIdsOf(value as Row),
+    dataScope: (value.data_scope as DataScope | undefined) ?? 'all',
+    departmentIds: ((value.data_scope_department_ids as unknown[] | undefined) ?? []).map(String),
+    fieldAccess: (value.field_access as Record<string, 'hidden' | 'read'> | undefined) ?? {},
+  };
+}
+
+/** Every registered resource with the fields a role may restrict, for the role editor's field rule. */
+function pagesWithFields() {
+  return world.resources.map((r) => ({ r: oracleResource(r), fields: restrictableFields(r) }));
 }
