@@ -36,10 +36,12 @@ beforeAll(async () => {
   page.setDefaultTimeout(20_000);
   // An API call refused as signed out makes the app drop its token; a CI run once lost the session after
   // the import dialog. Should it happen again, the log names the call.
+  // A failed wait names them (see waitForCell): a run that fails only on a loaded CI machine then says why.
   page.on('response', (res) => {
-    if (res.status() === 401 && new URL(res.url()).pathname.startsWith('/api/'))
-      process.stdout.write(`[engine.e2e] 401 ${res.request().method()} ${res.url()}\n`);
+    if (res.status() >= 400 && new URL(res.url()).pathname.startsWith('/api/'))
+      trouble.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
   });
+  page.on('pageerror', (error) => trouble.push(`page error: ${error.message}`));
   await signIn(page, E2E_ADMIN);
 }, 900_000);
 
@@ -50,6 +52,27 @@ afterAll(async () => {
 });
 
 const rows = () => page.locator('table tbody tr');
+/** The API answers of 400 and above and the page's uncaught errors, in order. */
+const trouble: string[] = [];
+
+/**
+ * Waits for the list cell holding `name`; on a timeout the error also says where the page was, what it showed
+ * and which calls failed, since a CI log is all there is to go on afterwards.
+ */
+async function waitForCell(name: string): Promise<void> {
+  try {
+    await page.getByRole('cell', { name }).waitFor();
+  } catch (error) {
+    const shown = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '(no page)');
+    throw new Error(
+      `${(error as Error).message}\nat ${page.url()}\npage: ${shown.replace(/\s+/g, ' ').slice(0, 600)}\n` +
+        `failed calls and page errors: ${trouble.slice(-10).join('; ') || 'none'}`,
+    );
+  }
+}
 
 async function createGadget(name: string, sku: string, price: string): Promise<void> {
   await page.goto('/settings/gadgets/create');
@@ -154,13 +177,13 @@ describe('the engine on the gadgets fixture', () => {
     await dialog.getByText(engine.import.no_errors).waitFor();
     await dialog.getByRole('button', { name: engine.import.confirm }).click();
     await page.getByText(t(engine.import.done, { created: 2, updated: 0 })).waitFor();
-    await page.getByRole('cell', { name: 'E2E 导入二' }).waitFor();
+    await waitForCell('E2E 导入二');
   });
 
   test('round trip: the list export, imported untouched through the dialog, changes nothing', async () => {
     const exportAll = async () => {
       await page.goto('/settings/gadgets');
-      await page.getByRole('cell', { name: 'E2E 导入二' }).waitFor();
+      await waitForCell('E2E 导入二');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: engine.action.export }).click(),
@@ -193,6 +216,7 @@ describe('the engine on the gadgets fixture', () => {
 
   test('delete: "Confirm to delete {name}?" first, then the row is gone', async () => {
     await page.goto('/settings/gadgets');
+    await waitForCell('E2E 导入二');
     const row = rows().filter({ hasText: 'E2E 导入二' });
     await row.getByRole('button', { name: ra.action.delete }).click();
     const dialog = page.getByRole('dialog');
