@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { fixtureResources } from '../fixtures/gadgets.ts';
+import { purgeTrash } from '../../server/engine/trash-purge.ts';
 
 /**
  * The trash (issue 36, part T; contract "Nothing lost"): a delete of a soft-delete resource moves the record
@@ -162,6 +164,47 @@ describe('trash then restore', () => {
     expect((await call('DELETE', `${GADGETS}/${String(live.id)}`)).statusCode).toBe(200);
     expect((await call('DELETE', `${GADGETS}/${String(live.id)}`)).statusCode).toBe(404);
     expect((await call('PATCH', `${GADGETS}/${String(live.id)}`, { price: 9 })).statusCode).toBe(404);
+  });
+});
+
+describe('the purge task', () => {
+  it('deletes for good what stayed in the trash past trash_retention_days, leaving what a trashed record holds', async () => {
+    const kept = await gadget();
+    const old = await gadget();
+    const maker = dataOf<{ id: string }>(await call('POST', MAKERS, { name: 'Old held maker' }));
+    const shipment = dataOf<{ id: string }>(
+      await call('POST', SHIPMENTS, { gadget_id: kept.id, maker_id: maker.id, quantity: 2 }),
+    );
+    for (const url of [
+      `${GADGETS}/${String(old.id)}`,
+      `${SHIPMENTS}/${shipment.id}`,
+      `${MAKERS}/${maker.id}`,
+    ])
+      expect((await call('DELETE', url)).statusCode).toBe(200);
+    const settings = await call('POST', '/api/v1/settings/basic', {
+      upload_max_size: 10485760,
+      activity_retention_days: 180,
+      trash_retention_days: 2,
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const exists = async (table: string, id: unknown) =>
+      (await t.db.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rows.length === 1;
+
+    // One day on: nothing is old enough.
+    const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+    expect(await purgeTrash(t.db, fixtureResources, { now: tomorrow })).toMatchObject({ gadgets: 0 });
+    expect(await exists('gadgets', old.id)).toBe(true);
+
+    // Three days on: the trashed gadget and shipment go; the maker the trashed shipment held goes once its
+    // holder has gone (in the same run when the shipments come first, else in the next one).
+    const later = new Date(Date.now() + 3 * 24 * 3600 * 1000);
+    const first = await purgeTrash(t.db, fixtureResources, { now: later });
+    expect(first.gadgets).toBeGreaterThanOrEqual(1);
+    await purgeTrash(t.db, fixtureResources, { now: later });
+    expect(await exists('gadgets', old.id)).toBe(false);
+    expect(await exists('gadget_shipments', shipment.id)).toBe(false);
+    expect(await exists('gadget_makers', maker.id)).toBe(false);
+    expect(await exists('gadgets', kept.id)).toBe(true);
   });
 });
 
