@@ -10,6 +10,8 @@ import { defineResource, field, reference } from './define.ts';
 export const activities = defineResource({
   name: 'activities',
   table: 'activity_logs',
+  // The log is what undo and history read; entries leave it only by their retention.
+  softDelete: false,
   endpoint: 'v1/user/logs',
   permission: PERMISSION.usersActivities,
   schema: z.object({

@@ -11,6 +11,8 @@ import { defineResource, field } from './define.ts';
 export const assets = defineResource({
   name: 'assets',
   endpoint: 'v1/resources/assets',
+  // The files module deletes an asset with its bytes (server/modules/files): no trash for them yet.
+  softDelete: false,
   permission: PERMISSION.settingsResources,
   schema: z.object({
     name: field(z.string().trim().min(1).max(255), { search: 'like', sort: true, list: true }),

@@ -236,6 +236,19 @@ export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOpt
    * a `self` role sees that record too. `false`: unscoped (roles, dictionaries: configuration, not data).
    */
   scope?: ScopeColumns | false;
+  /**
+   * Soft delete (default true): `DELETE` moves a record to the trash (a `deleted_at` column, null while
+   * live) instead of removing the row; it leaves lists, reads, includes, exports and searches, keeps its
+   * unique values, and comes back with `POST <path>/trash/<id>/restore` or goes for good with
+   * `DELETE <path>/trash/<id>` or after the `basic` setting `trash_retention_days`. `false`: a delete
+   * removes the row at once (logs, rows whose bytes live elsewhere).
+   */
+  softDelete?: boolean;
+}
+
+/** Whether a resource keeps deleted records in the trash (`ResourceOptions.softDelete`, default true). */
+export function isSoftDelete(resource: Pick<Resource, 'options'>): boolean {
+  return resource.options.softDelete ?? true;
 }
 
 /** The scope columns of a resource (`ResourceOptions.scope`); null: the resource has no such column. */

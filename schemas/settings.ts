@@ -24,6 +24,8 @@ export const settingsSchemas = {
       .max(1024 * 1024 * 1024)
       .default(10 * 1024 * 1024),
     activity_retention_days: z.number().int().min(1).max(3650).default(180),
+    /** Records stay this long in the trash, then the scheduled task `trash.purge` deletes them for good. */
+    trash_retention_days: z.number().int().min(1).max(3650).default(30),
   }),
   site: z.object({
     site_name: z.string().trim().min(1).max(60).default('Admin'),

@@ -7,5 +7,5 @@ export interface ErrorEnvelope {
   code: number;
   message: string;
   data: null;
-  errors?: Record<string, string[]>;
+  errors?: Record<string, string[] | number>;
 }

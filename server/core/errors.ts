@@ -9,8 +9,11 @@ export class AppError extends Error {
   readonly params: Record<string, unknown>;
   /** Field -> message keys (translated when the response is written). */
   readonly fields: Record<string, string[]> | undefined;
-  /** Field -> values written as they are (not message keys), e.g. the ids a bulk call did not find. */
-  readonly literal: Record<string, string[]> | undefined;
+  /**
+   * Field -> values written as they are (not message keys), e.g. the ids a bulk call did not find, or the
+   * count of a record's holders (`holders`, a number).
+   */
+  readonly literal: Record<string, string[] | number> | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
@@ -19,7 +22,7 @@ export class AppError extends Error {
     opts: {
       params?: Record<string, unknown>;
       fields?: Record<string, string[]>;
-      literal?: Record<string, string[]>;
+      literal?: Record<string, string[] | number>;
       headers?: Record<string, string>;
     } = {},
   ) {

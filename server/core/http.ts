@@ -122,7 +122,7 @@ export function errorBody(
   status: number,
   key: string,
   params?: Record<string, unknown>,
-  errors?: Record<string, string[]>,
+  errors?: Record<string, string[] | number>,
 ): ErrorEnvelope {
   const body: ErrorEnvelope = { code: status, message: request.t(key, params), data: null };
   if (errors) body.errors = errors;

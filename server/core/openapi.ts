@@ -81,7 +81,9 @@ export const ERROR_ENVELOPE: JsonSchema = {
     data: { type: 'object', nullable: true, enum: [null] },
     errors: {
       type: 'object',
-      description: 'Field name (dotted for nested fields) -> messages',
+      description:
+        'Field name (dotted for nested fields) -> messages; `holders` (409 of a delete) is how many records still hold it',
+      properties: { holders: { type: 'integer', minimum: 1 } },
       additionalProperties: { type: 'array', items: { type: 'string' } },
     },
   },

@@ -21,6 +21,8 @@ export interface WriteEvent {
   /** The validated input (only the keys given, on update); empty on delete. A hook may change it. */
   data: Record<string, unknown>;
   actor: Actor;
+  /** A delete asked with `?detach=1`: release the records holding this one instead of refusing (roles). */
+  detach?: boolean;
 }
 
 export interface ResourceHooks {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Resource } from '../../resources/define.ts';
+import { isSoftDelete, type Resource } from '../../resources/define.ts';
 import { NULL_DATA, wireJson } from '../core/openapi.ts';
 import { rawAnswer, unchecked, type DocumentedAnswer, type Unchecked } from '../core/route.ts';
 import type { RawQuery } from './list/query.ts';
@@ -35,7 +35,10 @@ export function routeSchemas(
   | 'import'
   | 'exportJob'
   | 'exportDownload'
-  | 'importJob',
+  | 'importJob'
+  | 'trashList'
+  | 'trashRestore'
+  | 'trashPurge',
   JsonSchema
 > {
   const tags = [resource.name];
@@ -90,7 +93,48 @@ export function routeSchemas(
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
       operationId: `delete${pascal}`,
-      description: `Needs the permission \`${p}.delete\`. 409 while other records still refer to it.`,
+      description: isSoftDelete(resource)
+        ? `Needs the permission \`${p}.delete\`. Moves the record to the trash (\`${resource.endpoint}/trash\`), where it keeps its unique values. 409 while other records still refer to it (\`errors.holders\` is how many).`
+        : `Needs the permission \`${p}.delete\`. 409 while other records still refer to it.`,
+      'x-errors': [409],
+      params: idParam(),
+      querystring: {
+        type: 'object',
+        properties: {
+          detach: {
+            type: 'string',
+            enum: ['0', '1'],
+            description:
+              'Roles only: `1` removes the role from the staff holding it (each change audited) and deletes it',
+          },
+        },
+      },
+      response: { 200: envelope(NULL_DATA) },
+    }),
+    trashList: secured(`List the trash of ${resource.name}`, `${p}.delete`, {
+      operationId: `listTrash${pascal}`,
+      description: `Needs the permission \`${p}.delete\`. The deleted records (each with \`deleted_at\`), with the list query of the list; purged after the \`basic\` setting \`trash_retention_days\`.`,
+      querystring: listQuery,
+      response: {
+        200: envelope({
+          type: 'object',
+          properties: {
+            data: { type: 'array', items: trashedRecord(record) },
+            meta: { type: 'object', properties: { pagination: paginationDoc() } },
+          },
+        }),
+      },
+    }),
+    trashRestore: secured(`Restore a ${resource.name} record from the trash`, `${p}.delete`, {
+      operationId: `restoreTrash${pascal}`,
+      description: `Needs the permission \`${p}.delete\`. The record back as it was (fields, links, inline children). 409 while it refers to a record still in the trash.`,
+      'x-errors': [409],
+      params: idParam(),
+      response: { 200: envelope(record) },
+    }),
+    trashPurge: secured(`Delete a ${resource.name} record from the trash for good`, `${p}.delete`, {
+      operationId: `purgeTrash${pascal}`,
+      description: `Needs the permission \`${p}.delete\`. 409 while other (trashed) records still refer to it.`,
       'x-errors': [409],
       params: idParam(),
       response: { 200: envelope(NULL_DATA) },
@@ -417,4 +461,13 @@ function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/** A record as the trash lists it: with the time it was deleted. */
+function trashedRecord(record: JsonSchema): JsonSchema {
+  const properties = (record.properties ?? {}) as Record<string, JsonSchema>;
+  return {
+    ...record,
+    properties: { ...properties, deleted_at: { type: 'string', format: 'date-time' } },
+  };
 }

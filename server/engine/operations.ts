@@ -139,11 +139,18 @@ export async function updateRecord(
   return { ...(await answer(ctx, { id, lists, actor, asked })), ...extras };
 }
 
-/** `DELETE <path>/<id>`: 409 naming who still uses the record when a foreign key refuses. */
-export async function deleteRecord(ctx: OperationContext, { id }: { id: string }): Promise<null> {
+/**
+ * `DELETE <path>/<id>`: to the trash for a soft-delete resource, else gone; 409 naming who still uses the
+ * record. `detach=1` lets a resource's hook release the holders first (roles: removed from their staff).
+ */
+export async function deleteRecord(
+  ctx: OperationContext,
+  { id, detach }: { id: string; detach?: unknown },
+): Promise<null> {
   const actor = await ctx.authorize('delete');
+  const isDetach = detach === '1' || detach === 'true';
   const before = await withUsersCounted(ctx, () =>
-    ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor })),
+    ctx.db.transaction((tx) => removeRecord(ctx, { tx, id, actor, detach: isDetach })),
   );
   await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'delete', before }], actor);
   return null;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasOperation, type Resource } from '../../resources/define.ts';
+import { hasOperation, isSoftDelete, type Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { idempotencyKeyOf, REPLAYED_HEADER } from '../core/idempotency.ts';
 import { readSettlingAuth, requirePermission } from '../core/principal.ts';
@@ -14,6 +14,7 @@ import { idParams, routeDoc, routeSchemas } from './openapi.ts';
 import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
+import { listTrash, purgeTrashed, restoreTrashed } from './trash.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -127,13 +128,37 @@ export function registerResourceRoutes(
       url: `${base}/:id`,
       ...routeDoc(schemas.delete),
       params: idParams,
-      handler: async ({ params, request }) => ok(await deleteRecord(ctxOf(request), { id: params.id })),
+      handler: async ({ params, query, request }) =>
+        ok(await deleteRecord(ctxOf(request), { id: params.id, detach: query?.detach })),
     });
     route(app, {
       method: 'DELETE',
       url: base,
       ...routeDoc(schemas.deleteMany),
       handler: async ({ query, request }) => ok(await deleteRecords(ctxOf(request), { ids: query?.ids })),
+    });
+  }
+  // The trash (trash.ts): its list, a restore and a purge, for a resource that keeps one.
+  if (has('delete') && isSoftDelete(resource)) {
+    route(app, {
+      method: 'GET',
+      url: `${base}/trash`,
+      ...routeDoc(schemas.trashList),
+      handler: async ({ query, request }) => ok(await listTrash(ctxOf(request), { query: query ?? {} })),
+    });
+    route(app, {
+      method: 'POST',
+      url: `${base}/trash/:id/restore`,
+      ...routeDoc(schemas.trashRestore),
+      params: idParams,
+      handler: async ({ params, request }) => ok(await restoreTrashed(ctxOf(request), { id: params.id })),
+    });
+    route(app, {
+      method: 'DELETE',
+      url: `${base}/trash/:id`,
+      ...routeDoc(schemas.trashPurge),
+      params: idParams,
+      handler: async ({ params, request }) => ok(await purgeTrashed(ctxOf(request), { id: params.id })),
     });
   }
 }

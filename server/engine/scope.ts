@@ -1,5 +1,5 @@
 import { departments as departmentsResource } from '../../resources/departments.ts';
-import type { Resource, ScopeColumns } from '../../resources/define.ts';
+import { isSoftDelete, type Resource, type ScopeColumns } from '../../resources/define.ts';
 import type { Principal } from '../core/principal.ts';
 import type { Queryable } from '../db/index.ts';
 import { permissionFor } from './access.ts';
@@ -106,14 +106,42 @@ async function resolve(db: Queryable, resource: Resource, principal: Principal):
 
 /**
  * The scope as a predicate on the resource's own columns (`prefix` qualifies them, e.g. `t.`), its values
- * bound through `bind`; null when unrestricted, `FALSE` when the caller sees none of its rows. It uses the
- * indexes on the department column (a reference's index) and on `created_by` (migration 0114).
+ * bound through `bind`, ANDed with the trash's (`rows`: a soft-delete resource's live rows by default, or its
+ * trashed ones, or both: `liveSql`); null when nothing restricts, `FALSE` when the caller sees none of its
+ * rows. It uses the indexes on the department column (a reference's index), on `created_by` (migration 0114)
+ * and the partial indexes over the live rows (migration 0125).
  */
 export function scopeSql(
   resource: Resource,
   scope: RowScope,
   bind: (value: unknown) => string,
   prefix = '',
+  rows: TrashRows = 'live',
+): string | null {
+  const trash = liveSql(resource, prefix, rows);
+  const own = ownScopeSql(resource, scope, bind, prefix);
+  return trash && own ? `${trash} AND ${own}` : (trash ?? own);
+}
+
+/** Which rows of a soft-delete resource a statement reads: the live ones, the trashed ones, or all. */
+export type TrashRows = 'live' | 'trash' | 'all';
+
+/**
+ * The trash's predicate (resources/define.ts `softDelete`): `"deleted_at" IS NULL` for the live rows,
+ * `IS NOT NULL` for the trash; null for `all` or a resource without a trash. Every read that is not the
+ * trash's own goes through it (scopeSql), so a trashed record leaves lists, reads, includes, exports,
+ * reference options, counts and search at once.
+ */
+export function liveSql(resource: Resource, prefix = '', rows: TrashRows = 'live'): string | null {
+  if (rows === 'all' || !isSoftDelete(resource)) return null;
+  return `${prefix}"deleted_at" IS ${rows === 'live' ? 'NULL' : 'NOT NULL'}`;
+}
+
+function ownScopeSql(
+  resource: Resource,
+  scope: RowScope,
+  bind: (value: unknown) => string,
+  prefix: string,
 ): string | null {
   if (scope.all) return null;
   const columns = scopeColumnsOf(resource)!;
@@ -129,18 +157,26 @@ export function scopeSql(
 }
 
 /**
- * A parsed list query restricted to the scope: its WHERE gains the predicate (ANDed around the query's
- * own, which may be an OR), so the rows, the totals, the cursors' fingerprints and the remembered page
- * positions (both keyed by the WHERE and its values) all follow it. A restricted list counts its rows
- * (an estimate of the whole table would tell how many rows the caller cannot see).
+ * A parsed list query restricted to the scope and to the live rows (or the trash's, `rows`): its WHERE gains
+ * the predicate (ANDed around the query's own, which may be an OR), so the rows, the totals, the cursors'
+ * fingerprints and the remembered page positions (both keyed by the WHERE and its values) all follow it. A
+ * restricted list counts its rows (an estimate of the whole table would tell how many rows the caller cannot
+ * see); the live rows alone keep the estimate (the trash is a small part of a table).
  */
-export function scopeList(resource: Resource, q: ListQuery, scope: RowScope): ListQuery {
+export function scopeList(
+  resource: Resource,
+  q: ListQuery,
+  scope: RowScope,
+  rows: TrashRows = 'live',
+): ListQuery {
   const params = [...q.params];
-  const predicate = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
-  if (predicate === null) return q;
+  const restricted = ownScopeSql(resource, scope, (value) => `$${params.push(value)}`, '');
+  const trash = liveSql(resource, '', rows);
+  const predicate = [trash, restricted].filter(Boolean).join(' AND ');
+  if (!predicate) return q;
   const own = q.where.replace(/^WHERE /, '');
   const where = own ? `WHERE (${own}) AND ${predicate}` : `WHERE ${predicate}`;
-  return { ...q, where, params, hasFilter: true };
+  return { ...q, where, params, hasFilter: q.hasFilter || restricted !== null || rows === 'trash' };
 }
 
 /**

@@ -5,7 +5,7 @@ import { selectColumns } from './list/records.ts';
 import { fieldByName, ident, joinTableOf } from './schema/fields.ts';
 import { valueSql, whereSql, type Row, type Where } from './system-where.ts';
 import type { Principal } from '../core/principal.ts';
-import { rowScope, scopeSql, UNRESTRICTED } from './scope.ts';
+import { liveSql, rowScope, scopeSql, UNRESTRICTED } from './scope.ts';
 import { treeIds } from './tree.ts';
 
 export { NOW, type Among, type Condition, type Row, type Where } from './system-where.ts';
@@ -46,7 +46,7 @@ export function asSystem(db: Queryable) {
         .join(', ');
       const page = `${limit === undefined ? '' : ` LIMIT ${Math.trunc(limit)}`}${offset ? ` OFFSET ${Math.trunc(offset)}` : ''}`;
       const { rows } = await db.query<T>(
-        `SELECT ${select} FROM ${ident(resource.table)}${whereSql(where, params)} ORDER BY ${order}${page}${lock ? ' FOR UPDATE' : ''}`,
+        `SELECT ${select} FROM ${ident(resource.table)}${liveWhere(resource, where, params)} ORDER BY ${order}${page}${lock ? ' FOR UPDATE' : ''}`,
         params,
       );
       return rows;
@@ -74,7 +74,7 @@ export function asSystem(db: Queryable) {
     /** One row by id with the columns the API reads (as `page`), or null. */
     async read<T = Row>(resource: Resource, id: string): Promise<T | null> {
       const { rows } = await db.query<T>(
-        `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} WHERE "id" = $1`,
+        `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)}${liveWhere(resource, { id }, [])}`,
         [id],
       );
       return rows[0] ?? null;
@@ -90,9 +90,9 @@ export function asSystem(db: Queryable) {
       { viewer }: { viewer?: Principal } = {},
     ): Promise<number> {
       const params: unknown[] = [];
-      let match = whereSql(where, params);
+      let match = liveWhere(resource, where, params);
       const scope = viewer ? await rowScope(db, resource, viewer) : UNRESTRICTED;
-      const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
+      const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`, '', 'all');
       if (inScope) match = match ? `${match} AND ${inScope}` : ` WHERE ${inScope}`;
       const { rows } = await db.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${ident(resource.table)}${match}`,
@@ -105,7 +105,7 @@ export function asSystem(db: Queryable) {
     async exists(resource: Resource, where: Where): Promise<boolean> {
       const params: unknown[] = [];
       const { rows } = await db.query(
-        `SELECT 1 FROM ${ident(resource.table)}${whereSql(where, params)} LIMIT 1`,
+        `SELECT 1 FROM ${ident(resource.table)}${liveWhere(resource, where, params)} LIMIT 1`,
         params,
       );
       return rows.length > 0;
@@ -121,7 +121,7 @@ export function asSystem(db: Queryable) {
     ): Promise<{ day: string; count: number }[]> {
       const params: unknown[] = [days];
       const at = `t.${ident(column)}`;
-      const match = whereSql(where, params, 't.').replace(/^ WHERE /, ' AND ');
+      const match = liveWhere(resource, where, params, 't.').replace(/^ WHERE /, ' AND ');
       const { rows } = await db.query<{ day: string; n: string }>(
         `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(t.id)::text AS n
            FROM generate_series(
@@ -163,6 +163,18 @@ export function asSystem(db: Queryable) {
         [ids],
       );
       return rows;
+    },
+
+    /** Removes one link of a many-to-many field (a role taken from a staff member), without an audit row. */
+    async unlink(
+      resource: Resource,
+      { field, owner, target }: { field: string; owner: string; target: string },
+    ): Promise<void> {
+      const join = joinTableOf(resource, fieldByName(resource, field)!);
+      await db.query(
+        `DELETE FROM ${ident(join.table)} WHERE ${ident(join.ownerColumn)} = $1 AND ${ident(join.targetColumn)} = $2`,
+        [owner, target],
+      );
     },
 
     /**
@@ -215,6 +227,17 @@ export function asSystem(db: Queryable) {
       return result.rowCount;
     },
   };
+}
+
+/**
+ * `whereSql` over a resource's live rows: the system's reads (find, list, exists, count) see no trashed
+ * record (scope.ts `liveSql`), so a record in the trash signs nobody in, grants nothing and holds nothing.
+ */
+function liveWhere(resource: Resource, where: Where, params: unknown[], prefix = ''): string {
+  const match = whereSql(where, params, prefix);
+  const live = liveSql(resource, prefix);
+  if (!live) return match;
+  return match ? `${match} AND ${live}` : ` WHERE ${live}`;
 }
 
 /** What `page` takes of a parsed list query (list/query.ts). */

@@ -89,7 +89,9 @@ describe('the OpenAPI document', () => {
       if (
         ['POST', 'PATCH'].includes(method) &&
         op.requestBody === undefined &&
-        !NO_BODY.has(`${method} ${path}`)
+        !NO_BODY.has(`${method} ${path}`) &&
+        // A restore from a resource's trash takes nothing but the id (issue 36).
+        !/\/trash\/\{id\}\/restore$/.test(path)
       )
         gaps.push(`${method} ${path}: no request body`);
     }

@@ -137,11 +137,16 @@ describe('PATCH <path>?ids=', () => {
 });
 
 describe('DELETE <path>?ids=', () => {
-  it('deletes every listed record with an audit row each', async () => {
+  it('deletes every listed record (to the trash) with an audit row each', async () => {
     const ids = await gadgets(3);
     const res = await call('DELETE', `${BASE}?ids=${ids.join(',')}`);
     expect(res.json()).toEqual({ code: 200, data: ids });
-    expect(await rowsOf(ids)).toEqual([]);
+    const { rows } = await t.db.query(
+      `SELECT id FROM gadgets WHERE id::text = ANY($1::text[]) AND deleted_at IS NULL`,
+      [ids],
+    );
+    expect(rows).toEqual([]);
+    for (const id of ids) expect((await call('GET', `${BASE}/${id}`)).statusCode).toBe(404);
     expect(await auditCount('gadgets.delete', ids)).toBe(3);
   });
 
@@ -220,8 +225,14 @@ describe('the people rules hold for bulk calls', () => {
     await people('POST', 'staff', root, { name: 'Bulk Member', department_id: used });
     const res = await people('DELETE', `departments?ids=${empty},${used}`, root);
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('This department still has staff; move them first');
-    const { rows } = await p.db.query('SELECT id FROM departments WHERE id IN ($1, $2)', [empty, used]);
+    expect(res.json().message).toBe(
+      'This department is still used by 1 staff members or sub-departments; move them first',
+    );
+    expect(res.json().errors.holders).toBe(1);
+    const { rows } = await p.db.query(
+      'SELECT id FROM departments WHERE id IN ($1, $2) AND deleted_at IS NULL',
+      [empty, used],
+    );
     expect(rows).toHaveLength(2);
   });
 

@@ -21,7 +21,11 @@ describe('settings groups', () => {
   it('returns defaults for a group never saved', async () => {
     const res = await t.request({ url: '/api/v1/settings/basic', token: admin });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ upload_max_size: 10485760, activity_retention_days: 180 });
+    expect(res.json().data).toEqual({
+      upload_max_size: 10485760,
+      activity_retention_days: 180,
+      trash_retention_days: 30,
+    });
   });
 
   it('saves a group, audits it and feeds GET /api/v1 without restart', async () => {

@@ -76,6 +76,7 @@ describe('scheduled tasks', () => {
       'activities.trim',
       'database.backup',
       'files.clean_temp',
+      'trash.purge',
     ]);
     expect(tasks[0]!.next_run_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(tasks.find((x) => x.handler === 'database.backup')!.next_run_at).toBeNull();

@@ -5,7 +5,7 @@ import { hideFields } from '../field-access.ts';
 import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
-import { rowScope, scopeSql } from '../scope.ts';
+import { liveSql, rowScope, scopeSql } from '../scope.ts';
 
 /** Columns every engine table has (the snapshot adds them): who created and who last wrote the record. */
 export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
@@ -66,7 +66,7 @@ async function loadWhole(
   if (records.length === 0) return records;
   const ids = records.map((r) => r.id);
   for (const f of fieldsOf(resource).filter((x) => x.kind === 'references')) {
-    const linked = await linkedIds(db, resource, f, ids);
+    const linked = await linkedIds(db, resource, f, ids, scope.registry);
     for (const r of records) r[f.name] = linked.get(r.id) ?? [];
   }
   for (const name of includes)
@@ -119,8 +119,9 @@ const INCLUDERS: {
       if (!child)
         throw new Error(`hasMany ${resource.name}.${name}: resource ${spec.resource} is not registered`);
       const ids = records.map((r) => r.id);
+      const live = liveSql(child);
       const { rows } = await db.query(
-        `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY "id"`,
+        `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(spec.foreignKey)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})${live ? ` AND ${live}` : ''} ORDER BY "id"`,
         ids,
       );
       const children = await loadWhole(db, { ...scope, resource: child }, rows);
@@ -164,11 +165,18 @@ async function linkedIds(
   resource: Resource,
   f: FieldInfo,
   ids: string[],
+  registry: readonly Resource[],
 ): Promise<Map<string, string[]>> {
   const j = joinTableOf(resource, f);
+  // A link to a record in the trash reads as gone, as the link to a deleted one is (scope.ts liveSql).
+  const target = registry.find((r) => r.name === f.meta.relation?.resource);
+  const live = target && liveSql(target, 't.');
+  const join = live
+    ? ` JOIN ${ident(target.table)} t ON t."id" = j.${ident(j.targetColumn)} AND ${live}`
+    : '';
   const { rows } = await db.query<{ owner: string; target: string }>(
-    `SELECT ${ident(j.ownerColumn)} AS owner, ${ident(j.targetColumn)} AS target FROM ${ident(j.table)}
-      WHERE ${ident(j.ownerColumn)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY 1, 2`,
+    `SELECT j.${ident(j.ownerColumn)} AS owner, j.${ident(j.targetColumn)} AS target FROM ${ident(j.table)} j${join}
+      WHERE j.${ident(j.ownerColumn)} IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY 1, 2`,
     ids,
   );
   const out = new Map<string, string[]>();

@@ -256,12 +256,20 @@ describe('indexes for sorts and filters', () => {
       ),
       dir,
     );
-    expect(sql).toContain('CREATE INDEX "notes_title_sort" ON "notes" ("title", "id");');
-    expect(sql).toContain('CREATE INDEX "notes_rank_sort" ON "notes" ("rank", "id");');
+    expect(sql).toContain(
+      'CREATE INDEX "notes_title_sort" ON "notes" ("title", "id") WHERE "deleted_at" IS NULL;',
+    );
+    expect(sql).toContain(
+      'CREATE INDEX "notes_rank_sort" ON "notes" ("rank", "id") WHERE "deleted_at" IS NULL;',
+    );
     expect(sql).not.toContain('"notes_rank_idx"');
     expect(sql).toContain('CREATE INDEX "notes_state_idx" ON "notes" ("state");');
-    expect(sql).toContain('CREATE INDEX "notes_created_at_sort" ON "notes" ("created_at", "id");');
-    expect(sql).toContain('CREATE INDEX "notes_updated_at_sort" ON "notes" ("updated_at", "id");');
+    expect(sql).toContain(
+      'CREATE INDEX "notes_created_at_sort" ON "notes" ("created_at", "id") WHERE "deleted_at" IS NULL;',
+    );
+    expect(sql).toContain(
+      'CREATE INDEX "notes_updated_at_sort" ON "notes" ("updated_at", "id") WHERE "deleted_at" IS NULL;',
+    );
     expect(sql).toContain('CREATE INDEX "notes_state_rank_id_idx" ON "notes" ("state", "rank", "id");');
     expect(sql).not.toContain('"notes_body_idx"');
   });

@@ -84,6 +84,7 @@ describe('make:migration', () => {
       'updated_at',
       'created_by',
       'updated_by',
+      'deleted_at',
       'code',
       'owner_id',
     ]);
@@ -205,7 +206,9 @@ describe('make:migration', () => {
       expect(sql).toContain('CREATE INDEX "notes_body_trgm" ON "notes" USING gin ("body" gin_trgm_ops);');
       expect(sql).toContain('CREATE INDEX "notes_color_trgm"');
       // A btree stays for sorting and `=`, not for a column searched only with like.
-      expect(sql).toContain('CREATE INDEX "notes_title_sort" ON "notes" ("title", "id");');
+      expect(sql).toContain(
+        'CREATE INDEX "notes_title_sort" ON "notes" ("title", "id") WHERE "deleted_at" IS NULL;',
+      );
       expect(sql).not.toContain('"notes_title_idx"');
       expect(sql).not.toContain('"notes_body_idx"');
       expect(sql).not.toContain('"notes_color_idx"');

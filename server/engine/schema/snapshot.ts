@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Condition, Resource } from '../../../resources/define.ts';
+import { isSoftDelete, type Condition, type Resource } from '../../../resources/define.ts';
 import { seedOf, type DictionarySeed } from '../../../resources/default-dictionaries.ts';
 import { fieldsOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 
@@ -23,7 +23,12 @@ export interface TableSnapshot {
 export interface IndexSnapshot {
   name: string;
   columns: string[];
+  /** A partial index's predicate (`"deleted_at" IS NULL`: live rows only). Older files: none. */
+  where?: string;
 }
+
+/** The predicate of a soft-delete table's partial indexes: the live rows (resources/define.ts softDelete). */
+export const LIVE_ROWS = '"deleted_at" IS NULL';
 
 export interface ColumnSnapshot {
   name: string;
@@ -95,16 +100,21 @@ export function snapshotOf(resource: Resource, registry: readonly Resource[]): T
   // it has its index (server/engine/scope.ts).
   const author = { ...EMPTY_COLUMN, type: 'bigint' };
   columns.push({ ...author, name: 'created_by', index: true }, { ...author, name: 'updated_by' });
+  // In the trash since (null: live). Lists read live rows only, through the partial indexes below.
+  if (isSoftDelete(resource)) columns.push({ ...EMPTY_COLUMN, name: 'deleted_at', type: 'timestamptz' });
   const joinTables = fieldsOf(resource)
     .filter((f) => f.kind === 'references')
     .map((f) => {
       const j = joinTableOf(resource, f);
       return { ...j, targetTable: tableOf(j.targetTable) };
     });
-  const indexes = (resource.options.indexes ?? []).map((cols) => ({
+  const indexes: IndexSnapshot[] = (resource.options.indexes ?? []).map((cols) => ({
     name: `${resource.table}_${cols.join('_')}_idx`.slice(0, 63),
     columns: [...cols],
   }));
+  // The default list order (`id desc`) over live rows; the trash list reads this one's complement.
+  if (isSoftDelete(resource))
+    indexes.push({ name: `${resource.table}_live_idx`.slice(0, 63), columns: ['id'], where: LIVE_ROWS });
   const declared = [
     ...(resource.options.dictionaries ?? []),
     ...fieldsOf(resource).flatMap((f) => (f.meta.dictionarySeed ? [f.meta.dictionarySeed] : [])),

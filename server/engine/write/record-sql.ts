@@ -1,8 +1,8 @@
-import type { Resource } from '../../../resources/define.ts';
+import { isSoftDelete, type Resource } from '../../../resources/define.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../schema/fields.ts';
 import { selectColumns } from '../list/records.ts';
-import { scopeSql, type RowScope } from '../scope.ts';
+import { scopeSql, type RowScope, type TrashRows } from '../scope.ts';
 
 /**
  * The SQL statements of the engine's record writes, in one place: the storage seam under the operations
@@ -23,11 +23,12 @@ export async function selectRow(
     id,
     scope,
     forUpdate = false,
-  }: { resource: Resource; id: string; scope: RowScope; forUpdate?: boolean },
+    trash = 'live',
+  }: { resource: Resource; id: string; scope: RowScope; forUpdate?: boolean; trash?: TrashRows },
 ): Promise<Record<string, unknown> | undefined> {
   const lock = forUpdate ? ' FOR UPDATE' : '';
   const params: unknown[] = [id];
-  const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`);
+  const inScope = scopeSql(resource, scope, (value) => `$${params.push(value)}`, '', trash);
   const { rows } = await db.query(
     `SELECT ${selectColumns(resource)} FROM ${ident(resource.table)} WHERE "id" = $1${inScope ? ` AND ${inScope}` : ''}${lock}`,
     params,
@@ -68,6 +69,46 @@ export async function deleteRow(tx: Queryable, resource: Resource, id: string): 
 }
 
 /**
+ * Moves live rows to the trash (soft delete): `deleted_at` set to `at` (default now). `column` picks the rows
+ * by another column (a parent's inline children). Returns the time written.
+ */
+export async function trashRows(
+  tx: Queryable,
+  { resource, column = 'id', value, at }: { resource: Resource; column?: string; value: string; at?: string },
+): Promise<string> {
+  // The time as PostgreSQL's text: exact to the microsecond, so a restore finds the rows trashed with it.
+  const { rows } = await tx.query<{ at: Date | string }>(
+    `WITH moved AS (UPDATE ${ident(resource.table)} SET "deleted_at" = coalesce($2::timestamptz, now())
+       WHERE ${ident(column)} = $1 AND "deleted_at" IS NULL RETURNING "deleted_at")
+     SELECT coalesce($2::timestamptz, now())::text AS at`,
+    [value, at ?? null],
+  );
+  return String(rows[0]!.at);
+}
+
+/** Brings trashed rows back: those of `column` = `value` that went to the trash at `at` (or any time). */
+export async function restoreRows(
+  tx: Queryable,
+  { resource, column = 'id', value, at }: { resource: Resource; column?: string; value: string; at?: string },
+): Promise<number> {
+  const result = await tx.query(
+    `UPDATE ${ident(resource.table)} SET "deleted_at" = NULL
+      WHERE ${ident(column)} = $1 AND "deleted_at" IS NOT NULL AND ($2::timestamptz IS NULL OR "deleted_at" = $2::timestamptz)`,
+    [value, at ?? null],
+  );
+  return result.rowCount;
+}
+
+/** When a trashed row went to the trash (PostgreSQL's text, exact to the microsecond), or null. */
+export async function trashedAt(tx: Queryable, resource: Resource, id: string): Promise<string | null> {
+  const { rows } = await tx.query<{ at: string | null }>(
+    `SELECT "deleted_at"::text AS at FROM ${ident(resource.table)} WHERE "id" = $1`,
+    [id],
+  );
+  return rows[0]?.at ?? null;
+}
+
+/**
  * Locks the rows of these ids in id order (two bulk calls over the same rows cannot deadlock); returns the
  * ids found in the caller's data `scope`, in that order. Ids that cannot be a row's (not digits, over
  * bigint) are never looked up.
@@ -95,22 +136,27 @@ export async function lockChildRows(
   { child, foreignKey, parentId }: { child: Resource; foreignKey: string; parentId: string },
 ): Promise<Record<string, unknown>[]> {
   const { rows } = await tx.query(
-    `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(foreignKey)} = $1 ORDER BY "id" FOR UPDATE`,
+    `SELECT ${selectColumns(child)} FROM ${ident(child.table)} WHERE ${ident(foreignKey)} = $1${isSoftDelete(child) ? ' AND "deleted_at" IS NULL' : ''} ORDER BY "id" FOR UPDATE`,
     [parentId],
   );
   return rows;
 }
 
-/** Whether another record (not `id`) holds this value of a field. */
+/**
+ * Whether another record (not `id`) holds this value of a field: false, or the holder (its id, and whether it
+ * is in the trash: a trashed record keeps its unique values until it is purged).
+ */
 export async function isValueTaken(
   tx: Queryable,
   { resource, field, value, id }: { resource: Resource; field: string; value: unknown; id: string | null },
-): Promise<boolean> {
-  const { rows } = await tx.query(
-    `SELECT 1 FROM ${ident(resource.table)} WHERE ${ident(field)} = $1 AND "id" IS DISTINCT FROM $2 LIMIT 1`,
+): Promise<false | { id: string; isTrashed: boolean }> {
+  const trashed = isSoftDelete(resource) ? '"deleted_at" IS NOT NULL' : 'false';
+  const { rows } = await tx.query<{ id: string | number; trashed: boolean }>(
+    `SELECT "id", ${trashed} AS trashed FROM ${ident(resource.table)} WHERE ${ident(field)} = $1 AND "id" IS DISTINCT FROM $2 LIMIT 1`,
     [value, id],
   );
-  return rows.length > 0;
+  const row = rows[0];
+  return row ? { id: String(row.id), isTrashed: row.trashed === true } : false;
 }
 
 /** Replaces one record's many-to-many links in a join table. */

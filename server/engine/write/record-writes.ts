@@ -1,5 +1,5 @@
 import { hashPassword } from '../../credentials/password.ts';
-import { isIdString } from '../../../resources/define.ts';
+import { isIdString, isSoftDelete } from '../../../resources/define.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -12,6 +12,7 @@ import { fieldsOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf } from '../hooks.ts';
 import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
 import { loadRecords } from '../list/records.ts';
+import { assertNotHeld, trashWithChildren } from './trash-writes.ts';
 import { isInScope, rowScope, scopeColumnsOf, UNRESTRICTED, type RowScope } from '../scope.ts';
 import type { WireRecord } from '../list/wire.ts';
 
@@ -101,22 +102,35 @@ export async function patchRecord(
 /** Deletes one record with its hooks and audit row; returns the record as it was (for its live event). */
 export async function removeRecord(
   ctx: OperationContext,
-  { tx, id, actor }: { tx: Queryable; id: string; actor: Actor },
+  { tx, id, actor, detach = false }: { tx: Queryable; id: string; actor: Actor; detach?: boolean },
 ): Promise<WireRecord> {
   const { resource } = ctx;
   const scope = await writeScope(ctx, tx, actor);
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
-  await hooksOf(ctx.hooks, resource).beforeWrite?.({ action: 'delete', tx, id, before, data: {}, actor });
-  try {
-    await deleteRow(tx, resource, id);
-  } catch (error) {
+  await hooksOf(ctx.hooks, resource).beforeWrite?.({
+    action: 'delete',
+    tx,
+    id,
+    before,
+    data: {},
+    actor,
+    ...(detach ? { detach } : {}),
+  });
+  if (isSoftDelete(resource)) {
+    // To the trash (trash-writes.ts): refused while live records still refer to it, as a foreign key would.
+    await assertNotHeld(ctx, tx, id);
+    await trashWithChildren(ctx, tx, id);
+  } else
     try {
-      mapDbError(resource, error, ctx.label);
-    } catch (mapped) {
-      if (mapped instanceof InUseError) mapped.recordId = id;
-      throw mapped;
+      await deleteRow(tx, resource, id);
+    } catch (error) {
+      try {
+        mapDbError(resource, error, ctx.label);
+      } catch (mapped) {
+        if (mapped instanceof InUseError) mapped.recordId = id;
+        throw mapped;
+      }
     }
-  }
   await writeAudit(tx, {
     resource,
     action: 'delete',
@@ -227,8 +241,15 @@ async function checkUnique(
 ) {
   for (const f of fieldsOf(ctx.resource).filter((x) => x.meta.unique && data[x.name] != null)) {
     const value = data[f.name];
-    if (await isValueTaken(tx, { resource: ctx.resource, field: f.name, value, id }))
-      throw AppError.conflict(f.name, ctx.label(f.name));
+    const holder = await isValueTaken(tx, { resource: ctx.resource, field: f.name, value, id });
+    if (!holder) continue;
+    if (!holder.isTrashed) throw AppError.conflict(f.name, ctx.label(f.name));
+    // A trashed record keeps its unique values: say so, with its id, so the screen can offer the restore.
+    throw new AppError(409, 'engine.trash.unique_in_trash', {
+      params: { field: ctx.label(f.name) },
+      fields: { [f.name]: ['engine.trash.unique_in_trash_short'] },
+      literal: { trashed_id: [holder.id] },
+    });
   }
 }
 

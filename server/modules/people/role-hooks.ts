@@ -9,6 +9,8 @@ import type { ResourceHooks } from '../../engine/hooks.ts';
 import { servedResources } from '../../engine/served.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
+import { writeAudit, type Actor } from '../../engine/write/audit.ts';
+import { heldError } from '../../engine/write/trash-writes.ts';
 
 const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[] =>
   ((record?.permissions as { menu_ids?: string[] } | undefined)?.menu_ids ?? []).map(String);
@@ -20,8 +22,9 @@ const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[]
  * role they are a member of.
  */
 export const roleHooks: ResourceHooks = {
-  async beforeWrite({ action, tx, data, before, actor }) {
+  async beforeWrite({ action, tx, id, data, before, actor, detach }) {
     const principal = principalOf(actor);
+    if (action === 'delete' && id !== null) await releaseHolders(tx, { id, actor, detach: detach === true });
     if ('field_access' in data) {
       const problems = fieldAccessProblems(data.field_access, servedResources());
       if (Object.keys(problems).length)
@@ -103,5 +106,32 @@ async function assertNoWiderThanEditor(
       if (theirs === 'hidden' || theirs === mine) continue;
       throw forbidden('field_access_wider');
     }
+  }
+}
+
+/**
+ * A role that staff still hold is not deleted (409, `errors.holders` = how many), unless the call says
+ * `?detach=1`: then it is taken from each holder first, each holder's change audited as a staff update.
+ */
+async function releaseHolders(
+  tx: Queryable,
+  { id, actor, detach }: { id: string; actor: Actor; detach: boolean },
+): Promise<void> {
+  const system = asSystem(tx);
+  const links = await system.links(staff, { field: 'role_ids', ids: [id], by: 'target' });
+  if (links.length === 0) return;
+  const holders = await system.list<{ id: string | number }>(staff, {
+    where: { id: { in: links.map((l) => l.owner) } },
+    columns: ['id'],
+  });
+  if (holders.length === 0) return;
+  if (!detach) throw heldError(holders.length, '', 'settings.people.errors.role_held');
+  const held = await system.links(staff, { field: 'role_ids', ids: holders.map((h) => String(h.id)) });
+  for (const holder of holders) {
+    const staffId = String(holder.id);
+    const before = held.filter((l) => l.owner === staffId).map((l) => l.target);
+    await system.unlink(staff, { field: 'role_ids', owner: staffId, target: id });
+    const changes = { role_ids: [before, before.filter((r) => r !== id)] as [unknown, unknown] };
+    await writeAudit(tx, { resource: staff, action: 'update', subjectId: staffId, changes, actor });
   }
 }

@@ -5,6 +5,8 @@ import { referencedStorageKeys } from '../../engine/stored-keys.ts';
 import { removeOrphans } from '../../storage/orphans.ts';
 import { purgeIdempotencyKeys } from '../../core/idempotency.ts';
 import { trimActivityLog } from '../activities/index.ts';
+import { servedResources } from '../../engine/served.ts';
+import { purgeTrash } from '../../engine/trash-purge.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';
@@ -66,6 +68,12 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
     description: 'system.tasks.handlers.activities_trim',
     params: z.object({}).strict(),
     run: async ({ db }) => ({ removed: await trimActivityLog(db) }),
+  }),
+  defineTaskHandler({
+    name: 'trash.purge',
+    description: 'system.tasks.handlers.trash_purge',
+    params: z.object({}).strict(),
+    run: async ({ db }) => ({ purged: await purgeTrash(db, servedResources()) }),
   }),
   defineTaskHandler({
     name: 'database.backup',

@@ -16,6 +16,7 @@ export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
   basic: [
     { key: 'upload_max_size', kind: 'number' },
     { key: 'activity_retention_days', kind: 'number' },
+    { key: 'trash_retention_days', kind: 'number' },
   ],
   sms: [
     { key: 'provider', kind: 'select', options: ['', 'log', 'http'] },
