@@ -12,6 +12,8 @@ export class AppError extends Error {
   /** Field -> values written as they are (not message keys), e.g. the ids a bulk call did not find. */
   readonly literal: Record<string, string[]> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** The envelope's `data` (null unless given): a stale version's 409 carries the current record. */
+  readonly data: unknown;
 
   constructor(
     status: number,
@@ -21,6 +23,7 @@ export class AppError extends Error {
       fields?: Record<string, string[]>;
       literal?: Record<string, string[]>;
       headers?: Record<string, string>;
+      data?: unknown;
     } = {},
   ) {
     super(key);
@@ -31,6 +34,7 @@ export class AppError extends Error {
     this.fields = opts.fields;
     this.literal = opts.literal;
     this.headers = opts.headers;
+    this.data = opts.data ?? null;
   }
 
   static validation(fields: Record<string, string[]>): AppError {

@@ -14,6 +14,7 @@ import { idParams, routeDoc, routeSchemas } from './openapi.ts';
 import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
+import { recordHistory, restoreVersion } from './history.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -104,14 +105,38 @@ export function registerResourceRoutes(
           ),
         ),
     });
+  if (has('read'))
+    route(app, {
+      method: 'GET',
+      url: `${base}/:id/history`,
+      ...routeDoc(schemas.history),
+      params: idParams,
+      handler: async ({ params, query, request }) =>
+        ok(await recordHistory(ctxOf(request), { id: params.id, query })),
+    });
   if (has('update')) {
+    route(app, {
+      method: 'POST',
+      url: `${base}/:id/restore`,
+      ...routeDoc(schemas.restore),
+      params: idParams,
+      handler: async ({ params, body, request }) =>
+        ok(await restoreVersion(ctxOf(request), { id: params.id, body })),
+    });
     route(app, {
       method: 'PATCH',
       url: `${base}/:id`,
       ...routeDoc(schemas.update),
       params: idParams,
       handler: async ({ params, query, body, request }) =>
-        ok(await updateRecord(ctxOf(request), { id: params.id, body, query: query ?? {} })),
+        ok(
+          await updateRecord(ctxOf(request), {
+            id: params.id,
+            body,
+            query: query ?? {},
+            ifMatch: request.headers['if-match'],
+          }),
+        ),
     });
     route(app, {
       method: 'PATCH',

@@ -84,6 +84,7 @@ describe('make:migration', () => {
       'updated_at',
       'created_by',
       'updated_by',
+      'version',
       'code',
       'owner_id',
     ]);

@@ -46,7 +46,7 @@ export async function writeAudit(
     actor,
   }: {
     resource: Resource;
-    action: 'create' | 'update' | 'delete';
+    action: 'create' | 'update' | 'delete' | 'restore';
     subjectId: string;
     changes: Changes;
     actor: Actor;
