@@ -37,7 +37,8 @@ export function routeSchemas(
   | 'exportDownload'
   | 'importJob'
   | 'history'
-  | 'restore',
+  | 'restore'
+  | 'presence',
   JsonSchema
 > {
   const tags = [resource.name];
@@ -198,6 +199,16 @@ export function routeSchemas(
         properties: { version: { type: 'integer', minimum: 1 } },
       },
       response: { 200: envelope(record) },
+    }),
+    presence: secured(`Say that I am editing a ${resource.name} record`, p, {
+      operationId: `presence${pascal}`,
+      description: `Needs the permission \`${p}\`. Raises a live \`presence\` event (GET /api/v1/events) for the others who may see the record: \`{ resource, id, state, user_id, name, ttl_seconds }\`. Repeat \`editing\` within \`ttl_seconds\` while the form is open; \`left\` when it closes.`,
+      params: idParam(),
+      body: {
+        type: 'object',
+        properties: { state: { type: 'string', enum: ['editing', 'left'], default: 'editing' } },
+      },
+      response: { 200: envelope(NULL_DATA) },
     }),
     import: secured(`Import ${resource.name} from CSV`, `${p}.import`, {
       operationId: `import${pascal}`,

@@ -15,6 +15,7 @@ import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
 import { recordHistory, restoreVersion } from './history.ts';
+import { announcePresence } from './presence.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -113,6 +114,15 @@ export function registerResourceRoutes(
       params: idParams,
       handler: async ({ params, query, request }) =>
         ok(await recordHistory(ctxOf(request), { id: params.id, query })),
+    });
+  if (has('read') && has('update'))
+    route(app, {
+      method: 'POST',
+      url: `${base}/:id/presence`,
+      ...routeDoc(schemas.presence),
+      params: idParams,
+      handler: async ({ params, body, request }) =>
+        ok(await announcePresence(ctxOf(request), { id: params.id, body })),
     });
   if (has('update')) {
     route(app, {

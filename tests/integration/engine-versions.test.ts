@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp, staffToken } from '../fixtures/engine-app.ts';
+import { openSse, type SseStream } from '../helpers/sse.ts';
 
 /**
  * Versions, history and restore (contract: "Nothing lost"): every record answers `version`, every write
@@ -11,6 +12,8 @@ import { createGadgetApp, staffToken } from '../fixtures/engine-app.ts';
 const BASE = '/api/v1/test/gadgets';
 let t: TestApp;
 let admin: string;
+let base: string;
+const streams: SseStream[] = [];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, checked by matchers
 type Loose = any;
@@ -50,8 +53,10 @@ async function auditRows(id: string): Promise<number> {
 beforeAll(async () => {
   t = await createGadgetApp();
   admin = await t.adminToken();
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
+  for (const s of streams) s.close();
   await t.close();
 });
 
@@ -198,5 +203,35 @@ describe('history and restore', () => {
     expect((await call('POST', `${BASE}/${g.id}/restore`, { version: 1 }, { token: reader })).status).toBe(
       403,
     );
+  });
+});
+
+describe('presence', () => {
+  it('tells the others who may see the record that someone is editing it, and when they leave', async () => {
+    const g = await gadget();
+    const watcher = await openSse(base, admin);
+    streams.push(watcher);
+    await watcher.connected();
+    const editor = await staffToken(t, 'presence-editor', ['test.gadgets', 'test.gadgets.update']);
+    await t.db.query(`UPDATE users SET name = 'Editor Lin' WHERE username = 'presence-editor'`);
+    const said = await call('POST', `${BASE}/${g.id}/presence`, { state: 'editing' }, { token: editor });
+    expect(said.status).toBe(200);
+    const editing = await watcher.waitFor((e) => e.event === 'presence');
+    expect(editing.data).toMatchObject({
+      resource: 'gadgets',
+      id: g.id,
+      state: 'editing',
+      name: 'Editor Lin',
+      ttl_seconds: 45,
+    });
+    await call('POST', `${BASE}/${g.id}/presence`, { state: 'left' }, { token: editor });
+    const left = await watcher.waitFor(
+      (e) => e.event === 'presence' && (e.data as { state: string }).state === 'left',
+    );
+    expect(left.data).toMatchObject({ id: g.id, name: 'Editor Lin' });
+    expect((await call('POST', `${BASE}/999999/presence`, { state: 'editing' })).status).toBe(404);
+    expect((await call('POST', `${BASE}/${g.id}/presence`, { state: 'dancing' })).status).toBe(422);
+    const stranger = await staffToken(t, 'presence-stranger', ['test.gadget_tags']);
+    expect((await call('POST', `${BASE}/${g.id}/presence`, {}, { token: stranger })).status).toBe(403);
   });
 });

@@ -165,6 +165,11 @@ export function createDataProvider({
       const path = `${pathOf(name, id)}/restore`;
       return { data: await call<RaRecord>(path, { method: 'POST', body: { version } }) };
     },
+    /** Tells the others who may see the record that this user edits it, or stopped (`POST <path>/<id>/presence`). */
+    async announcePresence(name: string, { id, state }: { id: Identifier; state: 'editing' | 'left' }) {
+      await call(`${pathOf(name, id)}/presence`, { method: 'POST', body: { state } });
+      return { data: null };
+    },
     async deleteMany(name, { ids, meta }) {
       const done: Identifier[] = [];
       for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {

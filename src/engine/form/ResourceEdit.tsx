@@ -16,6 +16,7 @@ import { useAbilities } from '../data/useAbilities.ts';
 import { useReadableCollections } from './useReadableCollections.ts';
 import { VersionConflict, type Conflict } from './VersionConflict.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { PresenceNotice } from './PresenceNotice.tsx';
 
 /**
  * The generated edit screen. Pessimistic, so server field errors land on the form; only changed fields are
@@ -74,6 +75,7 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
       }}
     >
       <RecordCrumb resource={describeResource(resource)} />
+      <PresenceNotice resource={resource.name} id={id} />
       <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
       <ResourceForm
         resource={resource}
