@@ -3,7 +3,7 @@ import type { Resource } from './define.ts';
 import { fieldsOf, writableField, type FieldInfo } from './fields.ts';
 
 /** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
-export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
+export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'version'] as const;
 
 const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: true, false: false };
 
@@ -36,6 +36,8 @@ export function recordSchema(resource: Resource): z.ZodObject {
   // Who created and last wrote the record (user ids; null for older rows and the system's writes).
   shape.created_by = z.string().regex(/^\d+$/).nullable();
   shape.updated_by = z.string().regex(/^\d+$/).nullable();
+  // 1 on create, +1 on every write; a PATCH naming an older one is a 409 (contract: "Nothing lost").
+  shape.version = z.int().min(1);
   if (resource.timestamps) {
     shape.created_at = z.iso.datetime();
     shape.updated_at = z.iso.datetime();

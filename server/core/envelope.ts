@@ -6,6 +6,7 @@ export function ok<T>(data: T): { code: 200; data: T } {
 export interface ErrorEnvelope {
   code: number;
   message: string;
-  data: null;
+  /** null, except the current record in a stale version's 409 (contract: "Nothing lost"). */
+  data: unknown;
   errors?: Record<string, string[] | number>;
 }

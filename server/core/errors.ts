@@ -15,6 +15,8 @@ export class AppError extends Error {
    */
   readonly literal: Record<string, string[] | number> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** The envelope's `data` (null unless given): a stale version's 409 carries the current record. */
+  readonly data: unknown;
 
   constructor(
     status: number,
@@ -24,6 +26,7 @@ export class AppError extends Error {
       fields?: Record<string, string[]>;
       literal?: Record<string, string[] | number>;
       headers?: Record<string, string>;
+      data?: unknown;
     } = {},
   ) {
     super(key);
@@ -34,6 +37,7 @@ export class AppError extends Error {
     this.fields = opts.fields;
     this.literal = opts.literal;
     this.headers = opts.headers;
+    this.data = opts.data ?? null;
   }
 
   static validation(fields: Record<string, string[]>): AppError {

@@ -147,11 +147,9 @@ function toErrorResponse(
       ? Object.fromEntries(Object.entries(error.fields).map(([f, keys]) => [f, keys.map((k) => t(k))]))
       : undefined;
     const fields = error.literal ? { ...translated, ...error.literal } : translated;
-    return {
-      status: error.status,
-      body: errorBody(request, error.status, error.key, error.params, fields),
-      headers: error.headers,
-    };
+    const body = errorBody(request, error.status, error.key, error.params, fields);
+    if (error.data !== null) body.data = error.data;
+    return { status: error.status, body, headers: error.headers };
   }
   const fe = error as FastifyError;
   if (fe.validation) {

@@ -78,7 +78,11 @@ export const ERROR_ENVELOPE: JsonSchema = {
   properties: {
     code: { type: 'integer', description: 'The HTTP status', example: 422 },
     message: { type: 'string', description: 'In the language of the request' },
-    data: { type: 'object', nullable: true, enum: [null] },
+    data: {
+      type: 'object',
+      nullable: true,
+      description: 'null, except a 409 for a stale `version`: the current record, as the caller may see it',
+    },
     errors: {
       type: 'object',
       description:

@@ -38,7 +38,10 @@ export function routeSchemas(
   | 'importJob'
   | 'trashList'
   | 'trashRestore'
-  | 'trashPurge',
+  | 'trashPurge'
+  | 'history'
+  | 'restore'
+  | 'presence',
   JsonSchema
 > {
   const tags = [resource.name];
@@ -85,11 +88,22 @@ export function routeSchemas(
     }),
     update: secured(`Update a ${resource.name} record (partial)`, `${p}.update`, {
       operationId: `update${pascal}`,
+      description: `Needs the permission \`${p}.update\`. ${VERSION_NOTE}`,
       'x-errors': [409],
       params: idParam(),
       querystring: includeQuery,
+      headers: {
+        type: 'object',
+        properties: {
+          'if-match': {
+            type: 'string',
+            description:
+              'The version written over, as `"<version>"` (the body\'s `version` wins when both are given)',
+          },
+        },
+      },
       body: updateBody,
-      response: { 200: envelope(record) },
+      response: { 200: envelope(record), 409: staleVersion(record) },
     }),
     delete: secured(`Delete a ${resource.name} record`, `${p}.delete`, {
       operationId: `delete${pascal}`,
@@ -197,6 +211,49 @@ export function routeSchemas(
       params: jobParam,
       response: { 200: envelope(jobStatus) },
     },
+    history: secured(`The versions of a ${resource.name} record`, p, {
+      operationId: `history${pascal}`,
+      description: `Needs the permission \`${p}\`. The record's versions from its audit rows, newest first; fields hidden from the caller are left out of \`changes\`. \`version\` is null for versions written before versions were kept.`,
+      params: idParam(),
+      querystring: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer', minimum: 1, default: 1 },
+          size: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
+        },
+      },
+      response: {
+        200: envelope({
+          type: 'object',
+          properties: {
+            data: { type: 'array', items: HISTORY_ENTRY },
+            meta: { type: 'object', properties: { pagination: wireJson(paginationSchema) } },
+          },
+        }),
+      },
+    }),
+    restore: secured(`Restore a version of a ${resource.name} record`, `${p}.update`, {
+      operationId: `restore${pascal}`,
+      description: `Needs the permission \`${p}.update\`. Writes the record's values as of \`version\` as a new version (audited as \`${resource.name}.restore\`); fields the caller may not write keep their current value. 422 naming \`version\` when the history has no such version.`,
+      'x-errors': [409],
+      params: idParam(),
+      body: {
+        type: 'object',
+        required: ['version'],
+        properties: { version: { type: 'integer', minimum: 1 } },
+      },
+      response: { 200: envelope(record) },
+    }),
+    presence: secured(`Say that I am editing a ${resource.name} record`, p, {
+      operationId: `presence${pascal}`,
+      description: `Needs the permission \`${p}\`. Raises a live \`presence\` event (GET /api/v1/events) for the others who may see the record: \`{ resource, id, state, user_id, name, ttl_seconds }\`. Repeat \`editing\` within \`ttl_seconds\` while the form is open; \`left\` when it closes.`,
+      params: idParam(),
+      body: {
+        type: 'object',
+        properties: { state: { type: 'string', enum: ['editing', 'left'], default: 'editing' } },
+      },
+      response: { 200: envelope(NULL_DATA) },
+    }),
     import: secured(`Import ${resource.name} from CSV`, `${p}.import`, {
       operationId: `import${pascal}`,
       description: `Needs the permission \`${p}.import\`. All rows or none; a file of more rows than CSV_JOB_ROWS becomes a job (202, follow it at import/{jobId}).`,
@@ -281,6 +338,45 @@ export function routeDoc(doc: JsonSchema): {
 export const idParams = z.object({ id: z.string().regex(/^\d+$/) });
 export const jobParams = z.object({ jobId: z.string() });
 
+const HISTORY_ENTRY: JsonSchema = {
+  type: 'object',
+  required: ['version', 'action', 'at', 'actor', 'changes'],
+  properties: {
+    version: { type: 'integer', nullable: true },
+    action: { type: 'string', enum: ['create', 'update', 'restore'] },
+    at: { type: 'string', format: 'date-time' },
+    actor: {
+      type: 'object',
+      nullable: true,
+      properties: { id: { type: 'string' }, username: { type: 'string' }, name: { type: 'string' } },
+    },
+    changes: {
+      type: 'object',
+      description: 'field -> [old, new]',
+      additionalProperties: { type: 'array', items: {}, minItems: 2, maxItems: 2 },
+    },
+  },
+};
+
+const VERSION_NOTE =
+  'With `version` in the body or `If-Match: "<version>"` the change is written only over that version: when the record has another (someone saved since), the answer is 409 with `errors.version` and `data` = the current record, and nothing is written. Without a version the change is applied. Every write bumps `version` by 1.';
+
+/** A stale version's 409: the error envelope whose `data` is the current record. */
+function staleVersion(record: JsonSchema): JsonSchema {
+  return {
+    description:
+      'Conflict: a unique value is taken, or (with `errors.version`) the version is stale and `data` is the current record',
+    type: 'object',
+    required: ['code', 'message', 'data'],
+    properties: {
+      code: { type: 'integer', example: 409 },
+      message: { type: 'string' },
+      data: { ...record, nullable: true },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+  };
+}
+
 /** The record an answer carries (open to more keys) and the create/update bodies, inline lists included. */
 function recordDocs(resource: Resource, registry: readonly Resource[]) {
   const { create, update } = writeSchemas(resource);
@@ -320,7 +416,17 @@ function recordDocs(resource: Resource, registry: readonly Resource[]) {
     /** The bulk update's body: the fields only, no inline lists. */
     updateFields,
     updateBody: withLists(
-      updateFields,
+      {
+        ...updateFields,
+        properties: {
+          ...(updateFields.properties as JsonSchema),
+          version: {
+            type: 'integer',
+            minimum: 1,
+            description: 'The version this change is written over; a stale one is a 409 (see If-Match)',
+          },
+        },
+      },
       listBody(
         'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
       ),

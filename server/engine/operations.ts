@@ -1,6 +1,7 @@
 import { bodySchemas, inlineLists, type InlineList } from '../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../resources/write.ts';
 import type { CursorPagination, Paged } from '../../schemas/pagination.ts';
+import { AppError } from '../core/errors.ts';
 import { claimIdempotencyKey, Replayed } from '../core/idempotency.ts';
 import { paged } from '../core/paged.ts';
 import { validate } from '../core/validate.ts';
@@ -18,6 +19,7 @@ import {
   insertRecord,
   patchRecord,
   removeRecord,
+  StaleVersion,
   withUsersCounted,
 } from './write/record-writes.ts';
 import { loadRecords } from './list/records.ts';
@@ -116,25 +118,39 @@ export async function createRecord(
 
 /**
  * `PATCH <path>/<id>`: partial update; a given inline has-many list replaces that set of children, in the
- * same transaction. The answer embeds the inline lists and the relations `include` names.
+ * same transaction (the parent's version bumps with them). The answer embeds the inline lists and the
+ * relations `include` names. A `version` (body, or `If-Match: "<n>"`) that is not the current one is a 409
+ * whose `data` is the current record as the caller may see it, and nothing is written.
  */
 export async function updateRecord(
   ctx: OperationContext,
-  { id, body, query = {} }: { id: string; body: unknown; query?: RawQuery },
+  {
+    id,
+    body,
+    query = {},
+    ifMatch,
+  }: { id: string; body: unknown; query?: RawQuery; ifMatch?: string | undefined },
 ): Promise<WireRecord> {
   const actor = await ctx.authorize('update');
   assertWritable(actor.principal, ctx.resource, ctx.registry, body);
+  const expectedVersion = expectedVersionOf(body, ifMatch);
   const asked = readableIncludes(ctx, actor, query);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const { own, children } = splitInline(validateBody(ctx, 'update', body), lists);
   const extras: Record<string, unknown> = {};
   const written: RecordChange[] = [];
-  await withUsersCounted(ctx, async () => {
-    await ctx.db.transaction(async (tx) => {
-      await patchRecord(ctx, { tx, id, data: own, actor, extras });
-      written.push(...(await writeInlineLists(ctx, { tx, parentId: id, children, actor, isNew: false })));
+  try {
+    await withUsersCounted(ctx, async () => {
+      await ctx.db.transaction(async (tx) => {
+        await patchRecord(ctx, { tx, id, data: own, actor, extras, expectedVersion });
+        written.push(...(await writeInlineLists(ctx, { tx, parentId: id, children, actor, isNew: false })));
+      });
     });
-  });
+  } catch (error) {
+    if (!(error instanceof StaleVersion)) throw error;
+    const current = await answer(ctx, { id, lists, actor, asked });
+    throw new AppError(error.status, error.key, { fields: error.fields, data: current });
+  }
   await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'update' }, ...written], actor);
   return { ...(await answer(ctx, { id, lists, actor, asked })), ...extras };
 }
@@ -169,6 +185,27 @@ export function validateBody(
   const parsed = validate(bodySchemas(ctx.resource, ctx.registry)[kind], input) as Record<string, unknown>;
   if (kind === 'create') return parsed;
   return Object.fromEntries(Object.entries(parsed).filter(([k]) => k in (input as object)));
+}
+
+/**
+ * The version a PATCH writes over: `version` in the body, else `If-Match: "<n>"` (also `W/"<n>"` or a bare
+ * number); null when neither says (the write applies, for scripts). Anything else is a 422 naming `version`.
+ */
+export function expectedVersionOf(body: unknown, ifMatch: string | undefined): number | null {
+  const given =
+    body && typeof body === 'object' && !Array.isArray(body) && 'version' in body
+      ? (body as { version: unknown }).version
+      : ifMatch !== undefined && ifMatch.trim() !== '*'
+        ? ifMatch
+            .trim()
+            .replace(/^W\//, '')
+            .replace(/^"(.*)"$/, '$1')
+        : undefined;
+  if (given === undefined || given === null) return null;
+  const version = typeof given === 'string' && /^\d{1,9}$/.test(given) ? Number(given) : given;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1 || version > 2147483647)
+    throw new AppError(422, 'engine.version.bad', { fields: { version: ['engine.version.bad_short'] } });
+  return version;
 }
 
 /** The relations `include=a,b` asks to embed (read, create, update), each readable by the caller (403). */

@@ -15,6 +15,8 @@ import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
 import { listTrash, purgeTrashed, restoreTrashed } from './trash.ts';
+import { recordHistory, restoreVersion } from './history.ts';
+import { announcePresence } from './presence.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -105,14 +107,47 @@ export function registerResourceRoutes(
           ),
         ),
     });
+  if (has('read'))
+    route(app, {
+      method: 'GET',
+      url: `${base}/:id/history`,
+      ...routeDoc(schemas.history),
+      params: idParams,
+      handler: async ({ params, query, request }) =>
+        ok(await recordHistory(ctxOf(request), { id: params.id, query })),
+    });
+  if (has('read') && has('update'))
+    route(app, {
+      method: 'POST',
+      url: `${base}/:id/presence`,
+      ...routeDoc(schemas.presence),
+      params: idParams,
+      handler: async ({ params, body, request }) =>
+        ok(await announcePresence(ctxOf(request), { id: params.id, body })),
+    });
   if (has('update')) {
+    route(app, {
+      method: 'POST',
+      url: `${base}/:id/restore`,
+      ...routeDoc(schemas.restore),
+      params: idParams,
+      handler: async ({ params, body, request }) =>
+        ok(await restoreVersion(ctxOf(request), { id: params.id, body })),
+    });
     route(app, {
       method: 'PATCH',
       url: `${base}/:id`,
       ...routeDoc(schemas.update),
       params: idParams,
       handler: async ({ params, query, body, request }) =>
-        ok(await updateRecord(ctxOf(request), { id: params.id, body, query: query ?? {} })),
+        ok(
+          await updateRecord(ctxOf(request), {
+            id: params.id,
+            body,
+            query: query ?? {},
+            ifMatch: request.headers['if-match'],
+          }),
+        ),
     });
     route(app, {
       method: 'PATCH',

@@ -6,6 +6,7 @@ import {
   Show,
   SimpleShowLayout,
   TopToolbar,
+  useGetRecordId,
   useResourceDefinition,
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
@@ -17,6 +18,7 @@ import { useReadableCollections } from './form/useReadableCollections.ts';
 import type { InlineCollection } from './form/schemaFields.ts';
 import { DeleteRecordButton } from './form/DeleteRecordButton.tsx';
 import { useAbilities } from './data/useAbilities.ts';
+import { HistoryPanel } from './form/HistoryPanel.tsx';
 
 /**
  * The generated show screen: every readable field, unmasked (masks are for list cells), then each inline
@@ -24,6 +26,7 @@ import { useAbilities } from './data/useAbilities.ts';
  */
 export function ResourceShow({ resource }: { resource: Resource }) {
   const described = describeResource(resource);
+  const id = useGetRecordId();
   const can = useAbilities(resource);
   const { hasEdit } = useResourceDefinition({ resource: resource.name });
   const collections = useReadableCollections(resource);
@@ -47,6 +50,7 @@ export function ResourceShow({ resource }: { resource: Resource }) {
         {fields.map((field) => renderField(field, { resource: resource.name }))}
         {collections.map((collection) => inlineListField(collection))}
       </SimpleShowLayout>
+      <HistoryPanel resource={resource} id={id} />
     </Show>
   );
 }

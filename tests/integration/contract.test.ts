@@ -333,7 +333,9 @@ function check(
       !!e &&
       e.code === status &&
       typeof e.message === 'string' &&
-      e.data === null &&
+      // null, except a stale version's 409: the current record (contract amendment "Nothing lost").
+      (e.data === null ||
+        (status === 409 && isObject(e.data) && isObject(e.errors) && 'version' in e.errors)) &&
       (e.errors === undefined ||
         (typeof e.errors === 'object' &&
           e.errors !== null &&
@@ -392,4 +394,8 @@ async function restore(operation: Operation): Promise<void> {
   for (const m of (res.json() as { data: { name: string; enabled: boolean }[] }).data)
     if (!m.enabled)
       await t.request({ method: 'POST', url: `/api/v1/system/modules/${m.name}/enable`, token });
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

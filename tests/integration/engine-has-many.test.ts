@@ -244,7 +244,11 @@ describe('update', () => {
         subject_id: drop!.id,
         changes: expect.objectContaining({ name: ['Drop', null], gadget_id: [gadget.id, null] }),
       },
-      { action: 'gadget_parts.update', subject_id: change!.id, changes: { quantity: [1, 7] } },
+      {
+        action: 'gadget_parts.update',
+        subject_id: change!.id,
+        changes: { quantity: [1, 7], version: [1, 2] },
+      },
       {
         action: 'gadget_parts.create',
         subject_id: newId,

@@ -328,8 +328,13 @@ describe('create, read, update, delete', () => {
       secret: [null, '******'],
       api_key: [null, '******'],
     });
-    expect(rows[1]!.changes).toEqual({ price: [12, 99], state: [true, false] });
-    expect(rows[2]!.changes).toEqual({ name: ['Omega', 'Omega 2'], secret: ['******', '******'] });
+    // Every update also records the version it wrote (history, issue 36).
+    expect(rows[1]!.changes).toEqual({ price: [12, 99], state: [true, false], version: [1, 2] });
+    expect(rows[2]!.changes).toEqual({
+      name: ['Omega', 'Omega 2'],
+      secret: ['******', '******'],
+      version: [2, 3],
+    });
     expect(rows[2]!.user_agent).toBe('vitest-agent');
     expect(rows[3]!.changes).toMatchObject({ name: ['Omega 2', null] });
     expect(JSON.stringify(rows)).not.toContain('another-secret');

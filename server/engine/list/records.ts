@@ -20,6 +20,8 @@ export function selectColumns(resource: Resource): string {
   }
   if (resource.timestamps) cols.push('"created_at"', '"updated_at"');
   cols.push(...RECORD_AUTHORS.map(ident));
+  // Read with the row, never by another query: versions cost lists nothing (issue 36).
+  cols.push('"version"');
   return cols.join(', ');
 }
 

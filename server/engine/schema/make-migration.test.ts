@@ -84,6 +84,7 @@ describe('make:migration', () => {
       'updated_at',
       'created_by',
       'updated_by',
+      'version',
       'deleted_at',
       'code',
       'owner_id',

@@ -100,6 +100,8 @@ export function snapshotOf(resource: Resource, registry: readonly Resource[]): T
   // it has its index (server/engine/scope.ts).
   const author = { ...EMPTY_COLUMN, type: 'bigint' };
   columns.push({ ...author, name: 'created_by', index: true }, { ...author, name: 'updated_by' });
+  // The record's version (issue 36): 1 on create, +1 on every write, compared by a PATCH that names one.
+  columns.push({ ...EMPTY_COLUMN, name: 'version', type: 'integer', notNull: true, default: '1' });
   // In the trash since (null: live). Lists read live rows only, through the partial indexes below.
   if (isSoftDelete(resource)) columns.push({ ...EMPTY_COLUMN, name: 'deleted_at', type: 'timestamptz' });
   const joinTables = fieldsOf(resource)

@@ -50,18 +50,31 @@ export async function insertRow(
   return String(rows[0]!.id);
 }
 
-/** Sets the given column values of one row (and `updated_at` when the resource keeps timestamps). */
+/**
+ * Sets the given column values of one row (and `updated_at` when the resource keeps timestamps) and bumps its
+ * `version`. With `expectedVersion` the row is written only while it still has that version: the compare is
+ * in the UPDATE's WHERE, so of two servers writing over the same version only one wins. Returns the new
+ * version, or null when the row was not written (a stale version).
+ */
 export async function updateRow(
   tx: Queryable,
-  { resource, id, values }: { resource: Resource; id: string; values: Record<string, unknown> },
-): Promise<void> {
+  {
+    resource,
+    id,
+    values,
+    expectedVersion = null,
+  }: { resource: Resource; id: string; values: Record<string, unknown>; expectedVersion?: number | null },
+): Promise<number | null> {
+  const params: unknown[] = [id, ...Object.values(values)];
   const sets = Object.keys(values).map((name, i) => `${ident(name)} = $${i + 2}`);
   if (resource.timestamps) sets.push('"updated_at" = now()');
-  if (sets.length === 0) return;
-  await tx.query(`UPDATE ${ident(resource.table)} SET ${sets.join(', ')} WHERE "id" = $1`, [
-    id,
-    ...Object.values(values),
-  ]);
+  sets.push('"version" = "version" + 1');
+  const stale = expectedVersion === null ? '' : ` AND "version" = $${params.push(expectedVersion)}`;
+  const { rows } = await tx.query<{ version: number }>(
+    `UPDATE ${ident(resource.table)} SET ${sets.join(', ')} WHERE "id" = $1${stale} RETURNING "version"`,
+    params,
+  );
+  return rows[0] ? Number(rows[0].version) : null;
 }
 
 export async function deleteRow(tx: Queryable, resource: Resource, id: string): Promise<void> {

@@ -59,7 +59,22 @@ export async function insertRecord(
   return id;
 }
 
-/** Applies a validated partial update (only the keys given) with its hooks and audit row. */
+/**
+ * A PATCH named a version that is not the record's current one (contract: "Nothing lost"). The operation
+ * answers it as the 409 carrying the current record (operations.ts); nothing of the write is kept.
+ */
+export class StaleVersion extends AppError {
+  constructor() {
+    super(409, 'engine.version.stale', { fields: { version: ['engine.version.stale_short'] } });
+  }
+}
+
+/**
+ * Applies a validated partial update (only the keys given) with its hooks and audit row, and bumps the
+ * record's version. With `expectedVersion` a record at another version is a StaleVersion; the compare is
+ * made again in the UPDATE itself, so it holds between servers too. The audit row records
+ * `version: [old, new]` (the history's numbering, history.ts) and is written for every write.
+ */
 export async function patchRecord(
   ctx: OperationContext,
   {
@@ -68,18 +83,24 @@ export async function patchRecord(
     data: given,
     actor,
     extras = {},
+    expectedVersion = null,
+    auditAction = 'update',
   }: {
     tx: Queryable;
     id: string;
     data: Record<string, unknown>;
     actor: Actor;
     extras?: Record<string, unknown>;
+    expectedVersion?: number | null;
+    auditAction?: 'update' | 'restore';
   },
 ): Promise<void> {
   const { resource } = ctx;
   const hooks = hooksOf(ctx.hooks, resource);
   const scope = await writeScope(ctx, tx, actor);
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
+  // Before the hooks and checks, so a stale write is a 409 rather than whatever its data would cause.
+  if (expectedVersion !== null && before.version !== expectedVersion) throw new StaleVersion();
   await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
   await checkDictionaries(ctx, tx, given, before);
   await checkUnique(ctx, tx, given, id);
@@ -88,15 +109,17 @@ export async function patchRecord(
   const stored = await selectRow(tx, { resource, id, scope: UNRESTRICTED });
   await assertInScope(ctx, tx, { actor, record: { ...stored, ...given }, isNew: false });
   const values = { ...(await columnValues(resource, given)), ...authorsOf(actor, false) };
-  await guarded(ctx, async () => {
-    await updateRow(tx, { resource, id, values });
-    await writeLinks(resource, tx, id, given);
+  const version = await guarded(ctx, async () => {
+    const written = await updateRow(tx, { resource, id, values, expectedVersion });
+    if (written !== null) await writeLinks(resource, tx, id, given);
+    return written;
   });
+  if (version === null) throw new StaleVersion();
   const added = await hooks.afterWrite?.({ action: 'update', tx, id, before, data: given, actor });
   Object.assign(extras, added ?? {});
   const changes = diffChanges(resource, before, { ...before, ...given });
-  if (Object.keys(changes).length)
-    await writeAudit(tx, { resource, action: 'update', subjectId: id, changes, actor });
+  changes.version = [version - 1, version];
+  await writeAudit(tx, { resource, action: auditAction, subjectId: id, changes, actor });
 }
 
 /** Deletes one record with its hooks and audit row; returns the record as it was (for its live event). */

@@ -14,7 +14,7 @@ export function changedFields(
   return out;
 }
 
-const NEVER_SENT = new Set(['id', 'created_at', 'updated_at']);
+const NEVER_SENT = new Set(['id', 'created_at', 'updated_at', 'version']);
 
 function isEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -100,6 +100,27 @@ describe('dataProvider', () => {
     });
   });
 
+  it('update writes over the loaded version; a stale one rejects with the current record', async () => {
+    const current = { id: '9', name: 'Qian', version: 5 };
+    const calls = fakeFetch((call) =>
+      (call.body as { version?: number }).version === 4
+        ? ok({ ...current, name: 'Zhou', version: 5 })
+        : { status: 409, body: { code: 409, message: 'Stale', data: current, errors: { version: ['Old'] } } },
+    );
+    await provider.update('contacts', {
+      id: '9',
+      data: { id: '9', name: 'Zhou', version: 4 },
+      previousData: { id: '9', name: 'Zhao', version: 4 },
+    });
+    expect(calls[0]?.body).toEqual({ name: 'Zhou', version: 4 });
+    const stale = provider.update('contacts', {
+      id: '9',
+      data: { id: '9', name: 'Sun', version: 3 },
+      previousData: { id: '9', name: 'Zhao', version: 3 },
+    });
+    await expect(stale).rejects.toMatchObject({ status: 409, body: { current } });
+  });
+
   it('updateMany and deleteMany are bulk calls of at most 1,000 ids; delete answers the previous record', async () => {
     const calls = fakeFetch((call) => ok((call.query.get('ids') ?? '').split(',')));
     const many = Array.from({ length: 1001 }, (_, i) => String(i + 1));

@@ -131,7 +131,10 @@ export function createDataProvider({
     async update(name, { id, data, previousData, meta }) {
       // Inline has-many rows of the loaded record are compared as the form sends them (no foreign key).
       const previous = previousData && (await asSent(resourceOf(name), previousData, schemas));
-      const body = previous ? changedFields(data, previous) : data;
+      const changed = previous ? changedFields(data, previous) : data;
+      // Written over the version the form was loaded with: someone's save in between is a 409, not lost.
+      const version = (previousData as { version?: unknown } | undefined)?.version;
+      const body = typeof version === 'number' ? { ...changed, version } : changed;
       const query = metaQuery(meta);
       return { data: await call<RaRecord>(pathOf(name, id), { method: 'PATCH', body, query }) };
     },
@@ -147,6 +150,26 @@ export function createDataProvider({
       await call(pathOf(name, id), { method: 'DELETE', query: metaQuery(meta) });
       return { data: (previousData ?? { id }) as RaRecord };
     },
+    /** A record's versions, newest first (`GET <path>/<id>/history`): `{ data, total }`. */
+    async getHistory(name: string, { id, page = 1, perPage = 10 }: HistoryParams) {
+      const query = { page, size: perPage };
+      const answer = await call<{ data: HistoryEntry[]; meta?: ListPage['meta'] }>(
+        `${pathOf(name, id)}/history`,
+        { query },
+      );
+      const data = Array.isArray(answer?.data) ? answer.data : [];
+      return { data, total: answer?.meta?.pagination?.total ?? data.length };
+    },
+    /** Writes a version's values as a new version (`POST <path>/<id>/restore`); answers the record. */
+    async restoreVersion(name: string, { id, version }: { id: Identifier; version: number }) {
+      const path = `${pathOf(name, id)}/restore`;
+      return { data: await call<RaRecord>(path, { method: 'POST', body: { version } }) };
+    },
+    /** Tells the others who may see the record that this user edits it, or stopped (`POST <path>/<id>/presence`). */
+    async announcePresence(name: string, { id, state }: { id: Identifier; state: 'editing' | 'left' }) {
+      await call(`${pathOf(name, id)}/presence`, { method: 'POST', body: { state } });
+      return { data: null };
+    },
     async deleteMany(name, { ids, meta }) {
       const done: Identifier[] = [];
       for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {
@@ -159,6 +182,21 @@ export function createDataProvider({
 }
 
 type ListQueryParams = NonNullable<RequestOptions['query']>;
+
+/** One version of a record as `GET <path>/<id>/history` answers it (contract: "Nothing lost"). */
+export interface HistoryEntry {
+  version: number | null;
+  action: 'create' | 'update' | 'restore';
+  at: string;
+  actor: { id: string; username: string; name: string } | null;
+  changes: Record<string, [unknown, unknown]>;
+}
+
+export interface HistoryParams {
+  id: Identifier;
+  page?: number;
+  perPage?: number;
+}
 
 /** The query parameters `meta` asks for (ProviderMeta); undefined when none. */
 function metaQuery(meta: unknown): RequestOptions['query'] {
@@ -202,6 +240,10 @@ export function toReactAdminError(error: unknown): unknown {
       Array.isArray(messages) ? messages.join('; ') : String(messages),
     ]),
   );
+  // A stale version's 409 carries the current record: the edit form offers it field by field.
+  const current = (error as { body?: { data?: unknown } }).body?.data;
+  if (status === 409 && 'version' in errors && current && typeof current === 'object')
+    return new HttpError(error.message, status, { message: error.message, current });
   const hasFieldErrors = (status === 422 || status === 409) && Object.keys(fieldErrors).length > 0;
   if (hasFieldErrors) return new HttpError(error.message, status, { errors: fieldErrors });
   // A bulk call's 404 names the missing records (`errors.ids`), kept as a list.

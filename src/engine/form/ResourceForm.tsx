@@ -26,11 +26,17 @@ export function ResourceForm({
   isEdit,
   draftKey,
   toolbarExtra,
+  keepTyped = false,
+  notice,
 }: {
   resource: Resource;
   isEdit: boolean;
   draftKey: string;
   toolbarExtra?: ReactNode;
+  /** When the record is replaced (a stale save's current record), keep what the user typed. */
+  keepTyped?: boolean;
+  /** Shown above the inputs, inside the form (the version conflict). */
+  notice?: ReactNode;
 }) {
   const translate = useTranslate();
   const registry = useEngineRegistry();
@@ -52,6 +58,7 @@ export function ResourceForm({
       resolver={resolver}
       defaultValues={defaults}
       warnWhenUnsavedChanges
+      resetOptions={keepTyped ? { keepDirtyValues: true } : undefined}
       toolbar={
         <Toolbar>
           {/* On create, Save is usable at once so an empty form shows which fields are required. */}
@@ -61,6 +68,7 @@ export function ResourceForm({
       }
     >
       <DraftKeeper draftKey={draftKey} secretFields={secrets} needsRecord={isEdit} />
+      {notice}
       {fields.map((field) => {
         if (readOnlyForCaller.has(field.name)) {
           const input = renderInput(field, { resource: resource.name, isEdit });

@@ -114,6 +114,16 @@ describe('activity rows in words', () => {
     for (const text of texts) expect(text).not.toMatch(/[[{"]/);
   });
 
+  it("leaves out the version a record's update numbers its history with", () => {
+    const lines = changeLines(
+      t,
+      { ...staffUpdate, changes: { ...staffUpdate.changes, version: [3, 4] } },
+      'en',
+    );
+    expect(lines.map((l) => l.field)).not.toContain('version');
+    expect(lines.map((l) => l.field)).toContain('state');
+  });
+
   it('shows permission lists as page names, added and removed', () => {
     const row: ActivityRow = {
       id: '3',

@@ -294,7 +294,9 @@ export function changeLines(
   if (!changes || typeof changes !== 'object') return [];
   const resource = findResource(row.subject_type);
   const fields = resource ? fieldsOf(resource) : [];
-  return Object.entries(changes).map(([field, raw]) => {
+  // A record's `version: [old, new]` numbers its history (issue 36); it is no change a reader made.
+  const shown = Object.entries(changes).filter(([field]) => !(resource && field === 'version'));
+  return shown.map(([field, raw]) => {
     const info = fields.find((f) => f.name === field);
     const ctx: ValueContext = {
       t,
