@@ -1,18 +1,21 @@
 /**
  * `npx tsx bench/throughput.ts [--before <dir>]`: the product's per-request cost as a ratio against a bare
  * Fastify + pg route serving the same answer, each server in a process of its own (bench/lib/throughputServer.ts)
- * over one throwaway PostgreSQL 15 (or DATABASE_URL) holding THROUGHPUT_ROWS users (default 10,000).
- * Two cases: the users list's first page (signed in with a bearer token; the bare route runs the page's SQL
- * and a count and answers the same envelope), and `/api/health` against a plain Fastify health route.
+ * over one throwaway PostgreSQL 15 (or DATABASE_URL) holding THROUGHPUT_ROWS users (default 20,000: past
+ * ESTIMATE_FLOOR, so the total is the planner's estimate). Two cases: the users list's first page (signed in
+ * with a bearer token; the bare route sends the statements the engine sends and answers the same envelope),
+ * and `/api/health` against a plain Fastify health route.
  * Load: a closed loop of THROUGHPUT_CONNECTIONS (20) keep-alive connections from this process (autocannon is
  * not installed), `accept-encoding: identity` on both sides (the bare route compresses nothing), for
  * THROUGHPUT_SECONDS (5) per round after a 2 s warm-up; THROUGHPUT_PAIRS (6) interleaved rounds, the order
- * alternating. Printed: requests/s per round, the ratio product / bare of each pair and their median.
+ * alternating. Like a browser, the client sends back the cookies the server's first answer set (the XSRF
+ * cookie). Printed: requests/s per round, the ratio product / bare of each pair and their median.
  * The product runs at its default log level (LOG_LEVEL, info), logging to stdout (a pipe this process drains,
  * as a supervisor does) and to DATA_DIR/logs.
  * `--before <dir>`: also runs the product from another checkout's files (server/, resources/, schemas/,
  * locales/, e.g. `git archive <commit>` unpacked with a node_modules link) in the same rounds, for a before
- * and after in one run. Figures only, never a pass or fail.
+ * and after in one run. `THROUGHPUT_CPU_PROF=<dir>`: each server writes a V8 CPU profile there when it stops.
+ * Figures only, never a pass or fail.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +30,7 @@ import { repoRoot } from '../scripts/lib/frontend.ts';
 import { adminToken, openBenchDb } from './lib/db.ts';
 import { median } from './lib/stats.ts';
 
-const ROWS = Number(process.env.THROUGHPUT_ROWS ?? 10_000);
+const ROWS = Number(process.env.THROUGHPUT_ROWS ?? 20_000);
 const CONNECTIONS = Number(process.env.THROUGHPUT_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.THROUGHPUT_SECONDS ?? 5);
 const PAIRS = Number(process.env.THROUGHPUT_PAIRS ?? 6);
@@ -81,9 +84,21 @@ try {
   for (const c of cases) {
     const targets = [
       { label: 'bare', server: c.bare.server, path: c.bare.path, headers: c.bare.headers },
-      { label: 'product', server: product, path: c.product.path, headers: c.product.headers },
+      {
+        label: 'product',
+        server: product,
+        path: c.product.path,
+        headers: { ...c.product.headers, cookie: product.cookie },
+      },
       ...(before
-        ? [{ label: 'before', server: before, path: c.product.path, headers: c.product.headers }]
+        ? [
+            {
+              label: 'before',
+              server: before,
+              path: c.product.path,
+              headers: { ...c.product.headers, cookie: before.cookie },
+            },
+          ]
         : []),
     ];
     for (const t of targets) {
@@ -133,6 +148,8 @@ try {
 interface Server {
   port: number;
   pid: number;
+  /** The cookies a browser holds after its first answer (the XSRF cookie), sent with every request. */
+  cookie: string;
   stop(): Promise<void>;
 }
 
@@ -142,7 +159,16 @@ async function startServer(label: string, mode: string, env: NodeJS.ProcessEnv):
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-throughput-${label}-`));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'bench/lib/throughputServer.ts'), mode],
+    [
+      // THROUGHPUT_CPU_PROF=<dir>: the servers write V8 CPU profiles there when they stop (where the time goes).
+      ...(process.env.THROUGHPUT_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.THROUGHPUT_CPU_PROF}`]
+        : []),
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'bench/lib/throughputServer.ts'),
+      mode,
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: bench.url!, DATA_DIR: dataDir },
@@ -158,9 +184,18 @@ async function startServer(label: string, mode: string, env: NodeJS.ProcessEnv):
     if ((await probe(port, '/api/health', {}).catch(() => 0)) === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const cookie = await new Promise<string>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/api/health' }, (res) => {
+        res.resume();
+        resolve((res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; '));
+      })
+      .on('error', reject);
+  });
   return {
     port,
     pid: child.pid!,
+    cookie,
     async stop() {
       child.kill('SIGTERM');
       await exited;
