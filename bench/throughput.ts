@@ -7,8 +7,8 @@
  * and `/api/health` against a plain Fastify health route.
  * Load: a closed loop of THROUGHPUT_CONNECTIONS (20) keep-alive connections from this process (autocannon is
  * not installed), `accept-encoding: identity` on both sides (the bare route compresses nothing), for
- * THROUGHPUT_SECONDS (5) per round after a 2 s warm-up; THROUGHPUT_PAIRS (6) interleaved rounds, the order
- * alternating. Like a browser, the client sends back the cookies the server's first answer set (the XSRF
+ * THROUGHPUT_SECONDS (5) per round after a warm-up of THROUGHPUT_WARM_UP_SECONDS (5, for the JIT);
+ * THROUGHPUT_PAIRS (6) interleaved rounds, the order alternating. Like a browser, the client sends back the cookies the server's first answer set (the XSRF
  * cookie). Printed: requests/s per round, the ratio product / bare of each pair and their median.
  * The product runs at its default log level (LOG_LEVEL, info), logging to stdout (a pipe this process drains,
  * as a supervisor does) and to DATA_DIR/logs.
@@ -34,7 +34,7 @@ const ROWS = Number(process.env.THROUGHPUT_ROWS ?? 20_000);
 const CONNECTIONS = Number(process.env.THROUGHPUT_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.THROUGHPUT_SECONDS ?? 5);
 const PAIRS = Number(process.env.THROUGHPUT_PAIRS ?? 6);
-const WARM_UP_SECONDS = 2;
+const WARM_UP_SECONDS = Number(process.env.THROUGHPUT_WARM_UP_SECONDS ?? 5);
 const beforeArg = process.argv.indexOf('--before');
 const beforeRoot = beforeArg > 0 ? path.resolve(process.argv[beforeArg + 1] ?? '') : null;
 const say = (line: string) => process.stdout.write(`[bench:throughput] ${line}\n`);
