@@ -142,7 +142,10 @@ export function createLogger({
   extraStreams?: pino.StreamEntry[];
 }): pino.Logger {
   const streams: pino.StreamEntry[] = [...extraStreams];
-  if (stdout) streams.push({ level: level as pino.Level, stream: process.stdout });
+  // Asynchronous: a line is queued and written by the event loop, not with a blocking write per line (pino
+  // flushes what is queued when the process exits).
+  if (stdout)
+    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: 1, sync: false }) });
   if (logDir) streams.push({ level: level as pino.Level, stream: dailyFileStream(logDir) });
   return pino(
     {
@@ -211,15 +214,25 @@ export function dailyFileStream(logDir: string): Writable {
     }
     await writeAll(chunk);
   };
+  const appendLines = (lines: Buffer[], callback: () => void) => {
+    append(lines.length === 1 ? lines[0]! : Buffer.concat(lines)).then(
+      () => callback(),
+      (error: unknown) => {
+        dropped += lines.length;
+        reason = (error as NodeJS.ErrnoException | null)?.code ?? 'error';
+        callback();
+      },
+    );
+  };
   return new Writable({
     write(chunk: Buffer, _enc, callback) {
-      append(chunk).then(
-        () => callback(),
-        (error: unknown) => {
-          dropped++;
-          reason = (error as NodeJS.ErrnoException | null)?.code ?? 'error';
-          callback();
-        },
+      appendLines([chunk], callback);
+    },
+    // The lines that came in while a write was under way go to the file in one write.
+    writev(chunks, callback) {
+      appendLines(
+        chunks.map(({ chunk }) => chunk as Buffer),
+        callback,
       );
     },
     final(callback) {

@@ -18,11 +18,14 @@ export const queryClient = new QueryClient({
   },
 });
 
-const kept = attachSiteStatusCache({
+const { kept, inFlight } = attachSiteStatusCache({
   load: () => queryClient.fetchQuery(siteQuery),
   forget: () => queryClient.removeQueries({ queryKey: siteKey }),
 });
 if (kept) queryClient.setQueryData(siteKey, kept.status, { updatedAt: kept.at });
+// GET /api/v1 asked before this module loaded and not answered yet: the cache's query is that request, so
+// the guard and the layouts wait for it instead of sending a second one.
+else if (inFlight) void queryClient.prefetchQuery({ ...siteQuery, queryFn: () => inFlight });
 
 queryClient.getQueryCache().subscribe((event) => {
   if (event.query.queryKey[0] !== siteKey[0]) return;

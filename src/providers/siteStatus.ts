@@ -77,11 +77,16 @@ export function clearSiteStatus(): void {
 
 /**
  * Makes the react-query cache the source of answers; returns the answer kept so far, which the cache takes
- * over so the full app does not ask again within SITE_STATUS_STALE_MS.
+ * over so the full app does not ask again within SITE_STATUS_STALE_MS, or else the request still under way
+ * (the cache waits for it rather than asking a second time: a cold load starts it before the full app has
+ * downloaded).
  */
-export function attachSiteStatusCache(next: SiteStatusCache): Answer | null {
+export function attachSiteStatusCache(next: SiteStatusCache): {
+  kept: Answer | null;
+  inFlight: Promise<SystemStatus> | null;
+} {
   cache = next;
-  return latest;
+  return { kept: latest, inFlight: latest ? null : pending };
 }
 
 /**

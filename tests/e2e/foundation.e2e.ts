@@ -272,4 +272,24 @@ describe('history fallback', () => {
     expect(new URL(page.url()).pathname).toBe('/settings/staff');
     expect(await page.getByRole('heading', { name: zh.errors['404'].title }).count()).toBe(0);
   });
+  // Issue 37 item 5: GET /api/v1 was asked twice on some cold loads, when the full app's code arrived before
+  // the first answer. Here that order is forced: the answer is held until the admin shell's chunk has loaded.
+  test('a cold load of an admin page asks GET /api/v1 once, even when the app loads before the answer', async () => {
+    const { username } = adminCredentials();
+    await signInAsAdmin();
+    const adminChunk = page.waitForResponse((res) => /\/assets\/AdminApp-[^/]+\.js$/.test(res.url()));
+    let asked = 0;
+    await page.route(
+      (url) => url.pathname === '/api/v1',
+      async (route) => {
+        asked++;
+        await adminChunk;
+        await route.continue();
+      },
+    );
+    await page.goto('/settings/staff');
+    await page.getByRole('table').getByRole('cell', { name: username, exact: true }).waitFor();
+    await adminChunk;
+    expect(asked).toBe(1);
+  });
 });

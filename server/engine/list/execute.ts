@@ -22,9 +22,11 @@ interface Rows {
 }
 
 /**
- * Runs a plan (plan.ts): its read, beside the count when the total is counted now; the plain read instead
- * when the first went through an anchor while a table changed; the anchors' hit and positions recorded in
- * `scope` (taken before the request's first statement). Returns the page with its total and next cursor.
+ * Runs a plan (plan.ts): its read, then the count when the total is counted now and the rows fill the page
+ * (a first page with fewer rows than its size is the whole list: its total is its rows, counted by nobody);
+ * the plain read instead when the first went through an anchor while a table changed; the anchors' hit and
+ * positions recorded in `scope` (taken before the request's first statement). Returns the page with its
+ * total and next cursor.
  */
 export async function executePlan(
   db: Queryable,
@@ -33,14 +35,14 @@ export async function executePlan(
   plan: PagePlan,
   scope: AnchorScope | null,
 ): Promise<Page> {
-  // The rows' statement is sent first, the count's after it.
-  const reading = readPlanned(db, resource, q, plan, scope);
-  const counting = plan.total.kind === 'count' ? countRows(db, resource, q) : null;
-  const [read, counted] = await Promise.all([reading, counting]);
+  const read = await readPlanned(db, resource, q, plan, scope);
+  const seen = () => seenSoFar(q, plan.page, read.rows.length + (read.hasMore ? 1 : 0));
   let total: Total;
-  if (counted) total = counted;
+  // The count runs after the rows only when they leave the total open: a filtered first page that holds
+  // every match (a selective search) no longer scans the same index again to count it.
+  if (plan.total.kind === 'count') total = read.hasMore ? await countRows(db, resource, q) : seen();
   else if (plan.total.kind === 'known') total = plan.total.total;
-  else total = seenSoFar(q, plan.page, read.rows.length + (read.hasMore ? 1 : 0));
+  else total = seen();
   return finish(resource, q, read, plan.page, total);
 }
 

@@ -16,7 +16,9 @@ export type { Page } from './execute.ts';
  * - Totals. An unfiltered list of a big table reports the planner's row estimate (`total_is_estimate`); below
  *   ESTIMATE_FLOOR rows it counts exactly. Any other list counts at most COUNT_CAP + 1 rows and, past the
  *   cap, reports the cap with `total_is_capped` (the UI shows "10,000+"). A resource declaring
- *   `estimatedTotal: false` always counts exactly.
+ *   `estimatedTotal: false` always counts exactly. A first page with fewer rows than its size holds the
+ *   whole list: its total is its rows and nothing is counted (the count runs after the rows, only when they
+ *   fill the page).
  * - Cursors. Every page answers `next_cursor` (null at the end): the sort keys of its last row plus the
  *   query's fingerprint, the next page's number and the total already known, base64url JSON. `cursor=` with
  *   the same query reads the rows after those keys (`WHERE (sort, id) > (...)`, no OFFSET) and does not count

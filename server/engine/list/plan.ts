@@ -25,7 +25,7 @@ export interface Read {
   more: boolean | null;
 }
 
-/** The total to report: counted beside the rows, already known (counted first, or carried by a cursor), or seenSoFar. */
+/** The total to report: counted after the rows (when they fill the page), already known (counted first, or carried by a cursor), or seenSoFar. */
 export type TotalRule = { kind: 'count' } | { kind: 'known'; total: Total } | { kind: 'seen' };
 
 /** Where a page's first row lies: counted from the start of the order, or from its end (Anchor `system`). */

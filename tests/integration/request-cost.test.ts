@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, logFileFor } from '../../server/core/logger.ts';
+import { SECURITY_HEADERS } from '../../server/core/security-headers.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+// Issue 37 item 2: the per-request work made cheaper gives up nothing: every answer still carries every header
+// @fastify/helmet (registered the usual way, per request) would set; the XSRF cookie is minted for a browser
+// without one and not again once it holds one; the request log has exactly one line per request.
+let t: TestApp;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-request-cost-'));
+  const logger = createLogger({ level: 'info', logDir: path.join(dataDir, 'logs'), stdout: false });
+  t = await createTestApp({ dataDir }, { logger });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** What @fastify/helmet itself sets, per request, with the product's options. */
+async function helmetPerRequest(): Promise<Record<string, unknown>> {
+  const reference = Fastify();
+  await reference.register(helmet, SECURITY_HEADERS);
+  reference.get('/', async () => ({}));
+  const res = await reference.inject({ url: '/' });
+  await reference.close();
+  const {
+    'content-type': _type,
+    'content-length': _length,
+    date: _date,
+    connection: _c,
+    ...rest
+  } = res.headers;
+  return rest;
+}
+
+describe('security headers', () => {
+  it("every kind of answer carries all of helmet's headers with helmet's values", async () => {
+    const expected = await helmetPerRequest();
+    expect(expected['content-security-policy']).toContain("frame-ancestors 'none'");
+    const answers = [
+      await t.request({ url: '/api/v1' }),
+      await t.request({ url: '/api/health' }),
+      await t.request({ url: '/api/no/such/route' }),
+      await t.request({ url: '/api/v1/user/staff' }),
+      await t.request({ method: 'POST', url: '/api/v1/user/login', payload: {} }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 404, 401, 422]);
+    for (const answer of answers) expect(answer.headers).toMatchObject(expected);
+  });
+});
+
+describe('the XSRF cookie', () => {
+  it('is minted for a browser without one, and not sent again while it holds a valid one', async () => {
+    const first = await t.request({ url: '/api/v1' });
+    const minted = first.cookies.find((c) => c.name === 'XSRF-TOKEN');
+    expect(minted?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const again = await t.request({ url: '/api/v1', cookies: { 'XSRF-TOKEN': minted!.value } });
+    expect(again.statusCode).toBe(200);
+    expect(again.cookies.find((c) => c.name === 'XSRF-TOKEN')).toBeUndefined();
+    // A malformed one is replaced.
+    const bad = await t.request({ url: '/api/v1', cookies: { 'XSRF-TOKEN': 'short' } });
+    expect(bad.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('the request log', () => {
+  it('writes one line per request, with the request, its status and its time', async () => {
+    const id = 'request-cost-0001';
+    await t.request({ url: '/api/health?probe=1', headers: { 'x-request-id': id } });
+    const file = logFileFor(path.join(dataDir, 'logs'), new Date());
+    const linesOf = () =>
+      fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter((line) => line.includes(id))
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+        : [];
+    await expect.poll(() => linesOf().length).toBe(1);
+    // A later request's line is the control: once it is written, no second line of the first will follow.
+    await t.request({ url: '/api/health', headers: { 'x-request-id': 'request-cost-0002' } });
+    await expect.poll(() => fs.readFileSync(file, 'utf8').includes('request-cost-0002')).toBe(true);
+    const lines = linesOf();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      msg: 'request completed',
+      reqId: id,
+      req: { method: 'GET', url: '/api/health?probe=1' },
+      res: { statusCode: 200 },
+    });
+    expect(typeof lines[0]!.responseTime).toBe('number');
+  });
+});
