@@ -10,6 +10,9 @@ export { publicProviders } from './settings.ts';
 /** Sign-in through OpenID Connect providers (issue 31, item 4; openid-client). */
 export const oidcModule: AppModule = {
   name: 'oidc',
+  // The ticket rides on `/login?oidc_ticket=` (the app's page, served by the same server); code and state of
+  // the callback are redacted by every logger already.
+  sensitiveQuery: ['oidc_ticket'],
   async register(app, ctx) {
     // Its own encapsulated scope with the shared, database-backed rate-limit store, as the account routes.
     await app.register(async (scope) => {
