@@ -5,6 +5,7 @@ import {
   BooleanInput,
   PasswordInput,
   ReferenceArrayInput,
+  ResourceContextProvider,
   SimpleFormIterator,
   TextInput,
   useSourceContext,
@@ -24,29 +25,36 @@ const label = (key: string) => `settings.general.oidc.${key}`;
  */
 export function OidcProvidersInput({ source }: { source: string }) {
   const translate = useTranslate();
+  // The general settings page is no resource's page; the iterator's items need one to name their inputs.
   return (
-    <ArrayInput source={source} label={`settings.general.fields.${source}`}>
-      <SimpleFormIterator inline={false} disableReordering sx={{ '& .RaSimpleFormIterator-line': { pb: 2 } }}>
-        <TextInput source="id" label={label('id')} helperText={false} />
-        <CallbackAddress />
-        <TextInput source="label" label={label('label')} helperText={false} />
-        <TextInput source="issuer" label={label('issuer')} helperText={false} />
-        <TextInput source="client_id" label={label('client_id')} helperText={false} />
-        <SecretInput translate={translate} />
-        <TextInput
-          source="scopes"
-          label={label('scopes')}
-          helperText={false}
-          format={(value: unknown) => (Array.isArray(value) ? value.join(' ') : '')}
-          parse={(text: string) => text.split(/\s+/).filter(Boolean)}
-        />
-        <TextInput source="claim_username" label={label('claim_username')} helperText={false} />
-        <BooleanInput source="auto_create" label={label('auto_create')} helperText={false} />
-        <ReferenceArrayInput source="default_role_ids" reference="roles">
-          <AutocompleteArrayInput label={label('default_role_ids')} helperText={false} />
-        </ReferenceArrayInput>
-      </SimpleFormIterator>
-    </ArrayInput>
+    <ResourceContextProvider value="settings">
+      <ArrayInput source={source} label={`settings.general.fields.${source}`}>
+        <SimpleFormIterator
+          inline={false}
+          disableReordering
+          sx={{ '& .RaSimpleFormIterator-line': { pb: 2 } }}
+        >
+          <TextInput source="id" label={label('id')} helperText={false} />
+          <CallbackAddress />
+          <TextInput source="label" label={label('label')} helperText={false} />
+          <TextInput source="issuer" label={label('issuer')} helperText={false} />
+          <TextInput source="client_id" label={label('client_id')} helperText={false} />
+          <SecretInput translate={translate} />
+          <TextInput
+            source="scopes"
+            label={label('scopes')}
+            helperText={false}
+            format={(value: unknown) => (Array.isArray(value) ? value.join(' ') : '')}
+            parse={(text: string) => text.split(/\s+/).filter(Boolean)}
+          />
+          <TextInput source="claim_username" label={label('claim_username')} helperText={false} />
+          <BooleanInput source="auto_create" label={label('auto_create')} helperText={false} />
+          <ReferenceArrayInput source="default_role_ids" reference="roles">
+            <AutocompleteArrayInput label={label('default_role_ids')} helperText={false} />
+          </ReferenceArrayInput>
+        </SimpleFormIterator>
+      </ArrayInput>
+    </ResourceContextProvider>
   );
 }
 
