@@ -29,9 +29,7 @@ export function OidcReturn({
 
   useEffect(() => {
     let isCurrent = true;
-    const remember = sessionStorage.getItem(REMEMBER_KEY) === '1';
-    sessionStorage.removeItem(REMEMBER_KEY);
-    signInWithOidcTicket({ ticket, remember }).then(
+    spendOnce(ticket).then(
       (challenge) => {
         if (!isCurrent) return;
         if (challenge) onChallenge(challenge);
@@ -66,4 +64,17 @@ export function OidcReturn({
       <p className="pu-plain">{t('auth.oidc.signing_in')}</p>
     </div>
   );
+}
+
+/** One sign-in per ticket and page load: StrictMode's second effect (development) gets the same answer. */
+const spent = new Map<string, Promise<MfaChallenge | null>>();
+function spendOnce(ticket: string): Promise<MfaChallenge | null> {
+  let pending = spent.get(ticket);
+  if (!pending) {
+    const remember = sessionStorage.getItem(REMEMBER_KEY) === '1';
+    sessionStorage.removeItem(REMEMBER_KEY);
+    pending = signInWithOidcTicket({ ticket, remember });
+    spent.set(ticket, pending);
+  }
+  return pending;
 }
