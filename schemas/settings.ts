@@ -14,6 +14,50 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/** Loopback hosts, where an OpenID provider may speak plain http (a provider on the same machine, tests). */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An OpenID issuer: https, or http on loopback only; no query, fragment or credentials. */
+export function isIssuerUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.username || url.password || url.search || url.hash) return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
+/** The id of an OpenID provider entry: it names the provider in URLs (`v1/oidc/<id>/auth`). */
+export const OIDC_PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/**
+ * One OpenID Connect provider of the `login` settings (issue 31, contract Amendments 2026-11-26).
+ * `client_secret` is write-only: never answered (`client_secret_set` says whether there is one) and kept when
+ * a save omits it (server/modules/settings.ts).
+ */
+export const oidcProviderSchema = z.object({
+  id: z.string().regex(OIDC_PROVIDER_ID, { message: 'settings.general.errors.oidc_id' }),
+  label: z.string().trim().min(1).max(60),
+  issuer: z.string().trim().max(500).refine(isIssuerUrl, { message: 'settings.general.errors.oidc_issuer' }),
+  client_id: z.string().trim().min(1).max(200),
+  client_secret: z.string().max(500).default(''),
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/))
+    .max(20)
+    .default(['openid', 'email', 'profile'])
+    .transform((scopes) => (scopes.includes('openid') ? scopes : ['openid', ...scopes])),
+  /** The claim a new account's username is taken from (auto_create). */
+  claim_username: z.string().trim().min(1).max(64).default('preferred_username'),
+  /** An unknown subject gets a new account (a staff member with `default_role_ids` when there are any). */
+  auto_create: z.boolean().default(false),
+  default_role_ids: z
+    .array(z.string().regex(/^\d{1,19}$/))
+    .max(50)
+    .default([]),
+});
+export type OidcProvider = z.output<typeof oidcProviderSchema>;
+
 /** Settings groups of the contract (`v1/settings/<name>`), each a zod schema with defaults. */
 export const settingsSchemas = {
   basic: z.object({
@@ -71,6 +115,14 @@ export const settingsSchemas = {
     wechat_app_secret: z.string().max(128).default(''),
     /** Issue 31: who must have a second factor (`admins`: is_admin staff; `staff`: every staff member). */
     require_2fa: z.enum(['none', 'admins', 'staff']).default('none'),
+    /** Issue 31: OpenID Connect providers, each a button on the sign-in page. */
+    oidc_providers: z
+      .array(oidcProviderSchema)
+      .max(10)
+      .default([])
+      .refine((list) => new Set(list.map((p) => p.id)).size === list.length, {
+        message: 'settings.general.errors.oidc_duplicate',
+      }),
   }),
   message: z.object({
     /** smtp(s)://user:pass@host:port; empty means "use SMTP_URL from the environment". */

@@ -161,8 +161,14 @@ function finish(doc: JsonSchema): JsonSchema {
       for (const code of (op['x-errors'] as number[] | undefined) ?? [])
         responses[String(code)] ??= { $ref: `#/components/responses/E${code}` };
       delete op['x-errors'];
-      for (const response of Object.values(responses))
+      for (const [code, response] of Object.entries(responses)) {
         if (response.description === 'Default Response') response.description = 'Success';
+        // A redirect has no body, only where to go (the OpenID sign-in's steps).
+        if (/^3\d\d$/.test(code)) {
+          delete response.content;
+          response.headers = { Location: { description: 'Where to go', schema: { type: 'string' } } };
+        }
+      }
     }
   }
   fixNullable(doc);

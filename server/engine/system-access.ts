@@ -178,6 +178,26 @@ export function asSystem(db: Queryable) {
     },
 
     /**
+     * Adds links of a many-to-many field for one owner (`role_ids` of a staff record created by OpenID
+     * Connect's auto_create); targets that do not exist are skipped. Answers the targets linked.
+     */
+    async addLinks(
+      resource: Resource,
+      { field, owner, targets }: { field: string; owner: string; targets: readonly string[] },
+    ): Promise<string[]> {
+      if (targets.length === 0) return [];
+      const spec = fieldByName(resource, field)!;
+      const join = joinTableOf(resource, spec);
+      const { rows } = await db.query<{ target: string }>(
+        `INSERT INTO ${ident(join.table)} (${ident(join.ownerColumn)}, ${ident(join.targetColumn)})
+         SELECT $1::bigint, t.id FROM ${ident(join.targetTable)} t WHERE t.id = ANY($2::bigint[])
+         ON CONFLICT DO NOTHING RETURNING ${ident(join.targetColumn)}::text AS target`,
+        [owner, targets],
+      );
+      return rows.map((r) => r.target);
+    },
+
+    /**
      * Sets columns of the rows matching `where` as the system, without an audit row: for columns that are
      * bookkeeping rather than a change somebody made to the record (a sign-in time, a password hash, an
      * invitation), whose audit the calling module writes itself. Returns how many rows changed.

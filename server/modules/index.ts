@@ -14,6 +14,7 @@ import { systemToolsModule } from './system-tools/index.ts';
 import { maintenanceTaskHandlers, type TaskHandler } from './tasks/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { wechatModule } from './wechat/index.ts';
+import { oidcModule } from './oidc/index.ts';
 
 /**
  * The hooks of every resource that has some, declared by the module that owns it (engine/hooks.ts). Add a
@@ -34,6 +35,7 @@ export const modules: AppModule[] = [
   settingsModule,
   resourcesModule,
   wechatModule,
+  oidcModule,
   peopleModule,
   filesModule,
   activitiesModule,

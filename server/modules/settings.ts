@@ -32,6 +32,13 @@ export const SETTINGS_WRITE = [
   ...SETTINGS_READ,
   actionPermission(PERMISSION.settingsGeneral, 'update'),
 ] as const;
+/**
+ * Write-only keys inside lists of entries (`login.oidc_providers[].client_secret`): never answered
+ * (`<key>_set` instead), kept from the stored entry with the same `match` key when a save omits them.
+ */
+export const LIST_SECRET_KEYS: Partial<Record<string, Record<string, { match: string; secret: string }>>> = {
+  login: { oidc_providers: { match: 'id', secret: 'client_secret' } },
+};
 const MASK = '******';
 
 /** `GET/POST /api/v1/settings/<name>`: one settings group, validated by its zod schema, audited on change. */
@@ -115,6 +122,7 @@ export async function saveSettingsGroup(
   for (const key of SECRET_KEYS[group] ?? []) {
     if (input[key] === undefined || input[key] === '') input[key] = before[key];
   }
+  keepListSecrets(group, before, input);
   const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
   const changes = diff(group, before, after);
   const deliveryChanged = (DELIVERY_KEYS[group] ?? []).filter((key) => key in changes);
@@ -191,7 +199,43 @@ function redact(group: string, value: object): Record<string, unknown> {
     out[`${key}_set`] = Boolean(out[key]);
     delete out[key];
   }
+  for (const [list, { secret }] of Object.entries(LIST_SECRET_KEYS[group] ?? {})) {
+    if (!Array.isArray(out[list])) continue;
+    out[list] = (out[list] as Record<string, unknown>[]).map(({ [secret]: value, ...entry }) => ({
+      ...entry,
+      [`${secret}_set`]: Boolean(value),
+    }));
+  }
   return out;
+}
+
+/** An entry saved without its secret (or with '') keeps the stored entry's secret, matched by its key. */
+function keepListSecrets(
+  group: string,
+  before: Record<string, unknown>,
+  input: Record<string, unknown>,
+): void {
+  for (const [list, { match, secret }] of Object.entries(LIST_SECRET_KEYS[group] ?? {})) {
+    if (!Array.isArray(input[list])) continue;
+    const stored = new Map(
+      ((before[list] as Record<string, unknown>[] | undefined) ?? []).map((entry) => [entry[match], entry]),
+    );
+    input[list] = (input[list] as unknown[]).map((entry) => {
+      if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return entry;
+      const { [`${secret}_set`]: _set, ...rest } = entry as Record<string, unknown>;
+      if (rest[secret] !== undefined && rest[secret] !== '') return rest;
+      return { ...rest, [secret]: stored.get(rest[match])?.[secret] ?? '' };
+    });
+  }
+}
+
+/** The value as the audit row shows it: secrets inside lists masked. */
+function masked(group: string, key: string, value: unknown): unknown {
+  const spec = LIST_SECRET_KEYS[group]?.[key];
+  if (!spec || !Array.isArray(value)) return value;
+  return (value as Record<string, unknown>[]).map((entry) =>
+    entry[spec.secret] ? { ...entry, [spec.secret]: MASK } : entry,
+  );
 }
 
 function diff(group: string, before: Record<string, unknown>, after: Record<string, unknown>) {
@@ -199,7 +243,9 @@ function diff(group: string, before: Record<string, unknown>, after: Record<stri
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-    changes[key] = secrets.has(key) ? [MASK, MASK] : [before[key] ?? null, after[key] ?? null];
+    changes[key] = secrets.has(key)
+      ? [MASK, MASK]
+      : [masked(group, key, before[key]) ?? null, masked(group, key, after[key]) ?? null];
   }
   return changes;
 }

@@ -5,6 +5,7 @@ import { route } from '../core/route.ts';
 import { getSettings } from '../core/settings.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { isWechatOn } from './wechat/index.ts';
+import { publicProviders } from './oidc/index.ts';
 
 /** What `GET /api/v1` answers: whether the server is ready, and the configuration the client starts with. */
 const startupSchema = z.object({
@@ -17,6 +18,9 @@ const startupSchema = z.object({
     decimals: z.number().int(),
     country: z.string(),
     wechat: z.boolean().describe('WeChat sign-in is on (show its button)'),
+    oidc_providers: z
+      .array(z.object({ id: z.string(), label: z.string() }))
+      .describe('OpenID Connect providers: a button each on the sign-in page'),
     cookie_domain: z.string().describe('Token cookie scope: parent (domain), host (host only) or a domain'),
   }),
 });
@@ -33,12 +37,13 @@ export const systemModule: AppModule = {
       isPublic: true,
       responses: { 200: startupSchema },
       handler: async () => {
-        const [site, languages, currency, country, wechat] = await Promise.all([
+        const [site, languages, currency, country, wechat, oidcProviders] = await Promise.all([
           getSettings(db, 'site'),
           getSettings(db, 'languages'),
           getSettings(db, 'currency'),
           getSettings(db, 'country'),
           isWechatOn(db),
+          publicProviders(db),
         ]);
         return ok({
           status: 'ready' as const,
@@ -50,6 +55,7 @@ export const systemModule: AppModule = {
             decimals: currency.decimals,
             country: country.country,
             wechat,
+            oidc_providers: oidcProviders,
             cookie_domain: config.cookieDomain,
           },
         });

@@ -53,10 +53,40 @@ export async function signIn({
   password,
   remember = false,
 }: LoginParams): Promise<MfaChallenge | null> {
-  const data = await httpClient<
-    { access_token: string } | { mfa_required: true; mfa_token: string; methods: string[] }
-  >('v1/user/login', { method: 'POST', body: { username, password, remember } });
+  const data = await httpClient<SignInAnswer>('v1/user/login', {
+    method: 'POST',
+    body: { username, password, remember },
+  });
+  return keepOrChallenge(data, remember);
+}
+
+/**
+ * Signs in with the one-time ticket an OpenID provider's callback put on `/login?oidc_ticket=` (issue 31):
+ * keeps the token, or returns the second step or the enrolment the account needs, as `signIn` does.
+ */
+export async function signInWithOidcTicket({
+  ticket,
+  remember = false,
+}: {
+  ticket: string;
+  /** The choice made on the sign-in page before leaving for the provider (the server keeps its own copy). */
+  remember?: boolean;
+}): Promise<MfaChallenge | null> {
+  const data = await httpClient<SignInAnswer>('v1/oidc/login', { method: 'POST', body: { ticket } });
+  return keepOrChallenge(data, remember);
+}
+
+/** What every first factor answers: a token, the second step, or the enrolment a policy demands. */
+type SignInAnswer =
+  | { access_token: string }
+  | { mfa_required: true; mfa_token: string; methods: string[] }
+  | { mfa_enrolment_required: true; enrolment_token: string; methods: string[] };
+
+function keepOrChallenge(data: SignInAnswer, remember: boolean): MfaChallenge | null {
   if ('mfa_required' in data) return { mfa_token: data.mfa_token, methods: data.methods, remember };
+  // A covered user without a factor: the enrolment token is good for enrolling alone (EnrolStep).
+  if ('mfa_enrolment_required' in data)
+    return { mfa_token: '', methods: data.methods, remember, enrolment_token: data.enrolment_token };
   sessionChanged();
   setToken(data.access_token, remember);
   return null;

@@ -11,6 +11,8 @@ export interface SiteConfig {
   country?: string;
   /** WeChat official-account sign-in is on (login settings). */
   wechat?: boolean;
+  /** OpenID Connect providers of the login settings: a button each on the sign-in page. */
+  oidc_providers?: { id: string; label: string }[];
   /** The token cookie's scope (COOKIE_DOMAIN): `parent`, `host` or a domain. */
   cookie_domain?: string;
 }

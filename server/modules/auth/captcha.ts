@@ -27,7 +27,7 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
     isPublic: true,
     body: captchaSchema,
     responses: { 200: z.object({ expires_in: z.number().int(), resend_in: z.number().int() }) },
-    handler: async ({ body, request }) => {
+    handler: async ({ body, request, reply }) => {
       // Binding a new address belongs to a signed-in user; the others are the public forms.
       if (body.scene === 'bind') await requireUser(request);
       if (!(await isChannelConfigured(scope, body.channel))) {
@@ -46,7 +46,11 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
       const isForExistingUser = body.scene === 'reset' || body.scene === 'login';
       const owner = isForExistingUser ? await findUserByAddress(db, body) : null;
       if (!isForExistingUser || owner?.state) {
-        deliverCodeInBackground(scope, { ...body, code, locale: request.locale });
+        // Only once the answer has gone: started before, the delivery's first queries delayed the answer to
+        // a known address by milliseconds an unknown one never waited (bench/signin-timing.ts, issue 31).
+        reply.raw.once('close', () =>
+          deliverCodeInBackground(scope, { ...body, code, locale: request.locale }),
+        );
       }
       return ok({
         expires_in: CODE_TTL_MS / 1000,

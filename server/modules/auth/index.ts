@@ -17,7 +17,7 @@ export { purgeAuthRows } from '../../credentials/purge.ts';
 // the activity log and the caller. Other modules import auth only from here (eslint.config.js).
 export { recordActivity, type Client } from './activity.ts';
 export { clientOf, perAddress, type AuthScope } from './context.ts';
-export { readDevice, type DeviceCookie } from './device.ts';
+export { readDevice, rememberDevice, type DeviceCookie } from './device.ts';
 export { LIMITS, rateLimited } from './limits.ts';
 export { finishSignIn, type SignInResult } from './mfa.ts';
 export { countPasswordAttempt, openSession, passwordAttemptSucceeded } from './session.ts';

@@ -8,6 +8,7 @@ import { trimActivityLog } from '../activities/index.ts';
 import { servedResources } from '../../engine/served.ts';
 import { purgeTrash } from '../../engine/trash-purge.ts';
 import { purgeWechatRows } from '../wechat/index.ts';
+import { purgeOidcRows } from '../oidc/index.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import { backupDatabase } from './backup.ts';
 import { cleanTempUploads } from './clean-temp.ts';
@@ -61,7 +62,11 @@ export const maintenanceTaskHandlers: TaskHandler[] = [
     name: 'auth.purge',
     description: 'system.tasks.handlers.auth_purge',
     params: z.object({}).strict(),
-    run: async ({ db }) => ({ ...(await purgeAuthRows(db)), wechat: await purgeWechatRows(db) }),
+    run: async ({ db }) => ({
+      ...(await purgeAuthRows(db)),
+      wechat: await purgeWechatRows(db),
+      oidc: await purgeOidcRows(db),
+    }),
   }),
   defineTaskHandler({
     name: 'activities.trim',

@@ -7,7 +7,7 @@ import { registerWechatLoginRoutes } from './login.ts';
 import { registerWechatRegisterRoutes } from './register.ts';
 
 export { purgeWechatRows } from './store.ts';
-export { isWechatOn } from './session.ts';
+export { isSafePath, isWechatOn } from './session.ts';
 
 /** Sign-in through a WeChat official account (web-page authorisation, snsapi_userinfo): issue 7. */
 export const wechatModule: AppModule = {

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { totpConfirmSchema, totpDisableSchema, type MfaStatus } from '../../../schemas/mfa.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { useAuthForm } from '../auth/useAuthForm.ts';
+import { OidcBindingsPanel } from './OidcBindingsPanel.tsx';
 import { PasskeysPanel } from './PasskeysPanel.tsx';
 
 interface Enrolment {
@@ -214,6 +215,7 @@ export function SecurityPage() {
       ) : null}
       {body}
       <PasskeysPanel onChange={() => void reload()} />
+      <OidcBindingsPanel />
     </Stack>
   );
 }

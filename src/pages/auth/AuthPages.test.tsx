@@ -150,6 +150,41 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     expect(calls[1]?.body).toEqual({ invitation: 'inv-1' });
   });
 
+  it('shows the enrolment step when the 2FA policy asks for it, storing no token yet', async () => {
+    const calls = stubApi({
+      'POST /api/v1/user/login': () => ({
+        body: {
+          code: 200,
+          data: { mfa_enrolment_required: true, enrolment_token: 'enrol-1', methods: ['totp'] },
+        },
+      }),
+      'POST /api/v1/user/2fa/totp': () => ({
+        body: { code: 200, data: { secret: 'ABC', otpauth_url: 'otpauth://x', qr_svg: '<svg></svg>' } },
+      }),
+    });
+    Cookies.remove('access_token');
+    renderAt('/login', <LoginPage />);
+    await userEvent.type(screen.getByLabelText(/Username, email or phone/), 'li');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'a-good-passphrase{Enter}');
+    await screen.findByText(i18n.t('auth.mfa.enrol_title'));
+    expect(Cookies.get('access_token')).toBeUndefined();
+    await waitFor(() => expect(calls.map((c) => c.key)).toContain('POST /api/v1/user/2fa/totp'));
+  });
+
+  it('signs in with the ticket an OpenID provider sent back, then goes to the safe href', async () => {
+    const calls = stubApi({ 'POST /api/v1/oidc/login': () => tokenAnswer });
+    renderAt('/login?oidc_ticket=t-1&href=%2Faccount%2Fprofile', <LoginPage />);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/account/profile'));
+    expect(calls).toEqual([{ key: 'POST /api/v1/oidc/login', body: { ticket: 't-1' } }]);
+    expect(Cookies.get('access_token')).toBe('tok-123');
+  });
+
+  it("says why an OpenID sign-in failed, from the callback's reason", async () => {
+    stubApi({});
+    renderAt('/login?oidc_error=not_linked', <LoginPage />);
+    await screen.findByText(i18n.t('auth.oidc.errors.not_linked'));
+  });
+
   it('ignores a hostile href and goes to /dashboard', async () => {
     stubApi({ 'POST /api/v1/user/login': () => tokenAnswer });
     renderAt('/login?href=%2F%2Fevil.example%2Fx', <LoginPage />);

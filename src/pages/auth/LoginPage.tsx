@@ -14,6 +14,11 @@ import { MfaStep } from './MfaStep.tsx';
 import { PasskeyButton } from './PasskeyButton.tsx';
 import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
+import { OidcButtons } from './oidc/OidcButtons.tsx';
+import { oidcErrorKey } from './oidc/oidcReturn.ts';
+
+// Only a return from an OpenID provider (oidc_ticket in the address) shows it.
+const OidcReturn = lazy(() => import('./oidc/OidcReturn.tsx').then((m) => ({ default: m.OidcReturn })));
 
 // Only a return from WeChat (code + state in the address) shows it; it brings its own form and schema.
 const WechatReturn = lazy(() =>
@@ -26,6 +31,8 @@ export function LoginPage() {
   const { navigate } = useNavigation();
   const params = useSearchParams();
   const form = useAuthForm();
+  const oidcTicket = params.get('oidc_ticket');
+  const oidcError = oidcErrorKey(params.get('oidc_error'));
   const [values, setValues] = useState({ username: '', password: '', remember: false });
   const invitation = params.get('invitation');
   // Set when the account has a second factor: the password was right, the code comes next (MfaStep).
@@ -61,6 +68,19 @@ export function LoginPage() {
     );
   }
 
+  if (oidcTicket && !challenge) {
+    return (
+      <Suspense fallback={<PublicLoading />}>
+        <OidcReturn
+          ticket={oidcTicket}
+          onDone={() => void enter()}
+          onChallenge={setChallenge}
+          backTo={withHref('/login', params.get('href'))}
+        />
+      </Suspense>
+    );
+  }
+
   if (challenge?.enrolment_token) {
     return <EnrolStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
   }
@@ -73,7 +93,8 @@ export function LoginPage() {
       id="login"
       title={t('auth.login.title')}
       submitLabel={t('auth.login.submit')}
-      form={form}
+      // A failed OpenID sign-in comes back with its reason in the address (until the next submit).
+      form={{ ...form, formError: form.formError ?? (oidcError ? t(oidcError) : null) }}
       onSubmit={onSubmit}
       footer={
         <>
@@ -84,6 +105,7 @@ export function LoginPage() {
             onError={form.setFormError}
           />
           <WechatButton href={params.get('href')} remember={values.remember} onError={form.setFormError} />
+          <OidcButtons href={params.get('href')} remember={values.remember} />
           <div className="pu-row-between">
             <AppLink className="pu-link" to={withHref('/register', params.get('href'), invitation)}>
               {t('auth.login.to_register')}

@@ -4,10 +4,11 @@ import { ResourceEdit } from '../../engine/form/ResourceEdit.tsx';
 import { AccessCheckPanel } from './AccessCheckPanel.tsx';
 import { InvitationPanel } from './InvitationPanel.tsx';
 import { issuedInvitation } from './issuedInvitations.ts';
+import { ResetFactorsPanel } from './ResetFactorsPanel.tsx';
 
 /**
- * `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link, and the
- * "check access" panel for a member with an account.
+ * `/settings/staff/{id}`: the generated staff form plus the registration status and invitation link, the
+ * "check access" panel and the second-factor reset for a member with an account.
  */
 export function StaffEdit({ resource }: { resource: Resource }) {
   const id = String(useGetRecordId());
@@ -24,6 +25,7 @@ export function StaffEdit({ resource }: { resource: Resource }) {
         />
       ) : null}
       {data?.user_id ? <AccessCheckPanel key={`access-${id}`} userId={String(data.user_id)} /> : null}
+      {data?.user_id ? <ResetFactorsPanel key={`mfa-${id}`} userId={String(data.user_id)} /> : null}
     </>
   );
 }

@@ -15,6 +15,27 @@ afterEach(() => {
 const STORED: Record<string, Record<string, unknown>> = {
   basic: { upload_max_size: 10485760, activity_retention_days: 180 },
   site: { site_name: 'Admin', site_logo: '' },
+  login: {
+    registration: true,
+    methods: ['password'],
+    wechat_enabled: false,
+    wechat_app_id: '',
+    wechat_app_secret_set: false,
+    require_2fa: 'none',
+    oidc_providers: [
+      {
+        id: 'corp',
+        label: 'Corp SSO',
+        issuer: 'https://idp.example.com',
+        client_id: 'admin',
+        client_secret_set: true,
+        scopes: ['openid', 'email'],
+        claim_username: 'preferred_username',
+        auto_create: false,
+        default_role_ids: [],
+      },
+    ],
+  },
   sms: {
     provider: 'log',
     endpoint: '',
@@ -44,6 +65,9 @@ function server(staff: Record<string, unknown> = { id: '1', is_admin: 1 }) {
     // Saving needs system.settings.general.update: by default the signed-in staff member is an administrator.
     if (call.path.endsWith('/user/profile'))
       return { body: { code: 200, data: { id: '1', username: 'admin', staff } } };
+    // The providers editor offers roles for new accounts (a list page of the roles resource).
+    if (call.path.endsWith('/user/roles'))
+      return { body: { code: 200, data: { data: [{ id: '1', name: 'Readers' }], meta: {} } } };
     const group = call.path.split('/').pop()!;
     if (call.method === 'POST') {
       const body = call.body as Record<string, unknown>;
@@ -114,6 +138,28 @@ describe('general settings', () => {
     const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
     expect(body).toMatchObject({ access_key_secret: '', sign_name: 'Acme', access_key_id: 'AK' });
     expect(body).not.toHaveProperty('access_key_secret_set');
+  });
+
+  it('edits the 2FA policy and the OpenID providers, keeping a provider secret left blank', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Login' }));
+    expect(await screen.findByDisplayValue('Corp SSO')).toBeTruthy();
+    expect(
+      screen.getByText(
+        `Callback address to register at the provider: ${window.location.origin}/api/v1/oidc/corp/callback`,
+      ),
+    ).toBeTruthy();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Require two-step verification' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Administrators' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body.require_2fa).toBe('admins');
+    expect(body.oidc_providers).toEqual([
+      expect.objectContaining({ id: 'corp', client_secret: '', scopes: ['openid', 'email'] }),
+    ]);
+    expect((body.oidc_providers as object[])[0]).not.toHaveProperty('client_secret_set');
   });
 
   it('shows the delivery keys read-only to a general settings writer, who still saves the rest', async () => {

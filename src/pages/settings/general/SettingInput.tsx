@@ -9,9 +9,11 @@ import {
 } from 'react-admin';
 import { cloneElement, type ReactElement } from 'react';
 import type { SettingField, SettingKind } from './groupFields.ts';
+import { OidcProvidersInput } from './OidcProvidersInput.tsx';
 
 const label = (key: string) => `settings.general.fields.${key}`;
-const optionLabel = (value: string) => `settings.general.options.${value || 'none'}`;
+const optionLabel = (value: string, f?: SettingField) =>
+  `settings.general.options.${f?.optionLabels?.[value] ?? (value || 'none')}`;
 
 type Renderer = (
   field: SettingField,
@@ -35,7 +37,7 @@ const INPUTS: Record<SettingKind, Renderer> = {
     <SelectInput
       source={f.key}
       label={label(f.key)}
-      choices={(f.options ?? []).map((value) => ({ id: value, name: optionLabel(value) }))}
+      choices={(f.options ?? []).map((value) => ({ id: value, name: optionLabel(value, f) }))}
       emptyValue=""
     />
   ),
@@ -59,6 +61,7 @@ const INPUTS: Record<SettingKind, Renderer> = {
       }
     />
   ),
+  oidc: (f) => <OidcProvidersInput source={f.key} />,
   json: (f) => (
     <TextInput
       source={f.key}

@@ -70,6 +70,11 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
   const record = {
     ...data,
     ...Object.fromEntries(fields.filter((f) => f.kind === 'secret').map((f) => [f.key, ''])),
+    ...Object.fromEntries(
+      fields
+        .filter((f) => f.kind === 'oidc' && Array.isArray(data[f.key]))
+        .map((f) => [f.key, (data[f.key] as object[]).map((entry) => ({ ...entry, client_secret: '' }))]),
+    ),
   };
   return (
     <SimpleForm

@@ -2,13 +2,15 @@ import type { SettingsGroup } from '../../../../schemas/settings.ts';
 
 /** How one settings key is edited. `secret` keys are write-only: empty keeps the stored value. */
 export type SettingKind =
-  'number' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json';
+  'number' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json' | 'oidc';
 
 export interface SettingField {
   key: string;
   kind: SettingKind;
   /** Choices of `select` / `checkboxes` (labels: settings.general.options.<value>, '' = none). */
   options?: readonly string[];
+  /** Label keys of options whose value alone would collide (`none` of require_2fa is not "Not configured"). */
+  optionLabels?: Readonly<Record<string, string>>;
 }
 
 /** The tabs of the general settings page, in the contract's order, and the inputs of each group. */
@@ -32,6 +34,13 @@ export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
     { key: 'wechat_enabled', kind: 'boolean' },
     { key: 'wechat_app_id', kind: 'text' },
     { key: 'wechat_app_secret', kind: 'secret' },
+    {
+      key: 'require_2fa',
+      kind: 'select',
+      options: ['none', 'admins', 'staff'],
+      optionLabels: { none: 'require_none' },
+    },
+    { key: 'oidc_providers', kind: 'oidc' },
   ],
   site: [
     { key: 'site_name', kind: 'text' },

@@ -43,7 +43,15 @@ export function settingsPayload(
   for (const f of fields) {
     const value = values[f.key];
     if (f.kind === 'secret') out[f.key] = typeof value === 'string' ? value : '';
+    else if (f.kind === 'oidc' && Array.isArray(value)) out[f.key] = value.map(withoutSecretFlag);
     else if (value !== undefined) out[f.key] = value;
   }
   return out;
+}
+
+/** A provider entry as sent: no `client_secret_set`, a blank secret as '' (the server keeps the stored one). */
+function withoutSecretFlag(entry: unknown): unknown {
+  if (!entry || typeof entry !== 'object') return entry;
+  const { client_secret_set: _isSet, ...rest } = entry as Record<string, unknown>;
+  return { ...rest, client_secret: typeof rest.client_secret === 'string' ? rest.client_secret : '' };
 }
