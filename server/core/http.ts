@@ -55,7 +55,19 @@ export function registerHttpContract(app: FastifyInstance): void {
     // Too deep a body never reaches the parser or anything recursive after it (a 422, not a stack overflow).
     if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH))
       return done(new AppError(422, 'errors.json_too_deep', { params: { max: MAX_JSON_DEPTH } }));
-    void defaultJson(req, body as string, done);
+    void defaultJson(req, body as string, (error: Error | null, value?: unknown) => {
+      // `__proto__` / `constructor.prototype` keys are refused (they could reach an object's prototype),
+      // as a 422 naming the key rather than "not JSON": the body is JSON, the key is what is not accepted.
+      const key = error ? /forbidden (prototype|constructor) property/.exec(error.message)?.[1] : undefined;
+      if (key)
+        return done(
+          new AppError(422, 'errors.forbidden_key', {
+            params: { key: key === 'prototype' ? '__proto__' : 'constructor' },
+            fields: { [key === 'prototype' ? '__proto__' : 'constructor']: ['errors.forbidden_key_short'] },
+          }),
+        );
+      done(error, value);
+    });
   });
 
   // Which methods each API path pattern has, for the 405 of a known path asked with another method.
