@@ -25,8 +25,8 @@ export const dictionaryEntrySchema = z.object({
     (v) => (typeof v === 'string' || typeof v === 'number' ? (BOOLEAN_INPUTS[String(v)] ?? v) : v),
     z.boolean().default(true),
   ),
-  // Forms send a cleared memo as null; it is stored as ''.
-  memo: z.preprocess((v) => v ?? '', z.string().trim().max(255)),
+  // Forms send a cleared memo as null; it is stored as ''. Optional: an entry sent without one gets ''.
+  memo: z.preprocess((v) => v ?? '', z.string().trim().max(255).default('')),
   // The label in the other languages (`{ en: 'High' }`); `label` is the default language's and the fallback.
   // A blank or missing translation is dropped (the form sends `{ en: '' }` or `{ en: undefined }`).
   labels: z.preprocess(

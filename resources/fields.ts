@@ -259,7 +259,7 @@ export function systemFields(
   resource: Resource,
 ): Record<string, { kind: FieldKind; conditions: readonly Condition[] }> {
   const out: Record<string, { kind: FieldKind; conditions: readonly Condition[] }> = {
-    id: { kind: 'reference', conditions: ['=', 'in', '<>'] },
+    id: { kind: 'reference', conditions: ['=', 'in', '<>', 'between', '>=', '<='] },
   };
   if (resource.timestamps) {
     out.created_at = { kind: 'datetime', conditions: ['between', '>=', '<='] };

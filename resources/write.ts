@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Resource } from './define.ts';
-import { fieldsOf, writableField, type FieldInfo } from './fields.ts';
+import { fieldsOf, unwrapSchema, writableField, type FieldInfo } from './fields.ts';
 
 /** Keys a client may echo back (react-admin sends whole records); they are dropped, never written. */
 export const SYSTEM_KEYS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by', 'version'] as const;
@@ -29,10 +29,13 @@ export function writeSchemas(resource: Resource): { create: z.ZodObject; update:
 }
 const cache = new WeakMap<Resource, { create: z.ZodObject; update: z.ZodObject }>();
 
-/** What a record looks like on the wire (for the OpenAPI document). */
+/**
+ * What a record looks like on the wire (for the OpenAPI document): every column key is answered (null when
+ * empty; a field the caller's field access hides is left out), ids as digit strings.
+ */
 export function recordSchema(resource: Resource): z.ZodObject {
   const shape: Record<string, z.ZodType> = { id: z.string().regex(/^\d+$/) };
-  for (const f of fieldsOf(resource)) if (!f.meta.writeOnly) shape[f.name] = f.schema;
+  for (const f of fieldsOf(resource)) if (!f.meta.writeOnly) shape[f.name] = wireField(f);
   // Who created and last wrote the record (user ids; null for older rows and the system's writes).
   shape.created_by = z.string().regex(/^\d+$/).nullable();
   shape.updated_by = z.string().regex(/^\d+$/).nullable();
@@ -43,6 +46,33 @@ export function recordSchema(resource: Resource): z.ZodObject {
     shape.updated_at = z.iso.datetime();
   }
   return z.object(shape);
+}
+
+/** A field as answered: ids (references, id-like integers) are digit strings, never undefined. */
+function wireField(f: FieldInfo): z.ZodType {
+  const id = z.string().regex(/^\d+$/);
+  // `parent_id`-style ids: a digit string or an integer, kept in a bigint column, answered as a string.
+  const isIdLike = f.kind === 'int' && kindOfDef(unwrapSchema(f.schema)) === 'union';
+  let schema: z.ZodType;
+  if (f.kind === 'references') schema = z.array(id);
+  else if (f.kind === 'reference' || isIdLike) schema = id;
+  else schema = unwrapOptional(f.schema);
+  return f.isNullable && !schema.safeParse(null).success ? schema.nullable() : schema;
+}
+
+const kindOfDef = (schema: z.ZodType) =>
+  (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type;
+
+/** The schema without optional/default wrappers (an answer always carries the key). */
+function unwrapOptional(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let depth = 0; depth < 10; depth++) {
+    const def = (current as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+    if (def.type === 'optional') current = def.innerType!;
+    else if ((def.type === 'default' || def.type === 'prefault') && def.innerType) current = def.innerType;
+    else break;
+  }
+  return current;
 }
 
 /** Removes the system keys a client may send back with a record. */

@@ -114,6 +114,8 @@ export async function buildApp({
     if (wantsHtml) return reply.redirect('/api/docs/ui/');
     return app.swagger();
   });
+  // The document as JSON whatever the Accept header (the UI links it; a generator fetches it).
+  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 
   const storage = givenStorage ?? openStorage(config, db);
   if (!givenStorage) app.addHook('onClose', () => storage.close());

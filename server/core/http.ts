@@ -55,7 +55,19 @@ export function registerHttpContract(app: FastifyInstance): void {
     // Too deep a body never reaches the parser or anything recursive after it (a 422, not a stack overflow).
     if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH))
       return done(new AppError(422, 'errors.json_too_deep', { params: { max: MAX_JSON_DEPTH } }));
-    void defaultJson(req, body as string, done);
+    void defaultJson(req, body as string, (error: Error | null, value?: unknown) => {
+      // `__proto__` / `constructor.prototype` keys are refused (they could reach an object's prototype), as
+      // a 422 naming the key rather than "not JSON": the body is JSON, the key is what is not accepted.
+      const key = error ? forbiddenKeyIn(body as string) : null;
+      if (key)
+        return done(
+          new AppError(422, 'errors.forbidden_key', {
+            params: { key },
+            fields: { [key]: ['errors.forbidden_key_short'] },
+          }),
+        );
+      done(error, value);
+    });
   });
 
   // Which methods each API path pattern has, for the 405 of a known path asked with another method.
@@ -231,6 +243,41 @@ export function unsafeTextPaths(value: unknown, path: string[] = [], out: string
     }
   }
   return out;
+}
+
+/**
+ * The dotted path of the first `__proto__` key, or `constructor` key holding a `prototype`, in a JSON text
+ * (the keys Fastify's parser refuses); null when the text is not JSON or has none. `JSON.parse` keeps such
+ * keys as plain own properties, so looking at them is safe.
+ */
+export function forbiddenKeyIn(text: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const walk = (node: unknown, path: string[]): string | null => {
+    if (!node || typeof node !== 'object') return null;
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) {
+        const found = walk(item, [...path, String(i)]);
+        if (found) return found;
+      }
+      return null;
+    }
+    const o = node as Record<string, unknown>;
+    if (Object.hasOwn(o, '__proto__')) return [...path, '__proto__'].join('.');
+    const ctor = Object.hasOwn(o, 'constructor') ? o.constructor : undefined;
+    if (ctor && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype'))
+      return [...path, 'constructor'].join('.');
+    for (const [k, v] of Object.entries(o)) {
+      const found = walk(v, [...path, k]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(parsed, []);
 }
 
 /**

@@ -65,10 +65,12 @@ const API_DESCRIPTION = [
   '**Authentication.** `Authorization: Bearer <access token>`. Operations marked without security are public.',
   '',
   '**Transport errors** (all in the envelope): 400 bad request, 404 unknown route, 405 a known path asked',
-  'with a method it does not have (the `Allow` header lists those it has), 413 body too large, 414 path too',
-  'long, 415 not JSON or a JSON body declared in a charset other than UTF-8, 422 a body that is not JSON or',
-  `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, 431 headers too large, 503 database`,
-  'unavailable or the server shutting down (with Retry-After).',
+  'with a method it does not have (the `Allow` header lists those it has), 413 body too large, 414 a path',
+  'parameter over 100 characters, 415 not JSON or a JSON body declared in a charset other than UTF-8, 422 a',
+  `body that is not JSON, nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep or has a \`__proto__\``,
+  '(or `constructor.prototype`) key (`errors` names it), 431 the request line and headers together over 16 KB',
+  '(a very long query string is a 431, not a 414), 503 database unavailable or the server shutting down (with',
+  'Retry-After).',
 ].join('\n');
 
 /** The error envelope of the contract. */
@@ -100,9 +102,10 @@ const ERROR_TEXT: Record<string, string> = {
   404: 'No such record (or not visible to the caller)',
   409: 'Conflict: a unique value is taken, the record is still in use, or the state does not allow it',
   413: 'Body or file too large',
-  414: 'A path parameter is too long',
+  414: 'A path parameter is too long (over 100 characters)',
   415: 'Unsupported content type (JSON in UTF-8 only, or multipart where documented)',
   422: 'Validation failed (`errors` names the fields), or a body that is not JSON or nests too deeply',
+  431: 'The request line and headers are over 16 KB together (a very long query string)',
   429: 'Too many attempts (or open event streams); see Retry-After',
   503: 'Unavailable (the database cannot be reached, the server is shutting down, or a service is off); see Retry-After',
   507: 'Insufficient storage: the disk of the server is full, nothing was saved (reads still work)',
@@ -134,7 +137,8 @@ function documented(route: RouteOptions, schema: JsonSchema | undefined, url: st
   if (hasParams) errors.add(404).add(414);
   if (out.querystring || out.body) errors.add(422);
   if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) errors.add(429);
-  errors.add(400).add(503);
+  // Node's parser refuses a request line and headers over 16 KB (a query string that long) with a 431.
+  errors.add(400).add(431).add(503);
   if (UNSAFE.has(method)) errors.add(507);
   out['x-errors'] = [...errors].sort();
   return out;
@@ -171,8 +175,53 @@ function finish(doc: JsonSchema): JsonSchema {
       }
     }
   }
+  nameSchemas(doc);
   fixNullable(doc);
   return doc;
+}
+
+/**
+ * Moves every schema a route marked `x-name` into components.schemas under that name (the first one wins:
+ * the same resource gives the same schema on every route) and points the routes at it; then turns each
+ * `x-ref` into a `$ref` (an `anyOf` with null for `x-nullable`), adding its `x-def` when no route named it.
+ * The engine marks its records and bodies (server/engine/openapi.ts), so a typed client gets
+ * `components['schemas']['StaffRecord']` and friends.
+ */
+function nameSchemas(doc: JsonSchema): void {
+  const components = (doc.components ??= {}) as JsonSchema;
+  const schemas = (components.schemas ??= {}) as Record<string, JsonSchema>;
+  const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const hoist = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(hoist);
+    const o = node as JsonSchema;
+    const out: JsonSchema = {};
+    for (const [k, v] of Object.entries(o)) if (k !== 'x-name' && k !== 'x-def') out[k] = hoist(v);
+    if ('x-def' in o) out['x-def'] = o['x-def'];
+    if (typeof o['x-name'] === 'string') {
+      schemas[o['x-name']] ??= out;
+      return refTo(o['x-name']);
+    }
+    return out;
+  };
+  const link = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(link);
+    const o = node as JsonSchema;
+    if (typeof o['x-ref'] === 'string') {
+      const name = o['x-ref'];
+      if (!schemas[name]) schemas[name] = link(o['x-def']) as JsonSchema;
+      const { 'x-ref': _r, 'x-def': _d, 'x-nullable': nullable, ...rest } = o;
+      // OpenAPI 3.0 ignores the siblings of a $ref: a description goes beside an allOf/anyOf of it.
+      if (nullable)
+        return { ...rest, anyOf: [refTo(name), { type: 'object', nullable: true, enum: [null] }] };
+      return Object.keys(rest).length ? { ...rest, allOf: [refTo(name)] } : refTo(name);
+    }
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, link(v)]));
+  };
+  doc.paths = hoist(doc.paths);
+  doc.paths = link(doc.paths);
+  for (const name of Object.keys(schemas)) schemas[name] = link(schemas[name]) as JsonSchema;
 }
 
 /** `nullable` needs a `type` beside it in OpenAPI 3.0 (zod's `z.unknown().nullable()` has none). */

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Actor } from '../core/activity.ts';
@@ -32,6 +33,12 @@ export interface ResourceHooks {
   afterWrite?(event: WriteEvent & { id: string }): Promise<Record<string, unknown> | void>;
   /** Adds derived values to records read by any route (list, read, include). */
   afterRead?(args: { db: Queryable; records: WireRecord[] }): Promise<void>;
+  /**
+   * The keys `afterRead` adds to every record (`read`) and `afterWrite` adds to a create's answer (`create`),
+   * as the OpenAPI document shows them (server/engine/openapi.ts): a key a hook answers and this leaves out
+   * fails the contract gate, which refuses keys the document does not name.
+   */
+  answers?: { read?: z.ZodRawShape; create?: z.ZodRawShape };
   /**
    * Replaces the SQL of a search on one field (e.g. a department and its sub-departments). Gets the quoted
    * column, the condition and the parsed values; returns a clause using `bind` for every value.

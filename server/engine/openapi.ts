@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isSoftDelete, type Resource } from '../../resources/define.ts';
-import { NULL_DATA, wireJson } from '../core/openapi.ts';
+import { envelope, NULL_DATA, wireJson } from '../core/openapi.ts';
+import type { ResourceHooksTable } from './hooks.ts';
+import { includeNameOf } from './schema/fields.ts';
 import { rawAnswer, unchecked, type DocumentedAnswer, type Unchecked } from '../core/route.ts';
 import type { RawQuery } from './list/query.ts';
 import { jobRecordSchema } from '../jobs/records.ts';
@@ -23,6 +25,8 @@ export function routeSchemas(
   resource: Resource,
   /** Where the children of inline has-many lists are found. */
   registry: readonly Resource[],
+  /** The modules' hooks: the keys they add to answers (`answers`) are documented. */
+  hooks: ResourceHooksTable = {},
 ): Record<
   | 'list'
   | 'create'
@@ -45,13 +49,13 @@ export function routeSchemas(
   JsonSchema
 > {
   const tags = [resource.name];
-  const { record, createBody, updateBody, updateFields } = recordDocs(resource, registry);
+  const { record, created, createBody, updateBody, updateFields } = recordDocs(resource, registry, hooks);
   const listQuery = listQueryDoc(resource);
   const includeQuery = {
     type: 'object',
     properties: { include: listQuery.properties.include },
   };
-  const pascal = resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+  const pascal = schemaStem(resource);
   const secured = (summary: string, permission: string, extra: JsonSchema) => ({
     tags,
     summary,
@@ -66,9 +70,14 @@ export function routeSchemas(
       response: {
         200: envelope({
           type: 'object',
+          required: ['data', 'meta'],
           properties: {
             data: { type: 'array', items: record },
-            meta: { type: 'object', properties: { pagination: paginationDoc() } },
+            meta: {
+              type: 'object',
+              required: ['pagination'],
+              properties: { pagination: paginationDoc() },
+            },
           },
         }),
       },
@@ -78,7 +87,7 @@ export function routeSchemas(
       'x-errors': [409],
       querystring: includeQuery,
       body: createBody,
-      response: { 201: envelope(record) },
+      response: { 201: envelope(created) },
     }),
     read: secured(`Read a ${resource.name} record`, p, {
       operationId: `read${pascal}`,
@@ -172,8 +181,8 @@ export function routeSchemas(
       operationId: `export${pascal}`,
       description: `Needs the permission \`${p}.export\`. The CSV (UTF-8 with BOM, labelled headers); when more rows match than CSV_JOB_ROWS and jobs run, 202 with a job to follow at export/{jobId}.`,
       response: {
-        200: { description: 'The CSV file', type: 'string' },
-        202: ticket(),
+        200: csvFile(),
+        202: { description: 'A job to follow', content: { 'application/json': { schema: ticket() } } },
       },
       querystring: {
         type: 'object',
@@ -184,7 +193,6 @@ export function routeSchemas(
           fields: { type: 'string', description: 'fields to export, joined by ,' },
         },
       },
-      produces: ['text/csv'],
     }),
     exportJob: {
       tags,
@@ -200,8 +208,7 @@ export function routeSchemas(
       operationId: `exportDownload${pascal}`,
       description: `Needs the permission \`${p}.export\`; 404 until the job completed.`,
       params: jobParam,
-      produces: ['text/csv'],
-      response: { 200: { description: 'The CSV file', type: 'string' } },
+      response: { 200: csvFile() },
     },
     importJob: {
       tags,
@@ -279,8 +286,24 @@ export function routeSchemas(
             valid: { type: 'integer' },
             created: { type: 'integer' },
             updated: { type: 'integer' },
-            errors: { type: 'array', items: { type: 'object' } },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['row', 'errors'],
+                properties: {
+                  row: { type: 'integer', description: 'the line of the file (the header is line 1)' },
+                  errors: {
+                    type: 'object',
+                    description: 'column -> messages',
+                    additionalProperties: { type: 'array', items: { type: 'string' } },
+                  },
+                },
+              },
+            },
+            dry_run: { type: 'boolean', description: 'true when nothing was written (dry_run=1)' },
           },
+          required: ['total', 'valid', 'created', 'updated', 'errors', 'dry_run'],
         }),
         202: ticket(),
       },
@@ -377,8 +400,26 @@ function staleVersion(record: JsonSchema): JsonSchema {
   };
 }
 
-/** The record an answer carries (open to more keys) and the create/update bodies, inline lists included. */
-function recordDocs(resource: Resource, registry: readonly Resource[]) {
+/** `staff_members` -> `StaffMembers`: the stem of a resource's named schemas. */
+export function schemaStem(resource: Resource): string {
+  return resource.name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+}
+
+/**
+ * A reference to a named schema of components.schemas (core/openapi.ts `finish` turns it into a `$ref`, and
+ * puts `definition` there when no route named it: a resource reached only through an include).
+ */
+function named(name: string, definition: JsonSchema, nullable = false): JsonSchema {
+  return { 'x-ref': name, 'x-def': definition, ...(nullable ? { 'x-nullable': true } : {}) };
+}
+
+/**
+ * The named schemas of a resource: `<Name>Record` (every key a read answers: the columns, the keys its
+ * module's hooks add, and the records `include=` embeds, optional), `<Name>Created` when a create answers
+ * more, `<Name>Create` and `<Name>Update` (the bodies, closed: unknown keys are a 422).
+ */
+function recordDocs(resource: Resource, registry: readonly Resource[], hooks: ResourceHooksTable) {
+  const stem = schemaStem(resource);
   const { create, update } = writeSchemas(resource);
   const lists = inlineLists(resource, registry);
   const listBody = (description: string) =>
@@ -393,49 +434,132 @@ function recordDocs(resource: Resource, registry: readonly Resource[]) {
         },
       ]),
     );
-  const withLists = (body: JsonSchema, lists: JsonSchema) => ({
+  const withLists = (body: JsonSchema, more: JsonSchema): JsonSchema => ({
     ...body,
-    properties: { ...(body.properties as JsonSchema), ...lists },
+    properties: { ...(body.properties as JsonSchema), ...more },
   });
-  // Open to more keys: a module's hooks may add computed ones (staff: `registered`, `invitation_url`), and
-  // `include=` embeds relations.
-  const { additionalProperties: _closed, ...recordJson } = toJson(recordSchema(resource), 'output');
-  const record = withLists(
-    {
-      ...recordJson,
-      description: `A ${resource.name} record (more keys with include=, or added by the module)`,
-    },
-    Object.fromEntries(
-      lists.map((list) => [list.key, { type: 'array', items: toJson(recordSchema(list.child), 'output') }]),
-    ),
+  const answers = Object.hasOwn(hooks, resource.name) ? (hooks[resource.name]!.answers ?? {}) : {};
+  const bare = (r: Resource) => {
+    const own = Object.hasOwn(hooks, r.name) ? (hooks[r.name]!.answers?.read ?? {}) : {};
+    return wireJson(recordSchema(r).extend(own));
+  };
+  const base = bare(resource);
+  const embedded = embeddedDocs(resource, registry, bare);
+  const inline = Object.fromEntries(
+    lists.map((list) => [list.key, { type: 'array', items: bare(list.child) }]),
   );
-  const updateFields = toJson(update, 'input');
+  const recordBody = withLists(
+    {
+      ...base,
+      description:
+        `A ${resource.name} record. Keys of fields the caller's field access hides are left out; ` +
+        '`include=` adds the embedded records named below.',
+    },
+    { ...inline, ...embedded },
+  );
+  const record = { ...recordBody, 'x-name': `${stem}Record` };
+  const created = answers.create
+    ? {
+        ...recordBody,
+        'x-name': `${stem}Created`,
+        description: `The ${resource.name} record a create answers, with what only the create tells.`,
+        properties: {
+          ...(recordBody.properties as JsonSchema),
+          ...((wireJson(z.object(answers.create)) as { properties: JsonSchema }).properties ?? {}),
+        },
+        required: [
+          ...((recordBody.required as string[] | undefined) ?? []),
+          ...Object.keys(answers.create),
+        ].filter((k, i, all) => all.indexOf(k) === i),
+      }
+    : record;
+  const updateFields = withNumericBooleans(resource, toJson(update, 'input'));
   return {
     record,
-    createBody: withLists(toJson(create, 'input'), listBody('Every item is created.')),
+    created,
+    createBody: {
+      ...withLists(
+        withNumericBooleans(resource, toJson(create, 'input')),
+        listBody('Every item is created.'),
+      ),
+      'x-name': `${stem}Create`,
+    },
     /** The bulk update's body: the fields only, no inline lists. */
     updateFields,
-    updateBody: withLists(
-      {
-        ...updateFields,
-        properties: {
-          ...(updateFields.properties as JsonSchema),
-          version: {
-            type: 'integer',
-            minimum: 1,
-            description: 'The version this change is written over; a stale one is a 409 (see If-Match)',
+    updateBody: {
+      ...withLists(
+        {
+          ...updateFields,
+          properties: {
+            ...(updateFields.properties as JsonSchema),
+            version: {
+              type: 'integer',
+              minimum: 1,
+              description: 'The version this change is written over; a stale one is a 409 (see If-Match)',
+            },
           },
         },
-      },
-      listBody(
-        'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
+        listBody(
+          'When given, the list replaces the set: items with an id update that child, items without one are created, children left out are deleted. Left out: the children stay as they are.',
+        ),
       ),
-    ),
+      'x-name': `${stem}Update`,
+    },
   };
 }
 
+/** The records `include=<name>` embeds, each optional: a belongs-to (null when none), many-to-many, has-many. */
+function embeddedDocs(
+  resource: Resource,
+  registry: readonly Resource[],
+  bare: (r: Resource) => JsonSchema,
+): JsonSchema {
+  const find = (name: string) => registry.find((r) => r.name === name);
+  const out: JsonSchema = {};
+  for (const f of fieldsOf(resource)) {
+    if (f.kind !== 'reference' && f.kind !== 'references') continue;
+    const target = find(f.meta.relation!.resource);
+    if (!target) continue;
+    const ref = named(`${schemaStem(target)}Record`, bare(target), f.kind === 'reference');
+    out[includeNameOf(f)] =
+      f.kind === 'reference'
+        ? { ...ref, description: `with include=${includeNameOf(f)}: the ${f.name} record (null when none)` }
+        : { type: 'array', description: `with include=${includeNameOf(f)}`, items: ref };
+  }
+  for (const [name, spec] of Object.entries(resource.options.hasMany ?? {})) {
+    const child = find(spec.resource);
+    if (!child) continue;
+    out[name] = {
+      type: 'array',
+      description: `with include=${name}: the ${child.name} records whose ${spec.foreignKey} is this record`,
+      items: named(`${schemaStem(child)}Record`, bare(child)),
+    };
+  }
+  return out;
+}
+
+/** Boolean fields also take 1 and 0 (and "1"/"0") in a body, as the contract allows. */
+function withNumericBooleans(resource: Resource, body: JsonSchema): JsonSchema {
+  const props = { ...(body.properties as Record<string, JsonSchema>) };
+  for (const f of fieldsOf(resource)) {
+    const prop = props[f.name];
+    if (f.kind !== 'boolean' || !prop || prop.type !== 'boolean') continue;
+    const { type: _type, nullable, ...rest } = prop;
+    props[f.name] = {
+      ...rest,
+      description: 'true/false, or 1/0',
+      anyOf: [
+        { type: 'boolean' },
+        { type: 'integer', enum: [0, 1] },
+        ...(nullable ? [{ type: 'object', nullable: true, enum: [null] }] : []),
+      ],
+    };
+  }
+  return { ...body, properties: props };
+}
+
 /** The list call's query: paging, cursor, search pairs, q, order and include, named per resource. */
-function listQueryDoc(resource: Resource) {
+export function listQueryDoc(resource: Resource) {
   const searchable = fieldsOf(resource)
     .filter((f) => f.conditions.length)
     .map((f) => `${f.name} (${f.conditions.join(' ')})`);
@@ -453,6 +577,13 @@ function listQueryDoc(resource: Resource) {
           '1-based page number (ignored with cursor). Pages near the end cost what the first does.',
       },
       size: { type: 'integer', minimum: 1, maximum: 1000, default: 15 },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        description:
+          "l5-repository's name for size (the page size); giving both with different values is a 422",
+      },
       cursor: {
         type: 'string',
         pattern: '^[\\w-]+$',
@@ -465,7 +596,9 @@ function listQueryDoc(resource: Resource) {
         type: 'string',
         description:
           `field:value pairs joined by ;. Inside a value write a literal ; : , as \\; \\: \\, and a backslash ` +
-          `as \\\\ (before URL encoding). Searchable: id, ${searchable.join(', ')}`,
+          `as \\\\ (before URL encoding). A bare value (no field:) is looked for in the searchFields named, ` +
+          `else in every like field. A field named twice is a 422 (use in). ` +
+          `Searchable: id (= in <> between >= <=), ${searchable.join(', ')}`,
       },
       q: {
         type: 'string',
@@ -477,7 +610,9 @@ function listQueryDoc(resource: Resource) {
       },
       searchFields: {
         type: 'string',
-        description: 'field:condition pairs joined by ; (=, like, in, between, >=, <=, <>)',
+        description:
+          'field:condition pairs joined by ; (=, like, in, between, >=, <=, <>): the condition of each search ' +
+          'pair, and the fields (with their conditions) a bare search value is looked for in (OR among them)',
       },
       searchJoin: { type: 'string', enum: ['and', 'or'] },
       orderBy: {
@@ -511,9 +646,9 @@ function paginationDoc(): JsonSchema {
   );
 }
 
-const envelope = (data: JsonSchema) => ({
-  type: 'object',
-  properties: { code: { type: 'integer', example: 200 }, data },
+const csvFile = () => ({
+  description: 'The CSV file (UTF-8 with BOM)',
+  content: { 'text/csv': { schema: { type: 'string' } } },
 });
 const idParam = () => ({
   type: 'object',

@@ -44,7 +44,7 @@ export function registerResourceRoutes(
   },
 ): void {
   const base = `/api/${resource.endpoint}`;
-  const schemas = routeSchemas(resource, registry);
+  const schemas = routeSchemas(resource, registry, hooks);
   const ctxOf = (request: FastifyRequest, through: Db = db): OperationContext => ({
     db: through,
     resource,

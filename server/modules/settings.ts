@@ -47,12 +47,59 @@ export const settingsModule: AppModule = {
   register(app, { db, config }) {
     // An unknown group is a 404 (a path that names nothing).
     const params = z.object({ name: z.enum(groupNames()) });
-    const groupAnswer = { 200: z.record(z.string(), z.unknown()) };
-    // Documents what a group takes (the handler validates the one the path names, strictly).
-    const groupBody = z
-      .xor(Object.values(settingsSchemas).map((group) => (group as z.ZodObject).partial()))
-      .describe(`The group's fields (one of the groups ${groupNames().join(', ')})`);
+    const read = async (group: SettingsGroup) => ok(redact(group, await getSettings(db, group)));
+    const write = async (
+      group: SettingsGroup,
+      body: unknown,
+      principal: Principal,
+      request: FastifyRequest,
+    ) => {
+      const actor = actorOf(request, principal.userId);
+      // The notice goes through the mail server as it was before the change: a new one could swallow it.
+      const noticeMailer = DELIVERY_KEYS[group] ? await resolveMailer({ db, config }) : null;
+      const { saved, deliveryChanged } = await saveSettingsGroup(db, {
+        group,
+        body,
+        actor,
+        delivery: { allowed: can(principal, PERMISSION.settingsDelivery), policy: config },
+      });
+      if (deliveryChanged.length)
+        notifyDeliveryChange(
+          { db, config, log: request.log },
+          { mailer: noticeMailer, actor, keys: deliveryChanged, locale: request.locale },
+        );
+      return ok(saved);
+    };
 
+    // One documented pair of routes per group, so each body and answer has its own schema (a generated
+    // client gets `postSettingsSite` taking the site group); `:name` below serves the same for any group.
+    for (const group of groupNames()) {
+      const url = `/api/v1/settings/${group}`;
+      const answer = { 200: groupAnswerSchema(group) };
+      route(app, {
+        method: 'GET',
+        url,
+        tags: ['settings'],
+        summary: `Read the ${group} settings group (secrets only say whether set)`,
+        access: (request) => requireAll(request, SETTINGS_READ),
+        responses: answer,
+        handler: async () => read(group),
+      });
+      route(app, {
+        method: 'POST',
+        url,
+        tags: ['settings'],
+        summary: `Replace the ${group} settings group; an omitted or empty secret keeps its stored value`,
+        access: (request) => requireAll(request, SETTINGS_WRITE),
+        // saveSettingsGroup validates it, strictly (keys left out take their defaults).
+        body: unchecked(settingsSchemas[group].strict().meta({ 'x-name': `Settings${pascal(group)}Body` })),
+        responses: answer,
+        handler: async ({ body, principal, request }) => write(group, body, principal, request),
+      });
+    }
+
+    // Any group by name: the same as the routes above, left out of the document (they describe each group).
+    const anyGroup = { 200: z.record(z.string(), z.unknown()) };
     route(app, {
       method: 'GET',
       url: '/api/v1/settings/:name',
@@ -60,8 +107,9 @@ export const settingsModule: AppModule = {
       summary: 'Read one settings group (secrets only say whether set)',
       access: (request) => requireAll(request, SETTINGS_READ),
       params,
-      responses: groupAnswer,
-      handler: async ({ params: { name: group } }) => ok(redact(group, await getSettings(db, group))),
+      responses: anyGroup,
+      openapi: { hide: true },
+      handler: async ({ params: { name: group } }) => read(group),
     });
 
     route(app, {
@@ -72,25 +120,11 @@ export const settingsModule: AppModule = {
       access: (request) => requireAll(request, SETTINGS_WRITE),
       params,
       // saveSettingsGroup validates the group the path names, strictly.
-      body: unchecked(groupBody),
-      responses: groupAnswer,
-      handler: async ({ params: { name: group }, body, principal, request }) => {
-        const actor = actorOf(request, principal.userId);
-        // The notice goes through the mail server as it was before the change: a new one could swallow it.
-        const noticeMailer = DELIVERY_KEYS[group] ? await resolveMailer({ db, config }) : null;
-        const { saved, deliveryChanged } = await saveSettingsGroup(db, {
-          group,
-          body,
-          actor,
-          delivery: { allowed: can(principal, PERMISSION.settingsDelivery), policy: config },
-        });
-        if (deliveryChanged.length)
-          notifyDeliveryChange(
-            { db, config, log: request.log },
-            { mailer: noticeMailer, actor, keys: deliveryChanged, locale: request.locale },
-          );
-        return ok(saved);
-      },
+      body: unchecked(),
+      responses: anyGroup,
+      openapi: { hide: true },
+      handler: async ({ params: { name: group }, body, principal, request }) =>
+        write(group, body, principal, request),
     });
   },
 };
@@ -188,6 +222,19 @@ async function requireAll(request: FastifyRequest, names: readonly string[]): Pr
   for (const name of names) principal = await requirePermission(request, name);
   return principal!;
 }
+
+/** A group as answered: its fields, each secret replaced by `<key>_set`. */
+function groupAnswerSchema(group: SettingsGroup): z.ZodObject {
+  const schema = settingsSchemas[group] as z.ZodObject;
+  const secrets = SECRET_KEYS[group] ?? [];
+  const shape = Object.fromEntries(Object.entries(schema.shape).filter(([key]) => !secrets.includes(key)));
+  for (const key of secrets) shape[`${key}_set`] = z.boolean().describe(`whether ${key} is set`);
+  return z.object(shape).meta({ 'x-name': `Settings${pascal(group)}` });
+}
+
+/** `site` -> `Site`: named schemas `SettingsSite` (the answer) and `SettingsSiteBody` (core/openapi.ts). */
+const pascal = (name: string) =>
+  name.replace(/(^|_)([a-z])/g, (_, _sep: string, c: string) => c.toUpperCase());
 
 function groupNames(): [SettingsGroup, ...SettingsGroup[]] {
   return Object.keys(settingsSchemas) as [SettingsGroup, ...SettingsGroup[]];

@@ -345,12 +345,13 @@ describe('update', () => {
 describe('OpenAPI', () => {
   it('documents the parts list in the create and update bodies', async () => {
     const doc = (await t.request({ url: '/api/docs' })).json();
-    type Body = {
-      content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }>;
-    };
+    type Schema = { $ref?: string; properties: Record<string, Record<string, unknown>> };
+    type Body = { content: Record<string, { schema: Schema }> };
+    // The bodies are the resource's named schemas (issue 33): `{ $ref: '#/components/schemas/...' }`.
     const bodyOf = (path: string, method: string) => {
       const body = doc.paths[path][method].requestBody as Body;
-      return Object.values(body.content)[0]!.schema.properties;
+      const ref = Object.values(body.content)[0]!.schema.$ref!;
+      return (doc.components.schemas[ref.split('/').pop()!] as Schema).properties;
     };
     for (const [path, method] of [
       [BASE, 'post'],

@@ -389,7 +389,9 @@ describe('OpenAPI', () => {
     expect(Object.keys(paths[`${BASE}/{id}`] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
     expect(paths[`${BASE}/export`]?.get).toBeTruthy();
     expect(paths[`${BASE}/import`]?.post).toBeTruthy();
-    const body = JSON.stringify(paths[BASE]!.post!.requestBody);
+    // The body is the resource's named create schema (issue 33).
+    expect(JSON.stringify(paths[BASE]!.post!.requestBody)).toContain('"#/components/schemas/GadgetsCreate"');
+    const body = JSON.stringify(doc.components.schemas.GadgetsCreate);
     expect(body).toContain('"sku"');
     expect(body).toContain('"secret"');
     expect(body).not.toContain('"views"');

@@ -124,7 +124,7 @@ export function parseListQuery(
     order,
     cursor,
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
-    size: paged ? parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize) : 0,
+    size: paged ? pageSize(raw, maxSize) : 0,
     includes: parseIncludes(resource, raw, hidden),
     hasFilter: clauses.length > 0 || everywhere !== null,
     shortLike,
@@ -192,12 +192,27 @@ function parseConditions(
   hidden: ReadonlySet<string>,
 ): ParsedCondition[] {
   const search = pairs(one(raw, 'search'));
-  const chosen = new Map(pairs(one(raw, 'searchFields')).map(([f, c]) => [f, c]));
+  const chosenPairs = pairs(one(raw, 'searchFields'));
+  const chosen = new Map(chosenPairs.map(([f, c]) => [f, c]));
   for (const name of chosen.keys()) searchable(resource, name, hidden);
+  // A field named twice is refused (l5 would keep the last value silently; `in` says "any of these").
+  for (const list of [search.filter(([name]) => name !== ''), chosenPairs]) {
+    const seen = new Set<string>();
+    for (const [name] of list) {
+      if (seen.has(name)) throw queryError(name, 'engine.query.repeated_field', name);
+      seen.add(name);
+    }
+  }
   const out: ParsedCondition[] = [];
   for (const [name, value] of search) {
     if (name === '') {
-      out.push(anyField(resource, unescapeValue(value.trim()), hidden));
+      const term = unescapeValue(value.trim());
+      // As in l5: with searchFields, a bare term is looked for in those fields only, each with its condition.
+      out.push(
+        chosen.size
+          ? inChosenFields(resource, chosen, term, filters, hidden)
+          : anyField(resource, term, hidden),
+      );
       continue;
     }
     const target = searchable(resource, name, hidden);
@@ -233,6 +248,42 @@ function conditionSql(
   const custom = Object.hasOwn(filters, target.name) ? filters[target.name] : undefined;
   if (custom) return custom({ column: ident(target.name), condition, values, bind });
   return CONDITION_SQL[condition](ident(target.name), values, bind);
+}
+
+/**
+ * A bare `search=term` with `searchFields=a:like;b:=`: the term in each named field with its condition (the
+ * field's first condition when none is given), OR among them, as l5-repository does. A term that is not a
+ * valid value for one of the fields is a 422 naming it (`in` and `between` split it on `,`).
+ */
+function inChosenFields(
+  resource: Resource,
+  chosen: ReadonlyMap<string, string>,
+  term: string,
+  filters: SearchFilters,
+  hidden: ReadonlySet<string>,
+): ParsedCondition {
+  const parts = [...chosen].map(([name, given]) => {
+    const target = searchable(resource, name, hidden);
+    const condition = (given || target.conditions[0]) as Condition;
+    if (!target.conditions.includes(condition))
+      throw queryError(name, 'engine.query.bad_condition', name, { condition });
+    const values = parseValues(name, target.kind, condition, term, target.info);
+    const reads =
+      target.kind === 'references' && target.info
+        ? [joinTableOf(resource, target.info).table]
+        : Object.hasOwn(filters, target.name) && filters[target.name]
+          ? null
+          : [];
+    return {
+      reads,
+      toSql: (bind: (v: unknown) => string) =>
+        `(${conditionSql(resource, target, condition, values, bind, filters)})`,
+    };
+  });
+  return {
+    reads: parts.some((p) => p.reads === null) ? null : parts.flatMap((p) => p.reads!),
+    toSql: (bind) => parts.map((p) => p.toSql(bind)).join(' OR '),
+  };
 }
 
 /** A bare `search=term` looks for the term in every field whose default condition is `like`. */
@@ -364,6 +415,19 @@ function parseIncludes(resource: Resource, raw: RawQuery, hidden: ReadonlySet<st
   for (const name of wanted)
     if (!known.includes(name)) throw queryError(name, 'engine.query.unknown_include', name);
   return [...new Set(wanted)];
+}
+
+/**
+ * `size`, or l5-repository's `limit` for the same thing (refused when both are given and differ, never
+ * ignored).
+ */
+function pageSize(raw: RawQuery, maxSize: number): number {
+  const size = parseIntParam(raw, 'size', DEFAULT_PAGE_SIZE, 1, maxSize);
+  if (one(raw, 'limit') === undefined || one(raw, 'limit') === '') return size;
+  const limit = parseIntParam(raw, 'limit', DEFAULT_PAGE_SIZE, 1, maxSize);
+  const hasSize = one(raw, 'size') !== undefined && one(raw, 'size') !== '';
+  if (hasSize && size !== limit) throw queryError('limit', 'engine.query.limit_and_size', 'limit');
+  return limit;
 }
 
 function parseIntParam(raw: RawQuery, key: string, fallback: number, min: number, max: number): number {

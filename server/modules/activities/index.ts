@@ -5,6 +5,7 @@ import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { ok } from '../../core/envelope.ts';
 import { pagedOf, permission, route, unchecked } from '../../core/route.ts';
 import type { RawQuery } from '../../engine/list/query.ts';
+import { listQueryDoc } from '../../engine/openapi.ts';
 import type { AppModule } from '../../core/app-module.ts';
 import { findOperators, listActivities, readActivity } from './operations.ts';
 
@@ -23,7 +24,7 @@ const operatorQuery = z.object({
 
 /** A user as the log names it (an operator). */
 const operatorSchema = z.object({ id: wireId, username: z.string(), name: z.string().nullable() });
-/** A row of the log as the routes answer it (more keys: `subject`, `names`; see ./names.ts). */
+/** A row of the log as the routes answer it (`subject` and `names`: see ./names.ts). */
 const activitySchema = z.object({
   id: wireId,
   operator_id: z.string().nullable().optional(),
@@ -37,6 +38,20 @@ const activitySchema = z.object({
   ip: z.string().nullable().optional(),
   user_agent: z.string().nullable().optional(),
   created_at: wireTime,
+  created_by: z.string().nullable().optional(),
+  updated_by: z.string().nullable().optional(),
+  subject: z
+    .object({
+      label: z.string().nullable().describe("the record's representation today; null once deleted"),
+      deleted: z.boolean(),
+    })
+    .nullable()
+    .optional()
+    .describe('the subject record, when the reader may read it'),
+  names: z
+    .record(z.string(), z.record(z.string(), z.string()))
+    .optional()
+    .describe('representations of the records the changes refer to: { roles: { "1": "Admin" } }'),
 });
 
 /**
@@ -60,7 +75,7 @@ export const activitiesModule: AppModule = {
         'The list query of the contract (search, searchFields, orderBy ...) over the activity log.',
       access: permission(activities.permission),
       // The engine's list query language, read (and refused field by field) by listActivities.
-      query: unchecked<RawQuery | undefined>(),
+      query: unchecked<RawQuery | undefined>(listQueryDoc(activities)),
       responses: { 200: pagedOf(activitySchema) },
       handler: async ({ principal, query }) =>
         ok(await listActivities(db, { principal, query: query ?? {} })),

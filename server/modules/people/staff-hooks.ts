@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
+import { wireTime } from '../../../schemas/wire.ts';
 import { departments } from '../../../resources/departments.ts';
 import { subtreeFilter, type ResourceHooks, type WriteEvent } from '../../engine/hooks.ts';
 import {
@@ -48,6 +50,17 @@ export const staffHooks: ResourceHooks = {
   async afterWrite(event: WriteEvent & { id: string }) {
     if (event.action !== 'create') return;
     return issueInvitation(event.tx, { staffId: event.id, origin: event.actor.origin ?? '' });
+  },
+
+  answers: {
+    read: {
+      registered: z.boolean().describe('whether a user account has joined this staff record'),
+      invitation_url: z.string().nullable().describe('the invitation link, answered only by the create'),
+    },
+    create: {
+      invitation_url: z.string().describe('the link the new member registers with (shown once)'),
+      invitation_expires_at: wireTime,
+    },
   },
 
   async afterRead({ records }) {

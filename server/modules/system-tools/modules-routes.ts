@@ -20,6 +20,7 @@ const moduleInfoSchema = z.object({
   core: z.boolean().optional(),
   enabled: z.boolean(),
   paths: z.array(z.string()).optional(),
+  menus: z.array(z.string()).describe("the menu ids the module's pages have (hidden while disabled)"),
 });
 
 /**

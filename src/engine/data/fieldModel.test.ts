@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resources as fixtureRegistry } from '../../../tests/fixtures/registry.ts';
 import { fieldsOf, maxPageSizeOf, searchableFields, sortableFields } from '../../../resources/fields.ts';
 import { parseListQuery } from '../../../server/engine/list/query.ts';
+import { escapeSearchValue } from '../../lib/query.ts';
 import { listQuery } from './listQuery.ts';
 import { describeResource } from './descriptor.ts';
 import { defaultSortOf, engineFields, filterFields, sortableFields as clientSortable } from './registry.ts';
@@ -32,6 +33,30 @@ describe.each(fixtureRegistry.map((r) => [r.name, r] as const))('%s', (_name, re
     }
   });
 
+  it('an array filter is `in` for a set and `between` for a range, from the field model, for every kind', () => {
+    const seen: string[] = [];
+    for (const f of described.searchable) {
+      const declared = f.conditions;
+      const isRange =
+        declared[0] === 'between' ||
+        (!declared.includes('in') && declared.some((c) => ['between', '>=', '<='].includes(c)));
+      const values = twoValuesOf(f.kind);
+      const query = listQuery(described, { filter: { [f.name]: values } });
+      const expected = isRange ? 'between' : 'in';
+      expect(query.searchFields, f.name).toBe(`${f.name}:${expected}`);
+      expect(query.search, f.name).toBe(`${f.name}:${values.map(escapeSearchValue).join(',')}`);
+      // What the server makes of it: accepted when the field declares it, else a 422 naming the field.
+      if (declared.includes(expected)) expect(() => parseListQuery(resource, query), f.name).not.toThrow();
+      else expect(() => parseListQuery(resource, query), f.name).toThrow();
+      if (isRange) {
+        const from = listQuery(described, { filter: { [f.name]: [values[0], undefined] } });
+        if (declared.includes('>=')) expect(from.searchFields).toBe(`${f.name}:>=`);
+      }
+      seen.push(f.kind);
+    }
+    kindsSeen.push(...seen);
+  });
+
   it('the default sort and the page-size cap are the same on both sides', () => {
     const client = defaultSortOf(described);
     expect(() =>
@@ -56,6 +81,24 @@ describe.each(fixtureRegistry.map((r) => [r.name, r] as const))('%s', (_name, re
     }
   });
 });
+
+const kindsSeen: string[] = [];
+describe('array filters', () => {
+  it('were tried on every kind of searchable field the model has', () => {
+    // The fixture registry (tests/fixtures/registry.ts) holds a searchable field of each of these kinds.
+    for (const kind of ['string', 'enum', 'boolean', 'int', 'date', 'datetime', 'reference', 'references'])
+      expect(new Set(kindsSeen), kind).toContain(kind);
+  });
+});
+
+/** Two valid search values of a kind, in order (a range's ends, or a set). */
+function twoValuesOf(kind: string): string[] {
+  if (kind === 'date') return ['2026-01-01', '2026-02-01'];
+  if (kind === 'datetime') return ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'];
+  if (kind === 'boolean') return ['1', '0'];
+  if (['int', 'number', 'reference', 'references'].includes(kind)) return ['1', '2'];
+  return ['a', 'b'];
+}
 
 /** A valid search value of the field's kind, shaped as the client's filter for its default condition. */
 function sampleFor(condition: string | undefined, kind: string): unknown {

@@ -60,7 +60,7 @@ export function searchQuery(
     }
     if (fixedNames.has(key.split('@')[0]!)) continue;
     const [name = key, explicit] = key.split('@') as [string, Condition | undefined];
-    const condition = explicit ?? defaultCondition(resource, name);
+    const condition = explicit ?? (Array.isArray(raw) ? arrayCondition(resource, name) : defaultCondition(resource, name));
     if (condition === 'between' && Array.isArray(raw)) {
       const range = rangeSearch(resource, name, raw);
       if (range) {
@@ -114,6 +114,20 @@ function rangeSearch(
 /** The conditions the server accepts on a field (none when it is not searchable). */
 function conditionsOf(resource: Resource, name: string): readonly Condition[] | undefined {
   return resource.searchable.find((f) => f.name === name)?.conditions;
+}
+
+/**
+ * What an array filter means, from the field model: a range `[from, to]` (`between`, or `>=`/`<=` with one
+ * end) for a field searched by range (its default condition is `between`, or it declares a range but no
+ * `in`), else any of the values (`in`). A field that declares no `in` gets `in` all the same: the server's
+ * 422 names the field, where `=` with the values joined would silently match nothing.
+ */
+function arrayCondition(resource: Resource, name: string): Condition {
+  const declared = conditionsOf(resource, name) ?? [];
+  const isRange =
+    declared[0] === 'between' ||
+    (!declared.includes('in') && ['between', '>=', '<='].some((c) => declared.includes(c as Condition)));
+  return isRange ? 'between' : 'in';
 }
 
 function defaultCondition(resource: Resource, name: string): Condition {
