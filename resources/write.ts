@@ -11,14 +11,15 @@ const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: t
  * The write schemas derived from a resource's zod schema, one copy for both sides: the server engine
  * validates bodies with them (through inline-lists.ts bodySchemas) and the client's forms check their payload
  * with the very same ones (src/engine/form/zodResolver.ts). Strict (unknown and read-only keys are a 422),
- * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults; it also
- * takes null for a field whose column is nullable (optional without a default), so an edit can clear it.
+ * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults. Both
+ * take null for a field whose column is nullable (optional without a default): an edit can clear it, and a
+ * client that sends null for a blank optional text or date is not refused (as an optional image is not).
  */
 export function writeSchemas(resource: Resource): { create: z.ZodObject; update: z.ZodObject } {
   let cached = cache.get(resource);
   if (!cached) {
     const writable = fieldsOf(resource).filter((f) => !f.meta.readOnly);
-    const create = Object.fromEntries(writable.map((f) => [f.name, accepting(f, f.schema)]));
+    const create = Object.fromEntries(writable.map((f) => [f.name, clearable(f, accepting(f, f.schema))]));
     const update = Object.fromEntries(
       writable.map((f) => [f.name, clearable(f, accepting(f, withoutDefault(f.schema))).optional()]),
     );
