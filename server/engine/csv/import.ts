@@ -273,12 +273,17 @@ async function writeRow(
 /**
  * True when writing `data` would change nothing the record shows: the audit's own comparison, where an
  * instant read back from the file at the export's precision (microseconds) equals the record's (milliseconds
- * on the wire) when they name the same millisecond.
+ * on the wire) when they name the same millisecond, and a many-to-many list equals the same ids in any order.
  */
 function isUnchanged(resource: Resource, before: Record<string, unknown>, data: Record<string, unknown>) {
   const changes = diffChanges(resource, before, { ...before, ...data });
   return Object.entries(changes).every(([name, [old, next]]) => {
-    if (fieldByName(resource, name)?.kind !== 'datetime' || old === null || next === null) return false;
+    const kind = fieldByName(resource, name)?.kind;
+    if (old === null || next === null) return false;
+    // A many-to-many list is a set: the file names it in its own order.
+    if (kind === 'references' && Array.isArray(old) && Array.isArray(next))
+      return JSON.stringify(old.map(String).sort()) === JSON.stringify(next.map(String).sort());
+    if (kind !== 'datetime') return false;
     const [a, b] = [Date.parse(String(old)), Date.parse(String(next))];
     return !Number.isNaN(a) && a === b;
   });
