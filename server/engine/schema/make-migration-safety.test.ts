@@ -268,7 +268,7 @@ describe('a migration some database applied is never rewritten (issue 35)', () =
     expect(files(dir)).toEqual(['0001_notes', '0002_notes_change']);
     expect(fs.readFileSync(first.file!, 'utf8')).toBe(written);
     expect(fs.readFileSync(next.file!, 'utf8')).toContain('ADD COLUMN "summary" text;');
-  });
+  }, 120_000); // opening PGlite is slow on a loaded machine
 
   it('a database that could not be asked: a new migration, never a rewrite', () => {
     const dir = freshDir();
