@@ -30,6 +30,19 @@ export function writeSchemas(resource: Resource): { create: z.ZodObject; update:
 }
 const cache = new WeakMap<Resource, { create: z.ZodObject; update: z.ZodObject }>();
 
+/**
+ * The resource's cross-field rules (a `.superRefine` or `.refine` on its schema, issue 35) added to a body
+ * schema, so the server and the form run them with the same issues, each under the path it names:
+ * `schema: z.object({ starts_on, ends_on }).superRefine((v, ctx) => { if (v.starts_on && v.ends_on &&
+ * v.ends_on < v.starts_on) ctx.addIssue({ code: 'custom', path: ['ends_on'], message: 'resources.x.errors.y' }) })`.
+ * A rule runs once every field is valid, and on a partial update it sees only the keys sent.
+ */
+export function withRules<T extends z.ZodObject>(resource: Resource, schema: T): T {
+  const checks = (resource.schema as unknown as { _zod: { def: { checks?: z.core.$ZodCheck[] } } })._zod.def
+    .checks;
+  return checks?.length ? (schema.check(...(checks as z.core.$ZodCheck<unknown>[])) as T) : schema;
+}
+
 /** What a record looks like on the wire (for the OpenAPI document). */
 export function recordSchema(resource: Resource): z.ZodObject {
   const shape: Record<string, z.ZodType> = { id: z.string().regex(/^\d+$/) };

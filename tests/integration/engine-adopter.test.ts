@@ -1,11 +1,17 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineResource, field } from '../../resources/define.ts';
+import { catalogs } from '../../locales/index.ts';
 import { AppError } from '../../server/core/errors.ts';
 import { alterTableSql, createTableSql } from '../../server/engine/schema/ddl.ts';
 import { snapshotOf } from '../../server/engine/schema/snapshot.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { createGadgetApp } from '../fixtures/engine-app.ts';
+import { createGadgetApp, FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
+import { fixtureResources } from '../fixtures/gadgets.ts';
+import { makeMigration } from '../../server/engine/schema/make-migration.ts';
 
 /**
  * Issue 35, the defects an adopter met on the second day: the import dry run runs the resource's hooks and
@@ -16,9 +22,43 @@ const BASE = '/api/v1/test/gadgets';
 let t: TestApp;
 let admin: string;
 let hookRuns = 0;
+let migrations: string;
+
+/** A cross-field rule on the resource's schema (issue 35 item 10). */
+const bookings = defineResource({
+  name: 'adopter_bookings',
+  endpoint: 'v1/test/adopter-bookings',
+  permission: 'test.adopter_bookings',
+  schema: z
+    .object({
+      starts_on: field(z.iso.date(), { sort: true }),
+      ends_on: field(z.iso.date().optional(), {}),
+    })
+    .superRefine((v, ctx) => {
+      if (v.starts_on && v.ends_on && v.ends_on < v.starts_on)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ends_on'],
+          message: 'resources.adopter_bookings.errors.ends_before',
+        });
+    }),
+});
 
 beforeAll(async () => {
+  for (const [locale, text] of [
+    ['en', 'Ends before it starts'],
+    ['zh-CN', '结束早于开始'],
+  ] as const)
+    (catalogs[locale].resources as Record<string, unknown>).adopter_bookings = {
+      errors: { ends_before: text },
+    };
+  // The fixture's migrations plus the one make:migration writes for the test's own resource.
+  migrations = fs.mkdtempSync(path.join(os.tmpdir(), 'adopter-migrations-'));
+  fs.cpSync(FIXTURE_MIGRATIONS, migrations, { recursive: true });
+  makeMigration({ resource: bookings, registry: [...fixtureResources, bookings], dir: migrations });
   t = await createGadgetApp({
+    extraResources: [bookings],
+    migrationsDir: migrations,
     hooks: {
       gadgets: {
         // A rule only a hook knows: a gadget named "Forbidden ..." is refused, naming the field.
@@ -34,7 +74,10 @@ beforeAll(async () => {
   });
   admin = await t.adminToken();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(migrations, { recursive: true, force: true });
+});
 
 function upload(csv: string, qs = '') {
   const boundary = '----adopter-boundary';
@@ -146,6 +189,43 @@ describe('empty values', () => {
         expect(res.statusCode).toBe(422);
         expect(res.json().errors).toEqual({ gadget_id: [message] });
       }
+  });
+});
+
+describe('cross-field rules', () => {
+  const BOOKINGS = '/api/v1/test/adopter-bookings';
+  const send = (method: string, url: string, payload: Record<string, unknown>, lang = 'en') =>
+    t.request({ method: method as 'POST', url, token: admin, payload, headers: { 'accept-language': lang } });
+
+  it('a superRefine on the schema is a 422 under the field it names, in the caller’s language', async () => {
+    const bad = await send('POST', BOOKINGS, { starts_on: '2026-05-02', ends_on: '2026-05-01' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual({ ends_on: ['Ends before it starts'] });
+    const zh = await send('POST', BOOKINGS, { starts_on: '2026-05-02', ends_on: '2026-05-01' }, 'zh-CN');
+    expect(zh.json().errors).toEqual({ ends_on: ['结束早于开始'] });
+    const ok = await send('POST', BOOKINGS, { starts_on: '2026-05-01', ends_on: '2026-05-02' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    // An update that sends both fields is checked too.
+    const id = ok.json().data.id as string;
+    const edit = await send('PATCH', `${BOOKINGS}/${id}`, { starts_on: '2026-05-03', ends_on: '2026-05-02' });
+    expect(edit.statusCode).toBe(422);
+    expect(edit.json().errors).toEqual({ ends_on: ['Ends before it starts'] });
+  });
+
+  it('each import row is checked by the rule, named by row and field', async () => {
+    const boundary = '----rules';
+    const csv = 'starts_on,ends_on\n2026-05-01,2026-05-02\n2026-05-02,2026-05-01\n';
+    const res = await t.request({
+      method: 'POST',
+      url: `${BOOKINGS}/import?dry_run=1`,
+      token: admin,
+      payload:
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.csv"\r\n` +
+        `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.errors).toEqual([{ row: 3, errors: { ends_on: ['Ends before it starts'] } }]);
   });
 });
 

@@ -19,7 +19,7 @@ import { publishManyChanged } from '../write/record-events.ts';
 import { fetchRecord, insertRecord, patchRecord } from '../write/record-writes.ts';
 import { idsInScope, isInScope, rowScope, scopeColumnsOf, UNRESTRICTED } from '../scope.ts';
 import type { RawQuery } from '../list/query.ts';
-import { withoutSystemKeys, writeSchemas } from '../../../resources/write.ts';
+import { withoutSystemKeys, withRules, writeSchemas } from '../../../resources/write.ts';
 
 const DEFAULT_MAX_IMPORT_ROWS = 100_000;
 
@@ -162,7 +162,8 @@ export async function runImport(
     : new Map<string, string>();
   const errors: ImportReport['errors'] = [];
   const planned: PlannedRow[] = [];
-  const schemas = writeSchemas(resource);
+  const own = writeSchemas(resource);
+  const schemas = { create: withRules(resource, own.create), update: withRules(resource, own.update) };
   const existingIds = inputs.map((input) => {
     const key = upsert ? input[upsert] : undefined;
     return key !== undefined ? (existing.get(String(key)) ?? null) : null;
