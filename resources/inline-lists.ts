@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Resource } from './define.ts';
 import { issueKey } from '../schemas/messages.ts';
 import { fieldByName, maxPageSizeOf } from './fields.ts';
-import { writeSchemas } from './write.ts';
+import { withRules, writeSchemas } from './write.ts';
 
 /**
  * Inline has-many lists (`hasMany: { parts: { resource, foreignKey, inline: true } }`): children written with
@@ -53,7 +53,10 @@ export function bodySchemas(
     const lists = Object.fromEntries(
       inlineLists(resource, registry).map((list) => [list.key, itemList(list).optional()]),
     );
-    cached = { create: own.create.extend(lists), update: own.update.extend(lists) };
+    cached = {
+      create: withRules(resource, own.create.extend(lists)),
+      update: withRules(resource, own.update.extend(lists)),
+    };
     cache.set(resource, cached);
   }
   return cached;

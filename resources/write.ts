@@ -11,14 +11,15 @@ const BOOLEAN_INPUTS: Record<string, boolean> = { '1': true, '0': false, true: t
  * The write schemas derived from a resource's zod schema, one copy for both sides: the server engine
  * validates bodies with them (through inline-lists.ts bodySchemas) and the client's forms check their payload
  * with the very same ones (src/engine/form/zodResolver.ts). Strict (unknown and read-only keys are a 422),
- * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults; it also
- * takes null for a field whose column is nullable (optional without a default), so an edit can clear it.
+ * write-only fields accepted, booleans also as 1/0. `update` is partial and never fills in defaults. Both
+ * take null for a field whose column is nullable (optional without a default): an edit can clear it, and a
+ * client that sends null for a blank optional text or date is not refused (as an optional image is not).
  */
 export function writeSchemas(resource: Resource): { create: z.ZodObject; update: z.ZodObject } {
   let cached = cache.get(resource);
   if (!cached) {
     const writable = fieldsOf(resource).filter((f) => !f.meta.readOnly);
-    const create = Object.fromEntries(writable.map((f) => [f.name, accepting(f, f.schema)]));
+    const create = Object.fromEntries(writable.map((f) => [f.name, clearable(f, accepting(f, f.schema))]));
     const update = Object.fromEntries(
       writable.map((f) => [f.name, clearable(f, accepting(f, withoutDefault(f.schema))).optional()]),
     );
@@ -28,6 +29,19 @@ export function writeSchemas(resource: Resource): { create: z.ZodObject; update:
   return cached;
 }
 const cache = new WeakMap<Resource, { create: z.ZodObject; update: z.ZodObject }>();
+
+/**
+ * The resource's cross-field rules (a `.superRefine` or `.refine` on its schema, issue 35) added to a body
+ * schema, so the server and the form run them with the same issues, each under the path it names:
+ * `schema: z.object({ starts_on, ends_on }).superRefine((v, ctx) => { if (v.starts_on && v.ends_on &&
+ * v.ends_on < v.starts_on) ctx.addIssue({ code: 'custom', path: ['ends_on'], message: 'resources.x.errors.y' }) })`.
+ * A rule runs once every field is valid, and on a partial update it sees only the keys sent.
+ */
+export function withRules<T extends z.ZodObject>(resource: Resource, schema: T): T {
+  const checks = (resource.schema as unknown as { _zod: { def: { checks?: z.core.$ZodCheck[] } } })._zod.def
+    .checks;
+  return checks?.length ? (schema.check(...(checks as z.core.$ZodCheck<unknown>[])) as T) : schema;
+}
 
 /**
  * What a record looks like on the wire (for the OpenAPI document): every column key is answered (null when

@@ -30,12 +30,18 @@ export function issueKey(iss: z.core.$ZodRawIssue): string {
         ? withParams('validation.too_long', iss.maximum, 'max')
         : withParams('validation.too_big', iss.maximum, 'max');
     case 'invalid_format':
+      // An id (a required reference) or another pattern left empty is empty, not an odd value.
+      if (iss.format === 'regex' && iss.input === '') return 'validation.required';
       if (iss.format === 'email') return 'validation.email';
       if (iss.format === 'url') return 'validation.url';
       if (iss.format === 'datetime' || iss.format === 'date') return 'validation.date';
       return 'validation.invalid';
     case 'invalid_value':
       return 'validation.one_of';
+    case 'invalid_union':
+      // A required reference (an id as text or number) left empty is empty, not an odd value.
+      if (iss.input === undefined || iss.input === null || iss.input === '') return 'validation.required';
+      return 'validation.invalid';
     case 'unrecognized_keys':
       return 'validation.unknown_field';
     case 'not_multiple_of':

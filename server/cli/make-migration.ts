@@ -14,7 +14,8 @@ import { MigrationRefused, makeMigration } from '../engine/schema/make-migration
  * `--allow-drop` lets it drop columns and join tables no longer declared (their data is lost); without it
  * the command refuses, like it refuses a NOT NULL column without a default or a `backfill`: a message
  * saying what to change, exit code 1, nothing written. Run again after a fix: the migration the previous
- * run wrote is replaced while it is unapplied (the database named by DATABASE_URL is asked when reachable).
+ * run wrote is replaced while it is unapplied (the database named by DATABASE_URL is asked; when it cannot be
+ * reached, a new migration is written instead).
  * `--first-version <n>` numbers the file at least n (for a range of versions reserved for a branch).
  * `--registry` names a module exporting `resources` (default resources/index.ts), e.g. the test fixtures.
  */
@@ -91,11 +92,11 @@ const messages = {
 process.stdout.write(`${messages[result.status]}\n`);
 
 /**
- * The migrations a PostgreSQL database (DATABASE_URL) has applied, or null when there is none or it cannot
- * be reached within 3 s. (A PGlite directory is not opened: a running server may hold it; applying a
+ * The migrations a PostgreSQL database (DATABASE_URL) has applied; null when there is none, 'unknown' when it
+ * cannot be reached within 3 s (then no migration is rewritten: when in doubt, a new one). (A PGlite directory is not opened: a running server may hold it; applying a
  * migration clears its pending marker instead, server/db/migrate.ts.)
  */
-async function appliedMigrations(url: string | undefined): Promise<Set<string> | null> {
+async function appliedMigrations(url: string | undefined): Promise<Set<string> | null | 'unknown'> {
   if (!url) return null;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   client.on('error', () => {});
@@ -103,8 +104,9 @@ async function appliedMigrations(url: string | undefined): Promise<Set<string> |
     await client.connect();
     const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');
     return new Set(rows.map((r) => r.name));
-  } catch {
-    return null;
+  } catch (error) {
+    // A reachable database with no schema_migrations table has applied nothing.
+    return (error as { code?: string }).code === '42P01' ? new Set() : 'unknown';
   } finally {
     await client.end().catch(() => {});
   }

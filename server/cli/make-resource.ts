@@ -6,13 +6,13 @@ import * as prettier from 'prettier';
 import type { Resource } from '../../resources/define.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import { makeMigration } from '../engine/schema/make-migration.ts';
-import { scaffoldResource } from '../engine/schema/scaffold.ts';
+import { scaffoldResource, type ToTranslate } from '../engine/schema/scaffold.ts';
 
 /**
  * `npm run make:resource <name> [-- --group content]`: writes resources/<name>.ts (a `name` field plus a
  * commented example of every field kind), its labels in locales/{en,zh-CN}/resources.json (and the menu
  * group's title in app.json when the group is new), its line in resources/index.ts and its first migration
- * (make:migration's code), then prints the next steps.
+ * (make:migration's code), then prints the zh-CN placeholders it wrote (to translate) and the next steps.
  */
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -25,8 +25,9 @@ if (!name) {
 }
 const root = process.cwd();
 let written: string[];
+let toTranslate: ToTranslate[];
 try {
-  written = scaffoldResource(root, { name, group: values.group });
+  ({ written, toTranslate } = scaffoldResource(root, { name, group: values.group }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
@@ -50,6 +51,14 @@ process.stdout.write(
     `Created the resource "${name}":`,
     ...[...written, migration.file ?? '', migration.snapshot].filter(Boolean).map((f) => `  ${rel(f)}`),
     '',
+    // The command cannot write Chinese for an English word: it writes a marked placeholder and says so.
+    ...(toTranslate.length
+      ? [
+          'To translate (zh-CN placeholders written):',
+          ...toTranslate.map((t) => `  ${rel(t.file)}  ${t.key}: "${t.text}"`),
+          '',
+        ]
+      : []),
     'Next steps:',
     `  1. Add fields to resources/${name}.ts (the comments show every kind) and their labels to`,
     `     locales/en/resources.json and locales/zh-CN/resources.json (resources.${name}.fields.<field>).`,

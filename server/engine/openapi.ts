@@ -286,6 +286,7 @@ export function routeSchemas(
             valid: { type: 'integer' },
             created: { type: 'integer' },
             updated: { type: 'integer' },
+            unchanged: { type: 'integer', description: 'rows matching a record they would not change' },
             errors: {
               type: 'array',
               items: {

@@ -176,7 +176,7 @@ describe('the engine on the gadgets fixture', () => {
     );
     await dialog.getByText(engine.import.no_errors).waitFor();
     await dialog.getByRole('button', { name: engine.import.confirm }).click();
-    await page.getByText(t(engine.import.done, { created: 2, updated: 0 })).waitFor();
+    await page.getByText(t(engine.import_counts.done, { created: 2, updated: 0, unchanged: 0 })).waitFor();
     await waitForCell('E2E 导入二');
   });
 
@@ -190,12 +190,8 @@ describe('the engine on the gadgets fixture', () => {
       ]);
       return fs.readFileSync(await download.path());
     };
-    /** The file's cells without the update time (an import touches it even when nothing changes). */
-    const cells = (file: Buffer) => {
-      const [header = [], ...lines] = parseCsv(file.toString('utf8').replace(/^\uFEFF/, '')) as string[][];
-      const skip = header.findIndex((h) => h === 'updated_at' || h === F.updated_at);
-      return [header, ...lines].map((line) => line.filter((_, i) => i !== skip));
-    };
+    /** The file's cells, the update time included: rows that do not change are left alone (issue 35). */
+    const cells = (file: Buffer) => parseCsv(file.toString('utf8').replace(/^\uFEFF/, '')) as string[][];
     const file = await exportAll();
     const before = cells(file);
     expect(before.length).toBeGreaterThan(2);
@@ -209,8 +205,11 @@ describe('the engine on the gadgets fixture', () => {
     const total = before.length - 1;
     await dialog.getByText(t(engine.import.summary, { total, valid: total })).waitFor();
     await dialog.getByText(engine.import.no_errors).waitFor();
+    await dialog.getByText(t(engine.import_counts.unchanged, { unchanged: total })).waitFor();
     await dialog.getByRole('button', { name: engine.import.confirm }).click();
-    await page.getByText(t(engine.import.done, { created: 0, updated: total })).waitFor();
+    await page
+      .getByText(t(engine.import_counts.done, { created: 0, updated: 0, unchanged: total }))
+      .waitFor();
     expect(cells(await exportAll())).toEqual(before);
   });
 

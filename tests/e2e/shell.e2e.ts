@@ -175,7 +175,7 @@ describe('signed in', () => {
     // zh-CN: 2026/11/24 15:41:03, where the browser's own format would be 11/24/2026, 3:41:03 PM.
     expect(await stamp(table)).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
     const from = page.getByRole('textbox', { name: settings.activities.from });
-    expect(await from.getAttribute('placeholder')).toBe('2025/07/04');
+    expect(await from.getAttribute('placeholder')).toBe('年/月/日');
     await from.fill('2020/01/02');
     await page.waitForURL((url) => decodeURIComponent(url.search).includes('created_at@between'));
     await table.getByText(app.activity.actions.auth.login).first().waitFor();

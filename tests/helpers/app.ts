@@ -12,6 +12,7 @@ import { issueToken } from '../../server/credentials/tokens.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';
+import type { ResourceHooksTable } from '../../server/engine/hooks.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
 import { openStorage, type FileStorage } from '../../server/storage/index.ts';
 import { createTestDb } from './db.ts';
@@ -44,6 +45,7 @@ export async function createTestApp(
     extraTaskHandlers = [],
     resources,
     migrationsDir,
+    hooks = {},
     logger: customLogger,
   }: {
     extraModules?: AppModule[];
@@ -54,6 +56,8 @@ export async function createTestApp(
     /** Registers these resources instead of resources/index.ts, after applying `migrationsDir`'s SQL. */
     resources?: Resource[];
     migrationsDir?: string;
+    /** Resource hooks besides the product's, for `resources` (e.g. a fixture's beforeWrite rule). */
+    hooks?: ResourceHooksTable;
   } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
@@ -61,7 +65,7 @@ export async function createTestApp(
   let modules = defaultModules;
   if (resources) {
     for (const m of migrationsDir ? readMigrations(migrationsDir) : []) await db.exec(m.sql);
-    const engine = createResourcesModule({ resources, migrationsDir, hooks: resourceHooks });
+    const engine = createResourcesModule({ resources, migrationsDir, hooks: { ...resourceHooks, ...hooks } });
     modules = defaultModules.map((m) => (m.name === engine.name ? engine : m));
   }
   if (extraTaskHandlers.length) {

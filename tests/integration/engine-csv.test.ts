@@ -127,7 +127,8 @@ describe('export', () => {
       expect(exported.body).toContain("'=cmd|calc");
       const res = await upload(exported.body, '?upsert=sku', lang);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toMatchObject({ created: 0, updated: 3, errors: [] });
+      // Untouched rows are left alone (issue 35): no write, no updated_at bump, no audit row.
+      expect(res.json().data).toMatchObject({ created: 0, updated: 0, unchanged: 3, errors: [] });
       expect(await read()).toEqual(before);
     }
   });
@@ -170,7 +171,8 @@ describe('import', () => {
     const res = await upload(csv, '?dry_run=1');
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ total: 4, valid: 1, dry_run: true, created: 0, updated: 0 });
+    // The dry run went through the write path and rolled back: the valid row counts as would-be created.
+    expect(data).toMatchObject({ total: 4, valid: 1, dry_run: true, created: 1, updated: 0, unchanged: 0 });
     expect(data.errors).toEqual([
       {
         row: 3,
@@ -248,6 +250,15 @@ describe('CSV for people, and back', () => {
       )
     ).rows;
 
+  const auditCount = async () =>
+    Number(
+      (
+        await t.db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM activity_logs WHERE subject_type = 'gadgets'`,
+        )
+      ).rows[0]!.n,
+    );
+
   it('an untouched export imports back in either language without upsert, changing nothing', async () => {
     const [maker] = await one(`INSERT INTO gadget_makers (name) VALUES ('Round maker') RETURNING id`);
     const [tagA, tagB] = await one(
@@ -274,14 +285,25 @@ describe('CSV for people, and back', () => {
       expect(exported.statusCode).toBe(200);
       expect(exported.body).toContain(`Round maker,"round, a, '=round-b"`);
       expect(exported.body).toContain('2026-03-01 08:00:00.123456');
+      const audits = await auditCount();
       const res = await upload(exported.body, '', lang);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toMatchObject({ total: 2, created: 0, updated: 2, errors: [] });
-      const after = await state(['RT-1', 'RT-2']);
-      expect(after.map((r) => ({ ...r, updated_at: null }))).toEqual(
-        before.map((r) => ({ ...r, updated_at: null })),
-      );
+      // Rows whose values do not change are left alone and counted (issue 35): updated_at and the
+      // activity log stay as they were.
+      expect(res.json().data).toMatchObject({ total: 2, created: 0, updated: 0, unchanged: 2, errors: [] });
+      expect(await state(['RT-1', 'RT-2'])).toEqual(before);
+      expect(await auditCount()).toBe(audits);
     }
+    // One changed cell: that row is updated (with its audit row), the other is still unchanged.
+    const exported = await t.request({
+      url: `${BASE}/export?search=sku:RT-1,RT-2&searchFields=sku:in&orderBy=sku`,
+      token: admin,
+      headers: { 'accept-language': 'en' },
+    });
+    const audits = await auditCount();
+    const res = await upload(exported.body.replace('Round two', 'Round 2'), '', 'en');
+    expect(res.json().data).toMatchObject({ created: 0, updated: 1, unchanged: 1, errors: [] });
+    expect(await auditCount()).toBe(audits + 1);
   });
 
   it('reads representations, labels and ids back; unknown or ambiguous names are errors of row and column', async () => {

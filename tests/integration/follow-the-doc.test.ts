@@ -105,8 +105,7 @@ const skipOnPg = Boolean(process.env.DATABASE_URL) && !process.env.FOLLOW_THE_DO
 beforeAll(async () => {
   if (skipOnPg) return;
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'follow-the-doc-'));
-  // The developer's own DATA_DIR, in the project (a PGlite directory under the temporary directory counts as
-  // a throwaway database whose migrations make:migration does not take as applied; TMPDIR points elsewhere).
+  // The developer's own DATA_DIR, in the project (TMPDIR points elsewhere, for the servers' own temp files).
   dataDir = path.join(copy, 'data');
   for (const entry of [
     'resources',

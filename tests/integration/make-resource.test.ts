@@ -71,6 +71,20 @@ describe('make:resource', () => {
     expect(grantablePermissionNames(menu).has('content.products.import')).toBe(true);
   });
 
+  it('--group shop writes a marked zh-CN placeholder for the new group and names, and says what to translate', async () => {
+    const tsx = path.join(repo, 'node_modules', '.bin', 'tsx');
+    const run = await promisify(execFile)(tsx, ['server/cli/make-resource.ts', 'crates', '--group', 'shop'], {
+      cwd: copy,
+    });
+    expect(JSON.parse(read('locales/en/app.json')).menu.shop).toBe('Shop');
+    expect(JSON.parse(read('locales/zh-CN/app.json')).menu.shop).toBe('Shop（待翻译）');
+    const zh = JSON.parse(read('locales/zh-CN/resources.json')).crates;
+    expect(zh).toMatchObject({ name_one: 'Crates（待翻译）', name_other: 'Crates（待翻译）' });
+    expect(run.stdout).toContain('To translate (zh-CN placeholders written):');
+    expect(run.stdout).toContain('locales/zh-CN/app.json  menu.shop: "Shop（待翻译）"');
+    expect(run.stdout).toContain('locales/zh-CN/resources.json  crates.name_other: "Crates（待翻译）"');
+  }, 60_000);
+
   it('refuses a resource that exists', async () => {
     const tsx = path.join(repo, 'node_modules', '.bin', 'tsx');
     await expect(

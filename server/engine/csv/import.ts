@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Resource } from '../../../resources/define.ts';
-import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
+import { decodeMessage, fieldErrors, issueKey } from '../../../schemas/messages.ts';
 import { AppError } from '../../core/errors.ts';
+import { ZodAppError } from '../../core/validate.ts';
+import type { Queryable } from '../../db/index.ts';
+import { diffChanges } from '../write/audit.ts';
 import type { Actor } from '../write/audit.ts';
 import type { CsvQueue, ImportOptions, JobTicket } from './queue.ts';
 import { holdsUnsafeText } from '../../../resources/fields.ts';
@@ -13,10 +16,10 @@ import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
 import { fieldForbidden, restrictedFields } from '../field-access.ts';
 import { publishManyChanged } from '../write/record-events.ts';
-import { insertRecord, patchRecord } from '../write/record-writes.ts';
-import { idsInScope, isInScope, rowScope, scopeColumnsOf } from '../scope.ts';
+import { fetchRecord, insertRecord, patchRecord } from '../write/record-writes.ts';
+import { idsInScope, isInScope, rowScope, scopeColumnsOf, UNRESTRICTED } from '../scope.ts';
 import type { RawQuery } from '../list/query.ts';
-import { withoutSystemKeys, writeSchemas } from '../../../resources/write.ts';
+import { withoutSystemKeys, withRules, writeSchemas } from '../../../resources/write.ts';
 
 const DEFAULT_MAX_IMPORT_ROWS = 100_000;
 
@@ -26,6 +29,8 @@ export interface ImportReport {
   errors: { row: number; errors: Record<string, string[]> }[];
   created: number;
   updated: number;
+  /** Rows matching a record whose values they would not change: left alone (no write, no audit row). */
+  unchanged: number;
   dry_run: boolean;
 }
 
@@ -51,8 +56,11 @@ export type CsvUpload = () => Promise<(Readable & { truncated?: boolean }) | und
 /**
  * The import operation (`POST <endpoint>/import`, csv/routes.ts): every row is validated with the resource's
  * own zod schema (create, or partial update when `upsert=<unique field>` matches an existing record), unique
- * values are checked against the table and the file. `dry_run=1` reports and writes nothing; a real run writes
- * everything in one transaction (with an audit row per record) or nothing at all. Rows are numbered as lines
+ * values are checked against the table and the file. Then every valid row goes through the write path (hooks
+ * included), each under a savepoint, in one transaction: a real run without an error commits it (an audit row
+ * per record written), `dry_run=1` or any error rolls it back, so the dry run finds what the import would
+ * refuse and every error names its row. A row matching a record it would not change is left alone and
+ * counted as `unchanged`. Rows are numbered as lines
  * of the file (the header is 1). A file of more rows than `jobs.threshold` goes to a background job
  * (csv/jobs.ts) when this server runs jobs: the answer is then a `JobTicket` and the report becomes the job's
  * output.
@@ -154,7 +162,8 @@ export async function runImport(
     : new Map<string, string>();
   const errors: ImportReport['errors'] = [];
   const planned: PlannedRow[] = [];
-  const schemas = writeSchemas(resource);
+  const own = writeSchemas(resource);
+  const schemas = { create: withRules(resource, own.create), update: withRules(resource, own.update) };
   const existingIds = inputs.map((input) => {
     const key = upsert ? input[upsert] : undefined;
     return key !== undefined ? (existing.get(String(key)) ?? null) : null;
@@ -178,36 +187,122 @@ export async function runImport(
     if (same) Object.assign(same.errors, u.errors);
     else errors.push(u);
   }
-  errors.sort((a, b) => a.row - b.row);
   const report: ImportReport = {
     total: rows.length,
-    valid: rows.length - errors.length,
+    valid: 0,
     errors,
     created: 0,
     updated: 0,
+    unchanged: 0,
     dry_run: dryRun,
   };
   await hooks.checked?.(rows.length);
-  if (dryRun || errors.length) return report;
-  const every = Math.max(1, Math.ceil(planned.length / 50));
+  // A row already refused (a value taken by another row or record) is not written.
+  const refused = new Set(errors.map((e) => e.row));
+  const writable = planned.filter((p) => !refused.has(p.row));
+  const every = Math.max(1, Math.ceil(writable.length / 50));
+  const counts = { created: 0, updated: 0, unchanged: 0 };
   const updatedIds: string[] = [];
-  await db.transaction(async (tx) => {
-    for (const [i, p] of planned.entries()) {
-      if (p.existingId) {
-        await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
-        updatedIds.push(p.existingId);
-        report.updated++;
-      } else {
-        await insertRecord(ctx, { tx, data: p.data, actor });
-        report.created++;
-      }
-      if ((i + 1) % every === 0) await hooks.written?.(i + 1, planned.length);
-    }
-  });
+  const rollBack = new Error('import rolled back');
+  const committed =
+    writable.length > 0 &&
+    (await db
+      .transaction(async (tx) => {
+        for (const [i, p] of writable.entries()) {
+          // A refused row (a hook's AppError, a constraint) is named and the others still run.
+          await tx.query('SAVEPOINT import_row');
+          try {
+            await writeRow(ctx, tx, actor, p, counts, updatedIds);
+            await tx.query('RELEASE SAVEPOINT import_row');
+          } catch (error) {
+            // A 5xx (the database gone, a full disk) is no fault of the row: the import fails as a whole.
+            if (!(error instanceof AppError) || error.status >= 500) throw error;
+            await tx.query('ROLLBACK TO SAVEPOINT import_row');
+            errors.push({ row: p.row, errors: rowErrorsOf(error, lang) });
+          }
+          if ((i + 1) % every === 0) await hooks.written?.(i + 1, writable.length);
+        }
+        if (dryRun || errors.length) throw rollBack;
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error === rollBack) return false;
+        throw error;
+      }));
+  errors.sort((a, b) => a.row - b.row);
+  report.valid = rows.length - errors.length;
+  // A dry run reports what the import would do with the rows that passed; a refused import, nothing.
+  if (dryRun) Object.assign(report, counts);
+  if (!committed) return report;
+  Object.assign(report, counts);
   // One live event per committed import, not one per row; edit pages of updated records warn.
-  if (planned.length > 0)
+  if (counts.created + counts.updated > 0)
     await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });
   return report;
+}
+
+/** One planned row through the write path; a match whose values it would not change is left alone. */
+async function writeRow(
+  ctx: OperationContext,
+  tx: Queryable,
+  actor: Actor,
+  p: PlannedRow,
+  counts: { created: number; updated: number; unchanged: number },
+  updatedIds: string[],
+): Promise<void> {
+  if (!p.existingId) {
+    await insertRecord(ctx, { tx, data: p.data, actor });
+    counts.created++;
+    return;
+  }
+  // scopeErrors already kept rows out of the caller's scope away; `before` is what the caller sees.
+  const before = await fetchRecord(ctx, {
+    db: tx,
+    id: p.existingId,
+    scope: UNRESTRICTED,
+    viewer: actor.principal,
+  });
+  if (isUnchanged(ctx.resource, before, p.data)) {
+    counts.unchanged++;
+    return;
+  }
+  await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
+  updatedIds.push(p.existingId);
+  counts.updated++;
+}
+
+/**
+ * True when writing `data` would change nothing the record shows: the audit's own comparison, where an
+ * instant read back from the file at the export's precision (microseconds) equals the record's (milliseconds
+ * on the wire) when they name the same millisecond, and a many-to-many list equals the same ids in any order.
+ */
+function isUnchanged(resource: Resource, before: Record<string, unknown>, data: Record<string, unknown>) {
+  const changes = diffChanges(resource, before, { ...before, ...data });
+  return Object.entries(changes).every(([name, [old, next]]) => {
+    const kind = fieldByName(resource, name)?.kind;
+    if (old === null || next === null) return false;
+    // A many-to-many list is a set: the file names it in its own order.
+    if (kind === 'references' && Array.isArray(old) && Array.isArray(next))
+      return JSON.stringify(old.map(String).sort()) === JSON.stringify(next.map(String).sort());
+    if (kind !== 'datetime') return false;
+    const [a, b] = [Date.parse(String(old)), Date.parse(String(next))];
+    return !Number.isNaN(a) && a === b;
+  });
+}
+
+/** An error the write path raised for one row, as the row's field -> messages (`_`: the row as a whole). */
+function rowErrorsOf(error: AppError, lang: Lang): Record<string, string[]> {
+  const t = (message: string) => {
+    const { key, params } = decodeMessage(message);
+    return lang.t(key, { ...error.params, ...params });
+  };
+  if (error instanceof ZodAppError) return fieldErrors(error.zod, (key, params) => lang.t(key, params));
+  const out: Record<string, string[]> = {};
+  for (const [field, keys] of Object.entries(error.fields ?? {})) out[field] = keys.map(t);
+  for (const [field, values] of Object.entries(error.literal ?? {}))
+    (out[field] ??= []).push(...(typeof values === 'number' ? [String(values)] : values));
+  if (Object.keys(out).length === 0) out._ = [lang.t(error.key, error.params)];
+  return out;
 }
 
 /**

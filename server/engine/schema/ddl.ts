@@ -1,5 +1,6 @@
 import type { DictionarySeed } from '../../../resources/default-dictionaries.ts';
 import type { ColumnSnapshot, IndexSnapshot, JoinTableSnapshot, TableSnapshot } from './snapshot.ts';
+import { settingsSchemas } from '../../../schemas/settings.ts';
 import { LIVE_ROWS, quote as q, sqlLiteral } from './snapshot.ts';
 
 /**
@@ -219,6 +220,9 @@ export function alterTableSql(prev: TableSnapshot, next: TableSnapshot, options:
   for (const j of prev.joinTables) if (!nextJoins.has(j.table)) out.push(`DROP TABLE ${q(j.table)};`);
   out.push(...seedDictionaries(prev.dictionaries, next.dictionaries, options.dictionaryTable));
   if (out.length === 1) out.push('-- No changes.');
+  // A date <-> datetime change is read in the site's time zone: set for this migration's transaction only.
+  if (next.columns.some((c) => before.has(c.name) && isZoneCast(before.get(c.name)!.type, c.type)))
+    out.splice(1, 0, SITE_ZONE_SQL);
   return withExtensions(out);
 }
 
@@ -266,6 +270,24 @@ export function constraintName(
   return `${table}_${column}_${suffix}`.slice(0, 63);
 }
 
+/**
+ * How a stored value becomes the new type. A date is a day of the site's calendar: it becomes that day's
+ * midnight in the site's time zone, and an instant becomes the day it falls on there, not in the database
+ * session's zone (UTC on most servers). The zone is the migration's own (`siteZoneSql`).
+ */
+function castUsing(col: string, from: string, to: string): string {
+  if (from === 'date' && to === 'timestamptz') return `${col}::timestamp::timestamptz`;
+  if (from === 'timestamptz' && to === 'date') return `${col}::timestamp::date`;
+  return `${col}::${to}`;
+}
+
+/** The site's time zone (`site.timezone`, its default when never saved) for the rest of the migration. */
+const SITE_ZONE_SQL = `SELECT set_config('TimeZone', COALESCE((SELECT "value"->>'timezone' FROM "settings" WHERE "name" = 'site'), ${sqlLiteral(settingsSchemas.site.parse({}).timezone)}), true);`;
+
+function isZoneCast(from: string, to: string): boolean {
+  return (from === 'date' && to === 'timestamptz') || (from === 'timestamptz' && to === 'date');
+}
+
 function alterColumn(
   table: string,
   old: ColumnSnapshot,
@@ -279,7 +301,9 @@ function alterColumn(
   // Before a type change: gin_trgm_ops only indexes text.
   if (old.trigram && !c.trigram) out.push(dropIndex(table, c.name, 'trgm'));
   if (old.type !== c.type)
-    out.push(`ALTER TABLE ${t} ALTER COLUMN ${col} TYPE ${c.type} USING ${col}::${c.type};`);
+    out.push(
+      `ALTER TABLE ${t} ALTER COLUMN ${col} TYPE ${c.type} USING ${castUsing(col, old.type, c.type)};`,
+    );
   if (old.default !== c.default)
     out.push(
       `ALTER TABLE ${t} ALTER COLUMN ${col} ${c.default === null ? 'DROP DEFAULT' : `SET DEFAULT ${c.default}`};`,

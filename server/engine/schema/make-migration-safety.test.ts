@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineDictionary } from '../../../resources/default-dictionaries.ts';
 import { defineResource, dictionary, field } from '../../../resources/define.ts';
-import { pendingFile } from './pending-migrations.ts';
-import { readMigrations } from '../../db/migrate.ts';
+import { forgetAppliedTo, pendingFile } from './pending-migrations.ts';
+import { migrate, readMigrations } from '../../db/migrate.ts';
+import { openPglite } from '../../db/pglite.ts';
 import { MigrationRefused, makeMigration } from './make-migration.ts';
 import { readSnapshot } from './snapshot.ts';
 
@@ -238,6 +239,57 @@ describe('make:migration never loses data silently', () => {
     expect(again.replaced).toMatch(/0001_notes\.sql$/);
     expect(files(dir)).toEqual(['0001_notes']);
     expect(fs.readFileSync(again.file!, 'utf8')).toContain('CREATE TABLE');
+  });
+});
+
+describe('a migration some database applied is never rewritten (issue 35)', () => {
+  it('a dev server whose DATA_DIR is under the temporary directory forgets what it applied', async () => {
+    const dir = freshDir();
+    const first = makeMigration({ resource: notes({ title: field(z.string(), {}) }), registry: [], dir });
+    expect(path.basename(first.file!)).toBe('0001_notes.sql');
+    expect(fs.existsSync(pendingFile(dir))).toBe(true);
+    // The server applies it at its start (server/main.ts) on a PGlite DATA_DIR under /tmp.
+    const db = await openPglite(null);
+    try {
+      const applied = await migrate(db, readMigrations(dir));
+      expect(applied).toEqual(['0001_notes']);
+      forgetAppliedTo({ databaseUrl: null, dataDir: path.join(os.tmpdir(), 'dev-data') }, applied, dir);
+    } finally {
+      await db.close();
+    }
+    const written = fs.readFileSync(first.file!, 'utf8');
+    // The next change, with no database to ask: a new migration, the applied one left as it was.
+    const next = makeMigration({
+      resource: notes({ title: field(z.string(), {}), summary: field(z.string().optional(), {}) }),
+      registry: [],
+      dir,
+    });
+    expect(next.replaced).toBeNull();
+    expect(files(dir)).toEqual(['0001_notes', '0002_notes_change']);
+    expect(fs.readFileSync(first.file!, 'utf8')).toBe(written);
+    expect(fs.readFileSync(next.file!, 'utf8')).toContain('ADD COLUMN "summary" text;');
+  }, 120_000); // opening PGlite is slow on a loaded machine
+
+  it('a database that could not be asked: a new migration, never a rewrite', () => {
+    const dir = freshDir();
+    generate(notes({ title: field(z.string(), {}) }), dir);
+    const first = makeMigration({
+      resource: notes({ title: field(z.string(), {}), body: field(z.string().optional(), {}) }),
+      registry: [],
+      dir,
+      applied: new Set(['0001_notes']),
+    });
+    const written = fs.readFileSync(first.file!, 'utf8');
+    const next = makeMigration({
+      resource: notes({ title: field(z.string(), {}), summary: field(z.string().optional(), {}) }),
+      registry: [],
+      dir,
+      applied: 'unknown',
+      allowDrop: true,
+    });
+    expect(next.replaced).toBeNull();
+    expect(files(dir)).toEqual(['0001_notes', '0002_notes_change', '0003_notes_change']);
+    expect(fs.readFileSync(first.file!, 'utf8')).toBe(written);
   });
 });
 

@@ -41,7 +41,8 @@ export class MigrationRefused extends Error {
  * default or a `backfill` on existing tables, a renamed field (`renamedFrom`) is a RENAME (MigrationRefused
  * otherwise). A run after a fix replaces the migration the previous run wrote while it is still unapplied
  * (the pending marker, see server/engine/schema/pending-migrations.ts; `applied` lists the names the database has, when
- * it could be asked; a migration committed to git is never rewritten), instead of stacking a second one.
+ * it could be asked; a migration committed to git, applied to any database, or found when the database could
+ * not be asked is never rewritten), instead of stacking a second one.
  */
 export function makeMigration({
   resource,
@@ -58,8 +59,11 @@ export function makeMigration({
   baseline?: boolean;
   firstVersion?: number;
   allowDrop?: boolean;
-  /** Migration names applied to the database, or null when it could not be asked. */
-  applied?: ReadonlySet<string> | null;
+  /**
+   * Migration names applied to the database; null when there is none to ask (the pending marker decides);
+   * 'unknown' when there is one that could not be asked (then nothing is rewritten: a new migration instead).
+   */
+  applied?: ReadonlySet<string> | null | 'unknown';
 }): MakeMigrationResult {
   const next = snapshotOf(resource, registry);
   const snapshotFile = snapshotPath(dir, resource.name);
@@ -69,7 +73,8 @@ export function makeMigration({
   const pending = pendingMigrationOf(dir, resource.name);
   if (pending) {
     const file = path.join(dir, `${pending.migration}.sql`);
-    if (fs.existsSync(file) && !applied?.has(pending.migration) && !isCommitted(file)) {
+    const isApplied = applied === 'unknown' || (applied?.has(pending.migration) ?? false);
+    if (fs.existsSync(file) && !isApplied && !isCommitted(file)) {
       prev = pending.base;
       version = Number(pending.migration.slice(0, 4));
       replacing = file;

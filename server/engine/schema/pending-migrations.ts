@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { TableSnapshot } from './snapshot.ts';
 
@@ -63,15 +62,15 @@ export function forgetPending(dir: string, migrations: readonly string[]): void 
 
 /**
  * After a server start or `db:migrate` applied `applied` to the configured database: forgets their pending
- * entries, unless that database is a throwaway one (PGlite under the system's temporary directory, as
- * tests and e2e servers use), which says nothing about the developer's own database.
+ * entries, whatever that database is. A PGlite directory under the system's temporary directory (a test, an
+ * e2e server, or a developer's own `DATA_DIR=/tmp/...`) counts too: a migration some database has applied is
+ * never rewritten, so when in doubt make:migration writes a new one instead (issue 35).
  */
 export function forgetAppliedTo(
-  config: { databaseUrl: string | null; dataDir: string },
+  _config: { databaseUrl: string | null; dataDir: string },
   applied: readonly string[],
   dir: string,
 ): void {
   if (applied.length === 0) return;
-  const inTemp = path.resolve(config.dataDir).startsWith(path.resolve(os.tmpdir()) + path.sep);
-  if (config.databaseUrl || !inTemp) forgetPending(dir, applied);
+  forgetPending(dir, applied);
 }

@@ -81,18 +81,34 @@ export function withRegistryLine(index: string, { name }: ScaffoldOptions): stri
   return out;
 }
 
-/** The labels of a new resource in one language (zh-CN gets the same keys: the catalogues must match). */
+/**
+ * The labels of a new resource in one language (zh-CN gets the same keys: the catalogues must match). A
+ * zh-CN text the command cannot know is a visible placeholder (`untranslated`), which it lists to translate.
+ */
 export function labelsOf({ name }: ScaffoldOptions, lang: 'en' | 'zh-CN'): Record<string, unknown> {
   const plural = capital(words(name));
   const singular = plural.replace(/s$/, '');
   return lang === 'en'
     ? { name_one: singular, name_other: plural, fields: { name: 'Name' } }
-    : { name_one: plural, name_other: plural, fields: { name: '名称' } };
+    : { name_one: untranslated(plural), name_other: untranslated(plural), fields: { name: '名称' } };
 }
 
-/** The English title of a new menu group (zh-CN starts with the same text, to translate). */
-export function groupTitleOf(group: string): string {
-  return capital(words(group.slice(group.lastIndexOf('.') + 1)));
+/** The title of a new menu group: English, or the zh-CN placeholder to translate. */
+export function groupTitleOf(group: string, lang: 'en' | 'zh-CN' = 'en'): string {
+  const title = capital(words(group.slice(group.lastIndexOf('.') + 1)));
+  return lang === 'en' ? title : untranslated(title);
+}
+
+/** A zh-CN placeholder: the English text marked so that it is seen, on screen and in review, as not done. */
+export function untranslated(english: string): string {
+  return `${english}（待翻译）`;
+}
+
+/** A catalogue key written with a placeholder: the file, the key's path and the text to replace. */
+export interface ToTranslate {
+  file: string;
+  key: string;
+  text: string;
 }
 
 /**
@@ -120,9 +136,13 @@ export function addMenuTitle(text: string, key: string, title: string): string {
 
 /**
  * Writes the resource file, its labels (both languages, and the menu group's title when the group is new)
- * and its registry line under `root`. Returns the files written or changed. Refuses an existing resource.
+ * and its registry line under `root`. Returns the files written or changed, and the zh-CN placeholders it
+ * wrote (`toTranslate`). Refuses an existing resource.
  */
-export function scaffoldResource(root: string, options: ScaffoldOptions): string[] {
+export function scaffoldResource(
+  root: string,
+  options: ScaffoldOptions,
+): { written: string[]; toTranslate: ToTranslate[] } {
   const { name, group = 'content' } = options;
   if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`The resource name must be snake_case: ${name}`);
   if (!/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(group))
@@ -133,21 +153,28 @@ export function scaffoldResource(root: string, options: ScaffoldOptions): string
   const index = path.join(root, 'resources', 'index.ts');
   fs.writeFileSync(index, withRegistryLine(fs.readFileSync(index, 'utf8'), options));
   const written = [file, index];
+  const toTranslate: ToTranslate[] = [];
   const groupKey = group.slice(group.lastIndexOf('.') + 1);
   for (const lang of ['en', 'zh-CN'] as const) {
     const labels = path.join(root, 'locales', lang, 'resources.json');
     const text = fs.readFileSync(labels, 'utf8');
     if ((JSON.parse(text) as Record<string, unknown>)[name] === undefined) {
-      fs.writeFileSync(labels, appendJsonKey(text, name, labelsOf(options, lang)));
+      const added = labelsOf(options, lang);
+      fs.writeFileSync(labels, appendJsonKey(text, name, added));
       written.push(labels);
+      if (lang === 'zh-CN')
+        for (const key of ['name_one', 'name_other'])
+          toTranslate.push({ file: labels, key: `${name}.${key}`, text: String(added[key]) });
     }
     const app = path.join(root, 'locales', lang, 'app.json');
     const before = fs.readFileSync(app, 'utf8');
-    const after = addMenuTitle(before, groupKey, groupTitleOf(group));
+    const title = groupTitleOf(group, lang);
+    const after = addMenuTitle(before, groupKey, title);
     if (after !== before) {
       fs.writeFileSync(app, after);
       written.push(app);
+      if (lang === 'zh-CN') toTranslate.push({ file: app, key: `menu.${groupKey}`, text: title });
     }
   }
-  return written;
+  return { written, toTranslate };
 }

@@ -18,9 +18,11 @@ describe('writeSchemas: null on update', () => {
     }
   });
 
-  it('leaves create as declared: null is not a way to omit an optional field', () => {
+  it('create takes null for a nullable column (issue 35), not for a field with a default or a required one', () => {
     const base = { name: 'N', sku: 'S', price: 1 };
-    expect(create.safeParse({ ...base, released_on: null }).success).toBe(false);
+    expect(create.safeParse({ ...base, released_on: null, description: null }).success).toBe(true);
+    expect(create.safeParse({ ...base, stock: null }).success).toBe(false);
+    expect(create.safeParse({ ...base, name: null }).success).toBe(false);
   });
 });
 

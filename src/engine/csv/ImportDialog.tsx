@@ -61,7 +61,10 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
         setError(translate('engine.csv.invalid_rows'));
         return;
       }
-      notify('engine.import.done', { type: 'success', messageArgs: { ...result } });
+      notify('engine.import_counts.done', {
+        type: 'success',
+        messageArgs: { ...result, unchanged: result.unchanged ?? 0 },
+      });
       refresh();
       onClose();
     } catch (caught) {
@@ -111,6 +114,11 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
             <Typography sx={{ mt: 2 }}>
               {translate('engine.import.summary', { total: preview.total, valid: preview.valid })}
             </Typography>
+            {preview.unchanged ? (
+              <Typography variant="body2">
+                {translate('engine.import_counts.unchanged', { unchanged: preview.unchanged })}
+              </Typography>
+            ) : null}
             {preview.errors.length ? (
               <>
                 <ImportErrorTable resource={resource} errors={preview.errors} />

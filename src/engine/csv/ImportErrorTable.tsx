@@ -37,7 +37,11 @@ export function ImportErrorTable({
           {lines.map(({ row, field, message }) => (
             <TableRow key={`${row}-${field}`}>
               <TableCell>{row}</TableCell>
-              <TableCell>{translate(`resources.${resource.name}.fields.${field}`, { _: field })}</TableCell>
+              <TableCell>
+                {field === '_'
+                  ? translate('engine.import_counts.whole_row')
+                  : translate(`resources.${resource.name}.fields.${field}`, { _: field })}
+              </TableCell>
               <TableCell>{message}</TableCell>
             </TableRow>
           ))}

@@ -6,11 +6,15 @@ export interface DryRunResult {
   total: number;
   valid: number;
   errors: { row: number; errors: Record<string, string[]> }[];
+  /** Rows matching a record they would not change (left alone by the import). */
+  unchanged?: number;
 }
 
 export interface ImportResult {
   created: number;
   updated: number;
+  /** Rows matching a record they would not change: left alone. */
+  unchanged?: number;
   total?: number;
   valid?: number;
   /** Only from a large import run as a job: the rows that kept the file from being imported (nothing was). */

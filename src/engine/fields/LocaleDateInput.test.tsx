@@ -51,7 +51,7 @@ describe('date inputs follow the interface language, not the browser', () => {
     const values = await renderField(birthday, 'zh-CN', { birthday: '2025-07-04' });
     const box = await screen.findByRole('textbox', { name: /^birthday/i });
     expect(box).toHaveProperty('value', '2025/07/04');
-    expect(box.getAttribute('placeholder')).toBe('2025/07/04');
+    expect(box.getAttribute('placeholder')).toBe('年/月/日');
     await userEvent.clear(box);
     await userEvent.type(box, '2026/1/31');
     await waitFor(() => expect(values.at(-1)).toBe('2026-01-31'));

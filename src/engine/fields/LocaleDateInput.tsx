@@ -96,7 +96,8 @@ export function LocaleDateTextField({
         helperText={
           invalid && !error ? translate('engine.date.invalid', { example }) : (helperText ?? undefined)
         }
-        placeholder={example}
+        // The format's letters, not a sample date: a greyed date in an empty box looks like a value.
+        placeholder={translate(`engine.date_format.${kind}`)}
         slotProps={{
           ...slotProps,
           inputLabel: { shrink: true, ...(slotProps?.inputLabel as object) },

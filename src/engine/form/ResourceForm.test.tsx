@@ -193,7 +193,7 @@ describe('ImportDialog', () => {
     await userEvent.upload(input, new File(['name,email\n'], 'fixed.csv', { type: 'text/csv' }));
     await within(dialog).findByText('Every row is valid.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
-    expect(await screen.findByText('Import successful: 2 created, 0 updated')).toBeTruthy();
+    expect(await screen.findByText('Import successful: 2 created, 0 updated, 0 unchanged')).toBeTruthy();
     const real = calls.filter((c) => c.path === '/api/v1/test/contacts/import' && !c.query.has('dry_run'));
     expect(real).toHaveLength(1);
     expect((real[0]?.body as FormData).get('file')).toBeInstanceOf(File);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { FieldValues, ResolverOptions } from 'react-hook-form';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hasOperation, type Resource } from '../../../resources/define.ts';
+import { defineResource, field, hasOperation, type Resource } from '../../../resources/define.ts';
 import { bodySchemas } from '../../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../../resources/write.ts';
 import { fieldErrors } from '../../../schemas/messages.ts';
@@ -46,6 +46,37 @@ const gadgets = fixtureRegistry.find((r) => r.name === 'gadgets')!;
 const VALID_GADGET = { name: 'Widget', sku: 'W-1', price: 3, stock: 2 };
 
 describe('zodResolver', () => {
+  it('runs the schema’s cross-field rule and puts its message under the field it names (issue 35)', async () => {
+    const bookings = defineResource({
+      name: 'form_bookings',
+      endpoint: 'v1/test/form-bookings',
+      permission: 'test.form_bookings',
+      schema: z
+        .object({
+          starts_on: field(z.iso.date(), {}),
+          ends_on: field(z.iso.date().optional(), {}),
+        })
+        .superRefine((v, ctx) => {
+          if (v.starts_on && v.ends_on && v.ends_on < v.starts_on)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['ends_on'],
+              message: 'resources.form_bookings.ends_before',
+            });
+        }),
+    });
+    const translate = (key: string) => `T(${key})`;
+    for (const isEdit of [false, true]) {
+      const resolver = zodResolver({ resource: bookings, translate, isEdit, registry: [bookings] });
+      const bad = await resolver({ starts_on: '2026-05-02', ends_on: '2026-05-01' }, undefined, OPTIONS);
+      expect(bad.errors).toEqual({
+        ends_on: expect.objectContaining({ message: 'T(resources.form_bookings.ends_before)' }),
+      });
+      const good = await resolver({ starts_on: '2026-05-01', ends_on: '2026-05-02' }, undefined, OPTIONS);
+      expect(good.errors).toEqual({});
+    }
+  });
+
   it('accepts a valid create form and returns the values untouched', async () => {
     const resolver = zodResolver({ resource: gadgets, translate: identity, isEdit: false });
     const values = { ...VALID_GADGET, description: '' };

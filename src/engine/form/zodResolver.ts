@@ -2,7 +2,7 @@ import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { Resource } from '../../../resources/define.ts';
 import { resources as registered } from '../../../resources/index.ts';
 import { bodySchemas } from '../../../resources/inline-lists.ts';
-import { writeSchemas } from '../../../resources/write.ts';
+import { withRules, writeSchemas } from '../../../resources/write.ts';
 import { decodeMessage, issueKey } from '../../../schemas/messages.ts';
 import { formPayload, isBlank } from './formPayload.ts';
 import { schemaFields } from './schemaFields.ts';
@@ -59,7 +59,9 @@ export function zodResolver({
 function formSchemas(resource: Resource, registry: readonly Resource[]) {
   const inline = Object.values(resource.options.hasMany ?? {}).filter((spec) => spec.inline);
   const complete = inline.every((spec) => registry.some((r) => r.name === spec.resource));
-  return complete ? bodySchemas(resource, registry) : writeSchemas(resource);
+  if (complete) return bodySchemas(resource, registry);
+  const own = writeSchemas(resource);
+  return { create: withRules(resource, own.create), update: withRules(resource, own.update) };
 }
 
 /** Required fields an edit form blanked (the payload leaves them out). */
