@@ -72,6 +72,9 @@ export function ActivityLogPage() {
       filters={filters}
       actions={false}
       pagination={<Pagination rowsPerPageOptions={[15, 50, 100]} />}
+      // react-admin's list column is a flex item as wide as its table by default: let it shrink to the
+      // screen, so the table scrolls in its own box.
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
     >
       <TableScroll label={translate('resources.activities.name', { smart_count: 2 })}>
         <Datagrid rowClick={false} bulkActionButtons={false}>
