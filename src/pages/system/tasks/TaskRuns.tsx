@@ -38,7 +38,12 @@ export function TaskRuns({ task }: { task: WireTask }) {
         emptyLabel={t('system.tasks.runs.empty')}
       >
         <TableScroll label={t('system.tasks.runs.title')}>
-          <Table size="small" aria-label={t('system.tasks.runs.title')}>
+          <Table
+            size="small"
+            aria-label={t('system.tasks.runs.title')}
+            // Short words stay whole in a narrow table (it scrolls instead); the result wraps in its column.
+            sx={{ '& th, & td': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal' } }}
+          >
             <TableHead>
               <TableRow>
                 <TableCell>{t('system.tasks.runs.started_at')}</TableCell>
@@ -63,7 +68,10 @@ export function TaskRuns({ task }: { task: WireTask }) {
                   <TableCell>
                     {run.duration_ms === null ? '—' : t('system.tasks.runs.ms', { ms: run.duration_ms })}
                   </TableCell>
-                  <TableCell sx={{ minWidth: 220, maxWidth: 420, wordBreak: 'break-word' }}>
+                  <TableCell
+                    className="result"
+                    sx={{ minWidth: 220, maxWidth: 420, wordBreak: 'break-word' }}
+                  >
                     {run.error ? (
                       <Typography color="error" variant="body2">
                         {run.error}
