@@ -181,11 +181,14 @@ describe.each([
       }
       await page.waitForURL((url) => /^\/settings\/staff\/\d+$/.test(url.pathname));
       await expect
-        .poll(() =>
-          page.evaluate(() => {
-            const el = document.activeElement;
-            return el?.tagName === 'H1' ? (el.textContent ?? '') : `not a heading: ${el?.tagName}`;
-          }),
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const el = document.activeElement;
+              return el?.tagName === 'H1' ? (el.textContent ?? '') : `not a heading: ${el?.tagName}`;
+            }),
+          // A lazy screen's chunk on a busy machine.
+          { timeout: 10_000 },
         )
         .not.toMatch(/^not a heading|^$/);
     });
