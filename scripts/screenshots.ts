@@ -17,30 +17,61 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import auth from '../locales/zh-CN/auth.json';
+import system from '../locales/zh-CN/system.json';
 import { E2E_ADMIN, startServer } from '../tests/e2e/helpers/server.ts';
 import { ensureFrontendBuilt, repoRoot } from './lib/frontend.ts';
 
 const say = (line: string): void => void process.stdout.write(`[screenshots] ${line}\n`);
 
 /** The pages, by file name. Public pages are taken signed out. */
-const PAGES: { name: string; route: string; signedIn: boolean }[] = [
+const PAGES: {
+  name: string;
+  route: string;
+  signedIn: boolean;
+  /** What to do on the page before the picture (e.g. open a panel). */
+  then?: (page: Page) => Promise<void>;
+}[] = [
   { name: 'login', route: '/login', signedIn: false },
   { name: 'register', route: '/register', signedIn: false },
   { name: 'dashboard', route: '/dashboard', signedIn: true },
   { name: 'profile', route: '/account/profile', signedIn: true },
+  { name: 'account-security', route: '/account/security', signedIn: true },
+  { name: 'account-sessions', route: '/account/sessions', signedIn: true },
+  { name: 'account-tokens', route: '/account/tokens', signedIn: true },
   { name: 'settings-general', route: '/settings', signedIn: true },
   { name: 'staff', route: '/settings/staff', signedIn: true },
   { name: 'staff-create', route: '/settings/staff/create', signedIn: true },
   { name: 'roles', route: '/settings/roles', signedIn: true },
   { name: 'departments', route: '/settings/departments', signedIn: true },
   { name: 'dictionaries', route: '/settings/dictionaries', signedIn: true },
+  { name: 'dictionary', route: '/settings/dictionaries/2', signedIn: true },
   { name: 'users', route: '/settings/users', signedIn: true },
   { name: 'files', route: '/settings/resources', signedIn: true },
   { name: 'activities', route: '/settings/activities', signedIn: true },
   { name: 'modules', route: '/settings/modules', signedIn: true },
   { name: 'monitor', route: '/settings/monitor', signedIn: true },
   { name: 'tasks', route: '/settings/tasks', signedIn: true },
+  {
+    name: 'tasks-history',
+    route: '/settings/tasks',
+    signedIn: true,
+    // The run the seed started, its result as labelled figures.
+    then: async (page) => {
+      await page.getByRole('button', { name: system.tasks.actions.history }).first().click();
+      await page.getByRole('table', { name: system.tasks.runs.title }).waitFor();
+      await page.getByRole('heading', { name: new RegExp(system.tasks.runs.title) }).scrollIntoViewIfNeeded();
+    },
+  },
   { name: 'jobs', route: '/settings/jobs', signedIn: true },
+  {
+    name: 'jobs-queue',
+    route: '/settings/jobs',
+    signedIn: true,
+    then: async (page) => {
+      await page.getByRole('table', { name: system.jobs.queues }).getByRole('button').first().click();
+      await page.getByRole('table', { name: system.jobs.title }).waitFor();
+    },
+  },
   { name: 'logs', route: '/settings/logs', signedIn: true },
 ];
 const SIZES = {
@@ -114,6 +145,8 @@ async function seed(baseURL: string): Promise<void> {
       { label: '重要', value: 'vip', state: true, memo: '' },
     ],
   });
+  // One run of the first built-in task, so the tasks' history and the job queues have something to show.
+  await post('v1/system/tasks/1/run', {});
 }
 
 async function signIn(page: Page): Promise<void> {
@@ -152,9 +185,13 @@ async function shoot(browser: Browser, baseURL: string, outDir: string, only: st
       )) {
         if (!group.length) continue;
         if (signedIn) await signIn(page);
-        for (const { name, route } of group) {
+        for (const { name, route, then } of group) {
           await page.goto(route);
           await settle(page);
+          if (then) {
+            await then(page);
+            await settle(page);
+          }
           const file = path.join(outDir, `${name}-${size}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: false });
           count += 1;

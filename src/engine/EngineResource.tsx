@@ -1,4 +1,5 @@
 import { createElement, lazy, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import {
   BasenameContextProvider,
   Resource as RaResource,
@@ -9,7 +10,8 @@ import type { Resource } from '../../resources/define.ts';
 import type { ResourceDescriptor } from './data/descriptor.ts';
 import { listFields, registeredDescriptors, representationField } from './data/registry.ts';
 import { preloadFieldKinds } from './fields/fieldTable.tsx';
-import { servesOperation } from './data/useAbilities.ts';
+import { servesOperation, useAbilities } from './data/useAbilities.ts';
+import { usePermissionList } from '../providers/useCan.ts';
 import { ResourceList } from './list/ResourceList.tsx';
 import type { ListView, ResourceView, ResourceViews } from './views.ts';
 import { withFieldAccess } from './data/withFieldAccess.ts';
@@ -79,7 +81,15 @@ export function EngineResource({
         name={resource.name}
         list={views.list ? <AccessibleList view={views.list} resource={resource} /> : undefined}
         create={withSchema(views.create)}
-        edit={withSchema(views.edit)}
+        edit={
+          views.edit ? (
+            <EditOrShow
+              resource={resource}
+              edit={withSchema(views.edit)}
+              show={withSchema(views.show ?? GENERATED.show)}
+            />
+          ) : undefined
+        }
         show={withSchema(views.show)}
         recordRepresentation={representationField(resource)}
       />
@@ -95,6 +105,28 @@ function AccessibleList({ view, resource }: { view: ListView; resource: Resource
   const { access, isPending } = useFieldAccess();
   if (isPending) return null;
   return createElement(view, { resource: withFieldAccess(resource, access) });
+}
+
+/**
+ * The record's page (`<mount>/<name>/:id`): the edit screen for a caller who may update the resource, the
+ * show screen (the override, else the generated one, even where the show route is switched off) for one who
+ * may only read it, so a read-only caller never gets a form whose save would fail. The one place this is
+ * decided, for generated and hand-written screens alike; panels inside either view simply appear in it.
+ * Nothing until the caller's permissions are known, so a form is never offered and then taken away.
+ */
+function EditOrShow({
+  resource,
+  edit,
+  show,
+}: {
+  resource: ResourceDescriptor;
+  edit: ReactNode;
+  show: ReactNode;
+}) {
+  const { isPending } = usePermissionList();
+  const can = useAbilities(resource);
+  if (isPending) return null;
+  return <>{can.update ? edit : show}</>;
 }
 
 /** Each view: the override, the generated screen, or none when the override is `false`. */

@@ -12,6 +12,8 @@ import { LoadingState } from '../components/LoadingState.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
 import { PageHeader } from './PageHeader.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.tsx';
+import { useHeadingFocus } from './useHeadingFocus.ts';
 
 export interface MainLayoutProps {
   children: ReactNode;
@@ -26,8 +28,10 @@ export interface MainLayoutProps {
 export function MainLayout({ children, languageSwitcher, accountMenu, isStaff = false }: MainLayoutProps) {
   const { t } = useTranslation();
   const { site_name: siteName } = useSiteConfig();
+  useHeadingFocus();
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <SkipLink />
       <AppBar position="sticky" color="default" elevation={1}>
         <Toolbar sx={{ gap: 1 }}>
           <Link
@@ -51,7 +55,13 @@ export function MainLayout({ children, languageSwitcher, accountMenu, isStaff = 
           {accountMenu}
         </Toolbar>
       </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ py: 3 }}>
+      <Container
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        maxWidth="lg"
+        sx={{ py: 3, '&:focus': { outline: 'none' } }}
+      >
         {/* The dashboard and account pages carry their own <h1>; the header adds crumbs and the title. */}
         <PageHeader heading={false} />
         <Suspense fallback={<LoadingState />}>{children}</Suspense>

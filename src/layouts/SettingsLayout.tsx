@@ -20,6 +20,8 @@ import { useSidebarCollapsed } from '../theme/preferences.ts';
 import { DockedDrawer } from './DockedDrawer.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.tsx';
+import { useHeadingFocus } from './useHeadingFocus.ts';
 
 // A narrow screen's menu drawer loads when the menu button is first pointed at, focused or pressed.
 const PhoneDrawer = lazy(() => import('./PhoneDrawer.tsx').then((m) => ({ default: m.PhoneDrawer })));
@@ -65,8 +67,11 @@ export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNo
     </Box>
   );
 
+  useHeadingFocus();
+
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+      <SkipLink />
       <AppBar
         position="fixed"
         color="default"
@@ -115,7 +120,12 @@ export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNo
           </PhoneDrawer>
         </Suspense>
       ) : null}
-      <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 }, '&:focus': { outline: 'none' } }}
+      >
         <Toolbar />
         <PageHeader />
         <Suspense fallback={<LoadingState />}>

@@ -1,20 +1,11 @@
-import {
-  BooleanField,
-  EmailField,
-  FunctionField,
-  NumberField,
-  ReferenceArrayField,
-  ReferenceField,
-  SingleFieldList,
-  TextField,
-  UrlField,
-} from 'react-admin';
+import { BooleanField, EmailField, FunctionField, NumberField, TextField, UrlField } from 'react-admin';
 import { cloneElement, lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from '../data/registry.ts';
 import { EnumField } from './EnumField.tsx';
 import { FlagField, isFlagField, LocaleDateField } from './flagAndDate.tsx';
 import { MaskedField } from './MaskedField.tsx';
+import { ReadableReferenceArrayField, ReadableReferenceField } from './ReadableReference.tsx';
 
 export interface FieldContext {
   /** The resource the record belongs to. */
@@ -197,11 +188,11 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
   enum: (f, ctx) => <EnumField {...common(f, ctx)} resource={ctx.resource} field={f} />,
   date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
   datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
-  belongsTo: (f, ctx) => <ReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />,
+  belongsTo: (f, ctx) => (
+    <ReadableReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />
+  ),
   manyToMany: (f, ctx) => (
-    <ReferenceArrayField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''}>
-      <SingleFieldList linkType={false} />
-    </ReferenceArrayField>
+    <ReadableReferenceArrayField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />
   ),
   dictionary: onDemand('dictionary', 'dictionary'),
   array: (f, ctx) => (

@@ -36,6 +36,7 @@ import {
   useDensity,
   useIsPhone,
 } from './listLayout.tsx';
+import { onRowKeys } from './rowKeys.ts';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
 import { useAbilities } from '../data/useAbilities.ts';
 
@@ -109,7 +110,9 @@ export function ResourceList({
   const preferenceKey = listPreferenceKey(resource.name);
   const [density] = useDensity(preferenceKey);
   const isPhone = useIsPhone();
-  const rowLink = hasEdit && can.update ? 'edit' : hasShow ? 'show' : false;
+  // The record's page (`:id`) is the show view for a caller who may not update (EngineResource), so a
+  // resource without a show route of its own still opens read-only.
+  const rowLink = hasEdit && (can.update || !hasShow) ? 'edit' : hasShow ? 'show' : false;
   const bulkActionButtons =
     can.delete || (can.update && bulkStateField(resource)) ? (
       <BulkActions resource={resource} can={can} />
@@ -159,6 +162,7 @@ export function ResourceList({
         sx={{ display: 'contents' }}
         onMouseOver={bulkActionButtons ? prefetchOnCheckbox : undefined}
         onFocus={bulkActionButtons ? prefetchOnCheckbox : undefined}
+        onKeyDown={isPhone ? undefined : onRowKeys}
       >
         {isPhone ? (
           <PhoneCards
@@ -172,7 +176,7 @@ export function ResourceList({
           <DatagridConfigurable
             preferenceKey={preferenceKey}
             size={tableSize(density)}
-            sx={stickyHeaderSx}
+            sx={[stickyHeaderSx, focusedRowSx]}
             rowClick={rowLink}
             bulkActionButtons={bulkActionButtons}
           >
@@ -183,6 +187,11 @@ export function ResourceList({
     </List>
   );
 }
+
+/** A row the arrow keys moved to shows the focus ring (onRowKeys). */
+const focusedRowSx = {
+  '& tbody tr:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
+};
 
 /** The cards of a phone, showing the columns chosen for the table. */
 function PhoneCards({

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import {
   AutocompleteInput,
   Datagrid,
@@ -18,6 +19,7 @@ import { actionChoices, type ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
 import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */
 const SUBJECT_TYPES = [...resources.map((r) => r.name), 'settings'];
@@ -70,28 +72,33 @@ export function ActivityLogPage() {
       filters={filters}
       actions={false}
       pagination={<Pagination rowsPerPageOptions={[15, 50, 100]} />}
+      // react-admin's list column is a flex item as wide as its table by default: let it shrink to the
+      // screen, so the table scrolls in its own box.
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
     >
-      <Datagrid rowClick={false} bulkActionButtons={false}>
-        <FunctionField
-          source="operator_id"
-          label="resources.activities.fields.operator"
-          sortable={false}
-          render={(r: ActivityRow) => <ActivityOperator row={r} />}
-        />
-        <FunctionField
-          source="action"
-          label="resources.activities.fields.action"
-          render={(r: ActivityRow) => <ActivityAction row={r} />}
-        />
-        <FunctionField
-          source="subject_type"
-          label="resources.activities.fields.subject"
-          render={(r: ActivityRow) => <ActivitySubject row={r} />}
-        />
-        <ChangesCell label="resources.activities.fields.changes" />
-        <TextField source="ip" sortable={false} />
-        <LocaleDateField source="created_at" showTime />
-      </Datagrid>
+      <TableScroll label={translate('resources.activities.name', { smart_count: 2 })}>
+        <Datagrid rowClick={false} bulkActionButtons={false}>
+          <FunctionField
+            source="operator_id"
+            label="resources.activities.fields.operator"
+            sortable={false}
+            render={(r: ActivityRow) => <ActivityOperator row={r} />}
+          />
+          <FunctionField
+            source="action"
+            label="resources.activities.fields.action"
+            render={(r: ActivityRow) => <ActivityAction row={r} />}
+          />
+          <FunctionField
+            source="subject_type"
+            label="resources.activities.fields.subject"
+            render={(r: ActivityRow) => <ActivitySubject row={r} />}
+          />
+          <ChangesCell label="resources.activities.fields.changes" />
+          <TextField source="ip" sortable={false} />
+          <LocaleDateField source="created_at" showTime />
+        </Datagrid>
+      </TableScroll>
     </List>
   );
 }
@@ -100,5 +107,10 @@ export function ActivityLogPage() {
 function ChangesCell({ label: _label }: { label?: string }) {
   const record = useRecordContext<ActivityRow>();
   const { data } = useListContext<ActivityRow>();
-  return record ? <ActivityChanges row={record} rows={data ?? [record]} /> : null;
+  // A readable width of its own: in a narrow table the changes would otherwise wrap a character per line.
+  return record ? (
+    <Box sx={{ minWidth: '14em' }}>
+      <ActivityChanges row={record} rows={data ?? [record]} />
+    </Box>
+  ) : null;
 }

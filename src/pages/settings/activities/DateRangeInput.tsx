@@ -27,7 +27,13 @@ export function DateRangeInput({ source, label }: { source: string; label?: stri
   const fromDay = day(from, EARLIEST);
   const toDay = day(to, LATEST);
   return (
-    <Stack direction="row" spacing={1} sx={{ mb: 0.5 }} aria-label={label ? translate(label) : undefined}>
+    // One above the other on a phone: side by side they are wider than its screen.
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1}
+      sx={{ mb: 0.5 }}
+      aria-label={label ? translate(label) : undefined}
+    >
       <LocaleDateTextField
         kind="date"
         size="small"

@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/DataState.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDateTime } from '../../../lib/localeDate.ts';
 
 /** A job as `GET v1/system/jobs/<queue>` lists it. */
@@ -48,66 +49,77 @@ export function JobsTable({
       loadingLabel={t('system.jobs.loading')}
       emptyLabel={t('system.jobs.empty_jobs')}
     >
-      <Table size="small" aria-label={t('system.jobs.title')}>
-        <TableHead>
-          <TableRow>
-            {(
-              ['id', 'state', 'data', 'attempts', 'progress', 'error', 'created_at', 'completed_at'] as const
-            ).map((f) => (
-              <TableCell key={f}>{t(`system.jobs.fields.${f}`)}</TableCell>
-            ))}
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(jobs ?? []).map((job) => (
-            <TableRow key={job.id}>
-              <TableCell>
-                <code title={job.id}>{job.id.slice(0, 8)}</code>
-              </TableCell>
-              <TableCell>{t(`system.jobs.states.${job.state}`)}</TableCell>
-              <TableCell sx={{ maxWidth: 260, wordBreak: 'break-all' }}>
-                <code>{JSON.stringify(job.data)}</code>
-              </TableCell>
-              <TableCell>
-                {job.retry_count} / {job.retry_limit}
-              </TableCell>
-              <TableCell sx={{ minWidth: 100 }}>
-                {job.progress === null ? (
-                  '—'
-                ) : (
-                  <LinearProgress
-                    variant="determinate"
-                    value={job.progress}
-                    aria-label={`${job.progress}%`}
-                  />
-                )}
-              </TableCell>
-              <TableCell sx={{ maxWidth: 260 }}>
-                {job.error && (
-                  <Typography variant="body2" color="error">
-                    {job.error}
-                  </Typography>
-                )}
-              </TableCell>
-              <TableCell>{time(job.created_at)}</TableCell>
-              <TableCell>{time(job.completed_at)}</TableCell>
-              <TableCell align="right">
-                {canUpdate && job.state === 'failed' && (
-                  <Button size="small" onClick={() => onAction(job, 'retry')}>
-                    {t('system.jobs.actions.retry')}
-                  </Button>
-                )}
-                {canUpdate && (job.state === 'created' || job.state === 'retry') && (
-                  <Button size="small" color="warning" onClick={() => onAction(job, 'cancel')}>
-                    {t('system.jobs.actions.cancel')}
-                  </Button>
-                )}
-              </TableCell>
+      <TableScroll label={t('system.jobs.title')}>
+        <Table size="small" aria-label={t('system.jobs.title')}>
+          <TableHead>
+            <TableRow>
+              {(
+                [
+                  'id',
+                  'state',
+                  'data',
+                  'attempts',
+                  'progress',
+                  'error',
+                  'created_at',
+                  'completed_at',
+                ] as const
+              ).map((f) => (
+                <TableCell key={f}>{t(`system.jobs.fields.${f}`)}</TableCell>
+              ))}
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {(jobs ?? []).map((job) => (
+              <TableRow key={job.id}>
+                <TableCell>
+                  <code title={job.id}>{job.id.slice(0, 8)}</code>
+                </TableCell>
+                <TableCell>{t(`system.jobs.states.${job.state}`)}</TableCell>
+                <TableCell sx={{ maxWidth: 260, wordBreak: 'break-all' }}>
+                  <code>{JSON.stringify(job.data)}</code>
+                </TableCell>
+                <TableCell>
+                  {job.retry_count} / {job.retry_limit}
+                </TableCell>
+                <TableCell sx={{ minWidth: 100 }}>
+                  {job.progress === null ? (
+                    '—'
+                  ) : (
+                    <LinearProgress
+                      variant="determinate"
+                      value={job.progress}
+                      aria-label={`${job.progress}%`}
+                    />
+                  )}
+                </TableCell>
+                <TableCell sx={{ maxWidth: 260 }}>
+                  {job.error && (
+                    <Typography variant="body2" color="error">
+                      {job.error}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>{time(job.created_at)}</TableCell>
+                <TableCell>{time(job.completed_at)}</TableCell>
+                <TableCell align="right">
+                  {canUpdate && job.state === 'failed' && (
+                    <Button size="small" onClick={() => onAction(job, 'retry')}>
+                      {t('system.jobs.actions.retry')}
+                    </Button>
+                  )}
+                  {canUpdate && (job.state === 'created' || job.state === 'retry') && (
+                    <Button size="small" color="warning" onClick={() => onAction(job, 'cancel')}>
+                      {t('system.jobs.actions.cancel')}
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableScroll>
     </DataState>
   );
 }

@@ -6,6 +6,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/DataState.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { JOB_STATES, type WireQueue } from './useJobsPage.ts';
 
 const COUNT_COLUMNS = [...JOB_STATES, 'total'] as const;
@@ -36,40 +37,42 @@ export function QueuesTable({
       loadingLabel={t('system.jobs.loading')}
       emptyLabel={t('system.jobs.empty_queues')}
     >
-      <Table size="small" aria-label={t('system.jobs.queues')}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('system.jobs.queue')}</TableCell>
-            {COUNT_COLUMNS.map((s) => (
-              <TableCell key={s} align="right">
-                {t(`system.jobs.states.${s}`)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {queues.map((q) => (
-            <TableRow
-              key={q.name}
-              hover
-              selected={q.name === chosen}
-              onClick={() => onChoose(q.name)}
-              sx={{ cursor: 'pointer' }}
-            >
-              <TableCell>
-                <Button size="small" onClick={() => onChoose(q.name)} title={q.name}>
-                  {label(q)}
-                </Button>
-              </TableCell>
+      <TableScroll label={t('system.jobs.queues')}>
+        <Table size="small" aria-label={t('system.jobs.queues')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('system.jobs.queue')}</TableCell>
               {COUNT_COLUMNS.map((s) => (
                 <TableCell key={s} align="right">
-                  {q.counts[s]}
+                  {t(`system.jobs.states.${s}`)}
                 </TableCell>
               ))}
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {queues.map((q) => (
+              <TableRow
+                key={q.name}
+                hover
+                selected={q.name === chosen}
+                onClick={() => onChoose(q.name)}
+                sx={{ cursor: 'pointer' }}
+              >
+                <TableCell>
+                  <Button size="small" onClick={() => onChoose(q.name)} title={q.name}>
+                    {label(q)}
+                  </Button>
+                </TableCell>
+                {COUNT_COLUMNS.map((s) => (
+                  <TableCell key={s} align="right">
+                    {q.counts[s]}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableScroll>
     </DataState>
   );
 }

@@ -1,3 +1,4 @@
+import { queueName } from '../systemNames.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,8 +63,7 @@ export function useJobsPage() {
   });
   const list = queues.data ?? [];
   const selected = list.find((q) => q.name === queue);
-  const queueLabel = (q: WireQueue) =>
-    q.task_name ?? t(`system.jobs.queue_names.${q.name}`, { defaultValue: q.name });
+  const queueLabel = (q: WireQueue) => queueName(t, q.name, q.task_name);
 
   return {
     queues: list,

@@ -14,6 +14,7 @@ import { formatDuration } from './monitorTypes.ts';
 import { FigureTable, MonitorSection } from './MonitorSection.tsx';
 import { NodesCard } from './NodesCard.tsx';
 import { useMonitor } from './useMonitor.ts';
+import { jobStateName, queueName } from '../systemNames.ts';
 
 const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ default: m.MonitorCharts })));
 
@@ -22,7 +23,7 @@ const MonitorCharts = lazy(() => import('./MonitorCharts.tsx').then((m) => ({ de
  * useMonitor (a first reading, then live figures every 2 s over events).
  */
 export function MonitorPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { history, latest: now, isLive, isError } = useMonitor();
   const rows = (pairs: [string, string][]) => <FigureTable pairs={pairs} />;
   const section = (title: string, body: ReactNode) => <MonitorSection title={title}>{body}</MonitorSection>;
@@ -87,9 +88,9 @@ export function MonitorPage() {
             now.queues ? (
               rows(
                 Object.entries(now.queues).map(([queue, states]) => [
-                  queue,
+                  queueName(t, queue),
                   Object.entries(states)
-                    .map(([k, v]) => `${k}: ${v}`)
+                    .map(([k, v]) => `${jobStateName(t, k)}: ${v.toLocaleString(i18n.language)}`)
                     .join(', '),
                 ]),
               )

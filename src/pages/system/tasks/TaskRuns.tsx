@@ -9,6 +9,9 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/DataState.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
+import { taskName } from '../systemNames.ts';
+import { TaskResult } from './TaskResult.tsx';
 import { TASKS_KEY, formatTime, taskApi, type WireRun, type WireTask } from './taskApi.ts';
 
 const STATUS_COLOR = { running: 'info', succeeded: 'success', failed: 'error' } as const;
@@ -25,7 +28,7 @@ export function TaskRuns({ task }: { task: WireTask }) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('system.tasks.runs.title')}: {task.name}
+        {t('system.tasks.runs.title')}: {taskName(t, task.name)}
       </Typography>
       <DataState
         isPending={runs.isPending}
@@ -34,44 +37,54 @@ export function TaskRuns({ task }: { task: WireTask }) {
         loadingLabel={t('system.tasks.loading')}
         emptyLabel={t('system.tasks.runs.empty')}
       >
-        <Table size="small" aria-label={t('system.tasks.runs.title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('system.tasks.runs.started_at')}</TableCell>
-              <TableCell>{t('system.tasks.runs.trigger')}</TableCell>
-              <TableCell>{t('system.tasks.runs.status')}</TableCell>
-              <TableCell>{t('system.tasks.runs.duration')}</TableCell>
-              <TableCell>{t('system.tasks.runs.result')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((run: WireRun) => (
-              <TableRow key={run.id}>
-                <TableCell>{formatTime(run.started_at, i18n.language)}</TableCell>
-                <TableCell>{t(`system.tasks.trigger.${run.trigger}`)}</TableCell>
-                <TableCell>
-                  <Chip
-                    size="small"
-                    color={STATUS_COLOR[run.status]}
-                    label={t(`system.tasks.status.${run.status}`)}
-                  />
-                </TableCell>
-                <TableCell>
-                  {run.duration_ms === null ? '—' : t('system.tasks.runs.ms', { ms: run.duration_ms })}
-                </TableCell>
-                <TableCell sx={{ maxWidth: 420, wordBreak: 'break-word' }}>
-                  {run.error ? (
-                    <Typography color="error" variant="body2">
-                      {run.error}
-                    </Typography>
-                  ) : (
-                    <code>{run.result === null ? '' : JSON.stringify(run.result)}</code>
-                  )}
-                </TableCell>
+        <TableScroll label={t('system.tasks.runs.title')}>
+          <Table
+            size="small"
+            aria-label={t('system.tasks.runs.title')}
+            // Short words stay whole in a narrow table (it scrolls instead); the result wraps in its column.
+            sx={{ '& th, & td': { whiteSpace: 'nowrap' }, '& td.result': { whiteSpace: 'normal' } }}
+          >
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('system.tasks.runs.started_at')}</TableCell>
+                <TableCell>{t('system.tasks.runs.trigger')}</TableCell>
+                <TableCell>{t('system.tasks.runs.status')}</TableCell>
+                <TableCell>{t('system.tasks.runs.duration')}</TableCell>
+                <TableCell>{t('system.tasks.runs.result')}</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {rows.map((run: WireRun) => (
+                <TableRow key={run.id}>
+                  <TableCell>{formatTime(run.started_at, i18n.language)}</TableCell>
+                  <TableCell>{t(`system.tasks.trigger.${run.trigger}`)}</TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      color={STATUS_COLOR[run.status]}
+                      label={t(`system.tasks.status.${run.status}`)}
+                    />
+                  </TableCell>
+                  <TableCell>
+                    {run.duration_ms === null ? '—' : t('system.tasks.runs.ms', { ms: run.duration_ms })}
+                  </TableCell>
+                  <TableCell
+                    className="result"
+                    sx={{ minWidth: 220, maxWidth: 420, wordBreak: 'break-word' }}
+                  >
+                    {run.error ? (
+                      <Typography color="error" variant="body2">
+                        {run.error}
+                      </Typography>
+                    ) : (
+                      <TaskResult result={run.result} />
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableScroll>
       </DataState>
     </Paper>
   );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUpSystemPage, fakeApi, renderSystemPage } from '../testing/renderSystemPage.tsx';
 import { TasksPage } from './TasksPage.tsx';
+import { i18n, loadAdminMessages } from '../../../i18n/i18n.ts';
 
 const TASK = {
   id: '7',
@@ -68,5 +69,44 @@ describe('TasksPage', { timeout: 30_000 }, () => {
     ]);
     expect(await screen.findByRole('heading', { name: 'Run history: Nightly trim' })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('names a built-in task in the interface language and shows a run result as labelled figures', async () => {
+    const user = userEvent.setup();
+    const builtIn = { ...TASK, name: 'Purge expired tokens and codes', handler: 'auth.purge' };
+    fakeApi({
+      'GET /api/v1/system/tasks/handlers': () => HANDLERS,
+      'GET /api/v1/system/tasks/7/runs': () =>
+        page([
+          {
+            id: '1',
+            task_id: '7',
+            trigger: 'manual',
+            status: 'succeeded',
+            started_at: '2026-11-25T19:00:00.000Z',
+            finished_at: '2026-11-25T19:00:01.000Z',
+            duration_ms: 1000,
+            result: { tokens: 1234, codes: 0, orphans: { removed: 2, bytes: 2048 } },
+            error: null,
+          },
+        ]),
+      'GET /api/v1/system/tasks': () => page([builtIn]),
+    });
+    await renderSystemPage(<TasksPage />);
+    const table = await screen.findByRole('table', { name: 'Scheduled tasks' });
+    await user.click(within(table).getByRole('button', { name: 'History' }));
+    const runs = await screen.findByRole('table', { name: 'Run history' });
+    const figures = await within(runs).findByText('Sign-in tokens removed');
+    expect(figures.nextElementSibling?.textContent).toBe('1,234');
+    expect(within(runs).getByText('Orphaned files · Size').nextElementSibling?.textContent).toBe('2 KB');
+    expect(runs.textContent).not.toMatch(/[{}"]/);
+    await i18n.changeLanguage('zh-CN');
+    try {
+      await loadAdminMessages(['system']);
+      expect(await screen.findByRole('cell', { name: '清理过期的令牌和验证码' })).toBeTruthy();
+      expect(await screen.findByText('已删除登录令牌')).toBeTruthy();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -16,9 +16,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/DataState.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { TaskFormDialog } from './TaskFormDialog.tsx';
 import { TaskRuns } from './TaskRuns.tsx';
 import { formatTime } from './taskApi.ts';
+import { taskName } from '../systemNames.ts';
 import { useTasksPage } from './useTasksPage.ts';
 
 const COLUMNS = ['name', 'handler', 'cron', 'timezone', 'state', 'last_run_at', 'next_run_at'] as const;
@@ -60,52 +62,58 @@ export function TasksPage() {
           loadingLabel={t('system.tasks.loading')}
           emptyLabel={t('system.tasks.empty')}
         >
-          <Table size="small" aria-label={t('system.tasks.title')}>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((f) => (
-                  <TableCell key={f}>{t(`system.tasks.fields.${f}`)}</TableCell>
-                ))}
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {page.tasks.map((task) => (
-                <TableRow key={task.id} hover selected={page.selected?.id === task.id}>
-                  <TableCell>{task.name}</TableCell>
-                  <TableCell title={task.handler}>{page.handlerLabel(task.handler)}</TableCell>
-                  <TableCell>
-                    <code>{task.cron}</code>
-                  </TableCell>
-                  <TableCell>{task.timezone}</TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      color={task.state ? 'success' : 'default'}
-                      label={t(task.state ? 'system.tasks.enabled' : 'system.tasks.disabled')}
-                    />
-                  </TableCell>
-                  <TableCell>{formatTime(task.last_run_at, i18n.language)}</TableCell>
-                  <TableCell>{formatTime(task.next_run_at, i18n.language)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Button size="small" onClick={() => page.showHistory(task)}>
-                      {t('system.tasks.actions.history')}
-                    </Button>
-                    {page.canUpdate && (
-                      <>
-                        <Button size="small" onClick={() => page.startEdit(task)}>
-                          {t('system.tasks.actions.edit')}
-                        </Button>
-                        <Button size="small" startIcon={<PlayArrowIcon />} onClick={() => page.askRun(task)}>
-                          {t('system.tasks.actions.run_now')}
-                        </Button>
-                      </>
-                    )}
-                  </TableCell>
+          <TableScroll label={t('system.tasks.title')}>
+            <Table size="small" aria-label={t('system.tasks.title')}>
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map((f) => (
+                    <TableCell key={f}>{t(`system.tasks.fields.${f}`)}</TableCell>
+                  ))}
+                  <TableCell />
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {page.tasks.map((task) => (
+                  <TableRow key={task.id} hover selected={page.selected?.id === task.id}>
+                    <TableCell>{taskName(t, task.name)}</TableCell>
+                    <TableCell title={task.handler}>{page.handlerLabel(task.handler)}</TableCell>
+                    <TableCell>
+                      <code>{task.cron}</code>
+                    </TableCell>
+                    <TableCell>{task.timezone}</TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        color={task.state ? 'success' : 'default'}
+                        label={t(task.state ? 'system.tasks.enabled' : 'system.tasks.disabled')}
+                      />
+                    </TableCell>
+                    <TableCell>{formatTime(task.last_run_at, i18n.language)}</TableCell>
+                    <TableCell>{formatTime(task.next_run_at, i18n.language)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Button size="small" onClick={() => page.showHistory(task)}>
+                        {t('system.tasks.actions.history')}
+                      </Button>
+                      {page.canUpdate && (
+                        <>
+                          <Button size="small" onClick={() => page.startEdit(task)}>
+                            {t('system.tasks.actions.edit')}
+                          </Button>
+                          <Button
+                            size="small"
+                            startIcon={<PlayArrowIcon />}
+                            onClick={() => page.askRun(task)}
+                          >
+                            {t('system.tasks.actions.run_now')}
+                          </Button>
+                        </>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableScroll>
         </DataState>
       </Paper>
       {page.selected && <TaskRuns task={page.selected} />}
@@ -117,7 +125,9 @@ export function TasksPage() {
         />
       )}
       <Dialog open={page.confirmRun !== null} onClose={page.cancelRun}>
-        <DialogTitle>{t('system.tasks.confirm_run', { name: page.confirmRun?.name ?? '' })}</DialogTitle>
+        <DialogTitle>
+          {t('system.tasks.confirm_run', { name: taskName(t, page.confirmRun?.name ?? '') })}
+        </DialogTitle>
         <DialogActions>
           <Button onClick={page.cancelRun}>{t('system.tasks.actions.cancel')}</Button>
           <Button variant="contained" onClick={page.confirmRunNow}>
