@@ -87,16 +87,12 @@ export function registerHttpContract(app: FastifyInstance): void {
     if (request.url.startsWith('/assets/')) return;
     const sent = request.cookies[XSRF_COOKIE];
     const hasValidCookie = typeof sent === 'string' && TOKEN_SHAPE.test(sent);
-    // Minted only when the browser holds none (or a malformed one): a valid cookie is a session cookie the
-    // browser keeps, so setting it again on every answer would only cost a random token and a header.
-    if (!hasValidCookie) {
-      reply.setCookie(XSRF_COOKIE, crypto.randomBytes(32).toString('base64url'), {
-        path: '/',
-        sameSite: 'lax',
-        httpOnly: false,
-        secure: request.protocol === 'https',
-      });
-    }
+    reply.setCookie(XSRF_COOKIE, hasValidCookie ? sent : crypto.randomBytes(32).toString('base64url'), {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: false,
+      secure: request.protocol === 'https',
+    });
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (sent !== undefined && request.headers[XSRF_HEADER] !== sent) throw new AppError(403, 'errors.xsrf');
     if (!isSameOrigin(request)) throw new AppError(403, 'errors.xsrf');

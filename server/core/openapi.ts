@@ -57,7 +57,7 @@ const API_DESCRIPTION = [
   'failure; `errors` maps a field to its messages (422, and 409 for a taken unique value). Messages follow',
   '`Accept-Language` (zh-CN by default, en).',
   '',
-  `**XSRF.** An answer to a request without a valid cookie \`${XSRF_COOKIE}\` sets one. A POST, PATCH or DELETE that sends that cookie`,
+  `**XSRF.** Every answer sets the cookie \`${XSRF_COOKIE}\`. A POST, PATCH or DELETE that sends that cookie`,
   `must echo its value in the \`${XSRF_HEADER}\` header, and a request with an \`Origin\` header must come from`,
   'this host; otherwise the answer is 403. Clients that send no cookie (API clients with a Bearer token) are',
   'not affected.',
