@@ -85,7 +85,9 @@ export async function writeInlineLists(
     for (const id of existing.keys()) {
       if (kept.has(id)) continue;
       const before = await asItemOf(key, null, () =>
-        removeRecord(childContext(ctx, list, null), { tx, id, actor }),
+        // Left out of the set: deleted for good, not trashed, so an item that replaces it in the same list
+        // may take its unique values (the parent's history keeps what it was; its own trash is for a delete).
+        removeRecord(childContext(ctx, list, null), { tx, id, actor, hard: true }),
       );
       written.push({ resource: child, id, action: 'delete', before });
     }

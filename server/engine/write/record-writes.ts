@@ -122,10 +122,19 @@ export async function patchRecord(
   await writeAudit(tx, { resource, action: auditAction, subjectId: id, changes, actor });
 }
 
-/** Deletes one record with its hooks and audit row; returns the record as it was (for its live event). */
+/**
+ * Deletes one record with its hooks and audit row (to the trash when its resource keeps one, unless `hard`:
+ * an inline child left out of its parent's list); returns the record as it was (for its live event).
+ */
 export async function removeRecord(
   ctx: OperationContext,
-  { tx, id, actor, detach = false }: { tx: Queryable; id: string; actor: Actor; detach?: boolean },
+  {
+    tx,
+    id,
+    actor,
+    detach = false,
+    hard = false,
+  }: { tx: Queryable; id: string; actor: Actor; detach?: boolean; hard?: boolean },
 ): Promise<WireRecord> {
   const { resource } = ctx;
   const scope = await writeScope(ctx, tx, actor);
@@ -139,7 +148,7 @@ export async function removeRecord(
     actor,
     ...(detach ? { detach } : {}),
   });
-  if (isSoftDelete(resource)) {
+  if (isSoftDelete(resource) && !hard) {
     // To the trash (trash-writes.ts): refused while live records still refer to it, as a foreign key would.
     await assertNotHeld(ctx, tx, id);
     await trashWithChildren(ctx, tx, id);
