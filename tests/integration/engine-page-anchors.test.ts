@@ -101,6 +101,8 @@ async function expectedPage(
 ): Promise<{ ids: string[]; more: boolean }> {
   const raw = Object.fromEntries(new URLSearchParams(query));
   const q = parseListQuery(gadgets, raw, { filters: hooksOf(resourceHooks, gadgets).filters });
+  // Lists show live rows only: a record deleted through the API waits in the trash (deleted_at set).
+  const where = q.where ? `${q.where} AND deleted_at IS NULL` : 'WHERE deleted_at IS NULL';
   const offset = (page - 1) * size;
   const remaining = pagination.total - offset;
   if (pagination.total_is_estimate && remaining > 0 && remaining < offset) {
@@ -108,13 +110,13 @@ async function expectedPage(
     const fromEnd = remaining - limit;
     const reversed = parseListQuery(gadgets, { ...raw, ...reverseOrder(q.order) }).orderBy;
     const { rows } = await t.db.query<{ id: string }>(
-      `SELECT id::text AS id FROM gadgets ${q.where} ${reversed} LIMIT ${limit} OFFSET ${fromEnd}`,
+      `SELECT id::text AS id FROM gadgets ${where} ${reversed} LIMIT ${limit} OFFSET ${fromEnd}`,
       q.params,
     );
     return { ids: rows.map((r) => r.id).reverse(), more: fromEnd > 0 };
   }
   const { rows } = await t.db.query<{ id: string }>(
-    `SELECT id::text AS id FROM gadgets ${q.where} ${q.orderBy} LIMIT ${size + 1} OFFSET ${offset}`,
+    `SELECT id::text AS id FROM gadgets ${where} ${q.orderBy} LIMIT ${size + 1} OFFSET ${offset}`,
     q.params,
   );
   return { ids: rows.slice(0, size).map((r) => r.id), more: rows.length > size };
@@ -198,7 +200,7 @@ let made = 0;
 async function apply(w: Write): Promise<void> {
   const someId = async (pick: number) => {
     const { rows } = await t.db.query<{ id: string }>(
-      'SELECT id::text AS id FROM gadgets ORDER BY id OFFSET $1 LIMIT 1',
+      'SELECT id::text AS id FROM gadgets WHERE deleted_at IS NULL ORDER BY id OFFSET $1 LIMIT 1',
       [pick % ROWS],
     );
     return rows[0]?.id ?? null;
@@ -320,7 +322,7 @@ describe('remembered page positions', () => {
     await visitUntilHit(query, page);
     hits = anchorHits(t.db);
     const { rows } = await t.db.query<{ id: string }>(
-      'SELECT id::text AS id FROM gadgets ORDER BY released_on, id LIMIT 1',
+      'SELECT id::text AS id FROM gadgets WHERE deleted_at IS NULL ORDER BY released_on, id LIMIT 1',
     );
     const res = await t.request({ method: 'DELETE', url: `${BASE}/${rows[0]!.id}`, token: admin });
     expect(res.statusCode).toBe(200);
