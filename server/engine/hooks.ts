@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Resource } from '../../resources/define.ts';
+import { isSoftDelete, type Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import type { Actor } from '../core/activity.ts';
 import { ident } from './schema/fields.ts';
@@ -72,9 +72,12 @@ export function subtreeFilter(
 ): NonNullable<ResourceHooks['filters']>[string] {
   const table = ident(tree.table);
   const parent = ident(parentColumn);
+  // Live children only (a trashed record has none: its delete was refused while it had some), which also
+  // lets the step use the partial (parent, id) index over the live rows.
+  const live = isSoftDelete(tree) ? ' AND t."deleted_at" IS NULL' : '';
   return ({ column, values, bind }) =>
     `${column} IN (WITH RECURSIVE sub(id) AS (
        SELECT id FROM ${table} WHERE id IN (${values.map(bind).join(', ')})
-       UNION SELECT t.id FROM ${table} t JOIN sub ON t.${parent} = sub.id)
+       UNION SELECT t.id FROM ${table} t JOIN sub ON t.${parent} = sub.id${live})
      SELECT id FROM sub)`;
 }

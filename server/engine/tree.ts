@@ -1,4 +1,4 @@
-import type { Resource } from '../../resources/define.ts';
+import { isSoftDelete, type Resource } from '../../resources/define.ts';
 import type { Queryable } from '../db/index.ts';
 import { ident } from './schema/fields.ts';
 
@@ -19,7 +19,9 @@ export async function treeIds(
   if (ids.length === 0) return [];
   const table = ident(resource.table);
   const parent = ident(parentColumn);
-  const step = direction === 'down' ? `t.${parent} = tree.id` : `t.id = tree.parent`;
+  // Down: live children only (see hooks.ts subtreeFilter), so the partial (parent, id) index serves the step.
+  const live = direction === 'down' && isSoftDelete(resource) ? ' AND t."deleted_at" IS NULL' : '';
+  const step = direction === 'down' ? `t.${parent} = tree.id${live}` : `t.id = tree.parent`;
   const { rows } = await db.query<{ id: string }>(
     `WITH RECURSIVE tree(id, parent) AS (
        SELECT id, ${parent} FROM ${table} WHERE id = ANY($1::bigint[])

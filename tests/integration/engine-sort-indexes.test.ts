@@ -6,6 +6,7 @@ import { migrate, readMigrations } from '../../server/db/migrate.ts';
 import type { Queryable } from '../../server/db/index.ts';
 import { hooksOf } from '../../server/engine/hooks.ts';
 import { readPage } from '../../server/engine/list/paging.ts';
+import { scopeList } from '../../server/engine/scope.ts';
 import { parseListQuery, type RawQuery } from '../../server/engine/list/query.ts';
 import { resourceHooks } from '../../server/modules/index.ts';
 import { FIXTURE_MIGRATIONS } from '../fixtures/engine-app.ts';
@@ -33,10 +34,25 @@ afterAll(() => t.drop());
 const registry: Resource[] = [...resources, ...fixtureResources];
 
 /** The statements readPage sends for `raw`, and the plan of each, with sequential scans off. */
-async function plansOf(resource: Resource, raw: RawQuery): Promise<{ sql: string; plan: string }[]> {
-  const q = parseListQuery(resource, raw, { filters: hooksOf(resourceHooks, resource).filters });
+async function plansOf(
+  resource: Resource,
+  raw: RawQuery,
+  { inOrder = false }: { inOrder?: boolean } = {},
+): Promise<{ sql: string; plan: string }[]> {
+  // As the list route reads it: the live rows (not the trash), which the partial sort indexes cover.
+  const q = scopeList(
+    resource,
+    parseListQuery(resource, raw, { filters: hooksOf(resourceHooks, resource).filters }),
+    { all: true },
+  );
   return t.db.transaction(async (tx) => {
     await tx.query('SET LOCAL enable_seqscan = off');
+    if (inOrder) {
+      // And no sort step: on these small tables the live-rows index plus a sort would otherwise be cheaper;
+      // what is checked is that an index serves the order (over the live rows, as the list reads them).
+      await tx.query('SET LOCAL enable_sort = off');
+      await tx.query('SET LOCAL enable_bitmapscan = off');
+    }
     const sent: { sql: string; params: readonly unknown[] }[] = [];
     const recording: Queryable = {
       query: (sql, params = []) => {
@@ -65,10 +81,13 @@ describe('every sortable field has its (field, id) index', () => {
   it.each(sortCases.map((c) => [`${c.resource.name}.${c.field} ${c.dir}`, c] as const))(
     '%s: the first page is an index scan in order',
     async (_name, { resource, field, dir }) => {
-      const plans = await plansOf(resource, { orderBy: field, sortedBy: dir });
+      const plans = await plansOf(resource, { orderBy: field, sortedBy: dir }, { inOrder: true });
       const page = plans.find((p) => /ORDER BY/.test(p.sql));
       expect(page, 'readPage sent no ORDER BY').toBeDefined();
-      const index = field === 'id' ? `${resource.table}_pkey` : `${resource.table}_${field}_sort`;
+      const index =
+        field === 'id'
+          ? `(${resource.table}_pkey|${resource.table}_live_idx)`
+          : `${resource.table}_${field}_sort`;
       expect(page!.plan, page!.sql).toMatch(new RegExp(`Index (Only )?Scan( Backward)? using ${index}\\b`));
       expect(page!.plan, page!.sql).not.toMatch(/Sort Key|Seq Scan/);
     },
@@ -102,9 +121,11 @@ describe('declared filters have an index', () => {
   it.each(filterCases.map((c) => [`${c.resource.name}.${c.field} ${c.condition}`, c] as const))(
     '%s: neither the page nor the count scans the table',
     async (_name, { resource, field, condition, value }) => {
+      // Page 2: a first page shorter than a page tells its total without a count (the tables are empty).
       const plans = await plansOf(resource, {
         search: `${field}:${value}`,
         searchFields: `${field}:${condition}`,
+        page: '2',
       });
       expect(plans.length).toBeGreaterThanOrEqual(2);
       for (const p of plans) expect(p.plan, p.sql).not.toMatch(/Seq Scan/);
