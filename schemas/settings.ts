@@ -46,7 +46,7 @@ export const oidcProviderSchema = z.object({
     .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/))
     .max(20)
     .default(['openid', 'email', 'profile'])
-    .transform((scopes) => (scopes.includes('openid') ? scopes : ['openid', ...scopes])),
+    .overwrite((scopes) => (scopes.includes('openid') ? scopes : ['openid', ...scopes])),
   /** The claim a new account's username is taken from (auto_create). */
   claim_username: z.string().trim().min(1).max(64).default('preferred_username'),
   /** An unknown subject gets a new account (a staff member with `default_role_ids` when there are any). */

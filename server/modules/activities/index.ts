@@ -40,6 +40,8 @@ const activitySchema = z.object({
   created_at: wireTime,
   created_by: z.string().nullable().optional(),
   updated_by: z.string().nullable().optional(),
+  /** The row's version (every engine table has one; a log row is written once, so it stays 1). */
+  version: z.int().optional(),
   subject: z
     .object({
       label: z.string().nullable().describe("the record's representation today; null once deleted"),

@@ -38,14 +38,14 @@ describe('fieldKind: zod type and metadata -> the lookup tables key', () => {
 });
 
 describe('listQuery', () => {
-  it('joins arrays for `in`, takes an explicit `field@condition`, drops empty values', () => {
+  it('an array is `in` (its values joined), takes an explicit `field@condition`, drops empty values', () => {
     expect(
       listQuery(describeResource(contacts), {
         filter: { 'age@<=': 40, role_ids: ['1', '2'], name: null, email: [] },
       }),
     ).toEqual({
       search: 'age:40;role_ids:1,2',
-      searchFields: 'age:<=;role_ids:=',
+      searchFields: 'age:<=;role_ids:in',
     });
   });
 
