@@ -25,7 +25,8 @@ export type MfaRequired = z.infer<typeof mfaRequiredSchema>;
 
 /**
  * The first step's answer for a user the `login.require_2fa` policy covers who has no second factor: the
- * `enrolment_token` is a Bearer token good for the TOTP enrolment calls alone; confirming answers the session.
+ * `enrolment_token` is a Bearer token good for the TOTP enrolment and passkey registration calls alone;
+ * confirming a TOTP code or registering a passkey with it answers the session.
  */
 export const mfaEnrolmentRequiredSchema = z.object({
   mfa_enrolment_required: z.literal(true),
@@ -116,6 +117,11 @@ export const passkeySchema = z.object({
   last_used_at: z.string().nullable(),
 });
 export type Passkey = z.infer<typeof passkeySchema>;
+/** `POST v1/user/passkeys`: the new passkey; with an enrolment token also the session, as the TOTP confirm. */
+export const passkeyRegisteredSchema = passkeySchema.extend({
+  access_token: z.string().optional(),
+  expires_at: z.string().nullable().optional(),
+});
 
 /** `POST v1/user/login/passkey/options`: with the first step's `mfa_token` for a second step. */
 export const passkeyLoginOptionsSchema = z.object({

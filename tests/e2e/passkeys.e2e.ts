@@ -92,4 +92,69 @@ describe('passkeys in the browser', () => {
     await page.getByRole('button', { name: `${authZh.passkey.delete} 笔记本` }).click();
     await page.getByText(authZh.passkey.none).waitFor();
   });
+
+  test('a staff member the 2FA policy covers enrols a passkey on the sign-in page and is signed in', async () => {
+    const username = `pe${Date.now().toString(36)}`;
+    const { username: adminName, password: adminPassword } = adminCredentials();
+    const adminToken = await apiSignIn(baseURL(), adminName, adminPassword);
+    const created = await apiFetch(baseURL(), 'POST', 'v1/user/users', {
+      token: adminToken,
+      body: { username, name: username, password: PASSWORD },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    // A staff record the account joins: the `staff` policy covers it.
+    const member = await apiFetch(baseURL(), 'POST', 'v1/user/staff', {
+      token: adminToken,
+      body: { name: username },
+    });
+    expect(member.status, await member.clone().text()).toBe(201);
+    const { invitation_url } = ((await member.json()) as { data: { invitation_url: string } }).data;
+    const joined = await apiFetch(baseURL(), 'POST', 'v1/user/join', {
+      token: await apiSignIn(baseURL(), username, PASSWORD),
+      body: { invitation: new URL(invitation_url).searchParams.get('invitation') },
+    });
+    expect(joined.status, await joined.clone().text()).toBe(200);
+
+    const setPolicy = async (policy: string) => {
+      const res = await apiFetch(baseURL(), 'POST', 'v1/settings/login', {
+        token: adminToken,
+        body: { require_2fa: policy },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    await setPolicy('staff');
+    try {
+      context = await newContext(browser, { baseURL: baseURL().replace('127.0.0.1', 'localhost') });
+      context.setDefaultTimeout(TIMEOUT);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+
+      await page.goto('/login?href=%2Faccount%2Fsecurity');
+      await page.getByRole('textbox', { name: authZh.fields.account }).fill(username);
+      await field(page, authZh.fields.password).fill(PASSWORD);
+      await page.getByRole('button', { name: authZh.login.submit, exact: true }).click();
+      await page.getByRole('heading', { name: authZh.mfa.enrol_title }).waitFor();
+      await page.getByRole('button', { name: authZh.passkey.enrol }).click();
+      await page.waitForURL((url) => url.pathname === '/account/security');
+      await page
+        .getByRole('list', { name: authZh.passkey.title })
+        .getByText(authZh.passkey.default_name, { exact: true })
+        .waitFor();
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      expect(credentials).toHaveLength(1);
+    } finally {
+      await setPolicy('none');
+    }
+  });
 });

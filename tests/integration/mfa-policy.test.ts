@@ -2,6 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/credentials/password.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app.ts';
+import { softPasskey } from '../helpers/softPasskey.ts';
 
 // Issue 31, item 3: login.require_2fa. A covered user without a second factor signs in only to enrol one.
 let t: TestApp;
@@ -49,7 +50,7 @@ describe('login.require_2fa', () => {
     expect(step).toEqual({
       mfa_enrolment_required: true,
       enrolment_token: expect.any(String),
-      methods: ['totp'],
+      methods: ['totp', 'passkey'],
     });
     const enrol = step.enrolment_token as string;
     // Good for nothing else.
@@ -88,5 +89,48 @@ describe('login.require_2fa', () => {
     await setPolicy('none');
     const after = (await post('/api/v1/user/login', { username: 'staffer', password: PASSWORD })).json().data;
     expect(after.access_token).toBeTruthy();
+  });
+
+  it('a covered user may enrol with a passkey instead: registering it spends the token and answers the session', async () => {
+    await setPolicy('staff');
+    await createUser('keyholder', { staff: true });
+    const step = (await post('/api/v1/user/login', { username: 'keyholder', password: PASSWORD })).json()
+      .data;
+    expect(step.methods).toContain('passkey');
+    const enrol = step.enrolment_token as string;
+
+    // app.inject sends Host: localhost:80, so the page's origin is http://localhost.
+    const key = softPasskey('http://localhost');
+    const options = await post('/api/v1/user/passkeys/options', {}, enrol);
+    expect(options.statusCode, options.body).toBe(200);
+    const registered = await post(
+      '/api/v1/user/passkeys',
+      { name: 'Security key', response: key.register(options.json().data) },
+      enrol,
+    );
+    expect(registered.statusCode, registered.body).toBe(201);
+    const answer = registered.json().data;
+    expect(answer).toMatchObject({ name: 'Security key', access_token: expect.any(String) });
+    expect((await t.request({ url: '/api/v1/user/profile', token: answer.access_token })).statusCode).toBe(
+      200,
+    );
+    // The sign-in's activity row says how the factor was enrolled.
+    const { rows } = await t.db.query<{ changes: unknown }>(
+      `SELECT a.changes FROM activity_logs a JOIN users u ON u.id = a.subject_id::bigint
+        WHERE u.username = 'keyholder' AND a.action = 'auth.login'`,
+    );
+    expect(JSON.stringify(rows.map((r) => r.changes))).toContain('passkey_enrolled');
+
+    // The token is spent: no second passkey, no TOTP, nothing else with it.
+    expect((await post('/api/v1/user/passkeys/options', {}, enrol)).statusCode).toBe(401);
+    expect((await post('/api/v1/user/2fa/totp', {}, enrol)).statusCode).toBe(401);
+    // The passkey list stays for signed-in users: the enrolment token never reads it.
+    expect((await t.request({ url: '/api/v1/user/passkeys', token: enrol })).statusCode).toBe(401);
+
+    // From now on keyholder signs in in two steps, with the passkey as the second.
+    const next = (await post('/api/v1/user/login', { username: 'keyholder', password: PASSWORD })).json()
+      .data;
+    expect(next).toMatchObject({ mfa_required: true, methods: expect.arrayContaining(['passkey']) });
+    await setPolicy('none');
   });
 });

@@ -42,16 +42,15 @@ export function registerCaptchaRoutes(scope: AuthScope): void {
       if (window.isExceeded) throw rateLimited(window.ttl);
 
       const code = await issueCode(db, { target: body, ip: request.ip });
-      // Reset and sign-in codes go only to an address that belongs to an enabled user; the answer is the same.
+      // Reset and sign-in codes go only to an address that belongs to an enabled user; the answer is the same,
+      // and so is the work after it: the delivery runs its steps on both paths and skips only the send.
       const isForExistingUser = body.scene === 'reset' || body.scene === 'login';
       const owner = isForExistingUser ? await findUserByAddress(db, body) : null;
-      if (!isForExistingUser || owner?.state) {
-        // Only once the answer has gone: started before, the delivery's first queries delayed the answer to
-        // a known address by milliseconds an unknown one never waited (bench/signin-timing.ts, issue 31).
-        reply.raw.once('close', () =>
-          deliverCodeInBackground(scope, { ...body, code, locale: request.locale }),
-        );
-      }
+      const deliverable = !isForExistingUser || Boolean(owner?.state);
+      // Only once the answer has gone: started before, the delivery's first queries delayed the answer.
+      reply.raw.once('close', () =>
+        deliverCodeInBackground(scope, { ...body, code, locale: request.locale }, { deliverable }),
+      );
       return ok({
         expires_in: CODE_TTL_MS / 1000,
         resend_in: LIMITS.captchaPerDestination.timeWindow / 1000,

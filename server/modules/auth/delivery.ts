@@ -22,15 +22,19 @@ export async function isChannelConfigured(ctx: DeliveryContext, channel: Channel
 }
 
 /**
- * Sends a code in the background. The caller answers at once, so the response time does not tell a known
- * address from an unknown one (only known addresses get mail for some scenes). A failure is logged without the
- * code or the full address.
+ * Runs a code's delivery in the background. The caller answers at once, so the response time does not tell a
+ * known address from an unknown one (only known addresses get mail for some scenes). `deliverable: false` (an
+ * unknown or disabled account asking for a reset or sign-in code) goes through the very same steps, the same
+ * database reads and the same rendering, and only skips the send: the work after the answer shares the
+ * database (PGlite's single connection) with the next request, so it must not differ either
+ * (bench/signin-timing.ts, issue 31). A failure is logged without the code or the full address.
  */
 export function deliverCodeInBackground(
   ctx: DeliveryContext,
-  message: { channel: Channel; to: string; scene: Scene; code: string; locale: Locale },
+  message: CodeMessage,
+  { deliverable }: { deliverable: boolean },
 ): void {
-  void deliverCode(ctx, message).catch((error: unknown) => {
+  void deliverCode(ctx, message, { deliverable }).catch((error: unknown) => {
     ctx.log.warn(
       {
         err: safeError(error),
@@ -43,15 +47,23 @@ export function deliverCodeInBackground(
   });
 }
 
-async function deliverCode(
+interface CodeMessage {
+  channel: Channel;
+  to: string;
+  scene: Scene;
+  code: string;
+  locale: Locale;
+}
+
+/**
+ * One code's delivery: reads the settings, resolves the channel and renders the message, then sends it when
+ * `deliverable`. Resolves once done (`deliverCodeInBackground` is the caller that does not wait).
+ * Example: `await deliverCode(ctx, { channel: 'sms', to, scene: 'reset', code, locale: 'en' }, { deliverable: false })`.
+ */
+export async function deliverCode(
   ctx: DeliveryContext,
-  {
-    channel,
-    to,
-    scene,
-    code,
-    locale,
-  }: { channel: Channel; to: string; scene: Scene; code: string; locale: Locale },
+  { channel, to, scene, code, locale }: CodeMessage,
+  { deliverable }: { deliverable: boolean },
 ): Promise<void> {
   const site = await getSettings(ctx.db, 'site');
   const params = {
@@ -65,21 +77,18 @@ async function deliverCode(
     if (!mailer) throw new Error('email is not configured');
     const message = await getSettings(ctx.db, 'message');
     const custom = message.templates[locale];
-    await mailer.send({
+    const mail = {
       to,
       subject: fill(custom?.code_subject || translate(locale, 'auth.mail.code_subject', params), params),
       text: fill(custom?.code_body || translate(locale, 'auth.mail.code_body', params), params),
-    });
+    };
+    if (deliverable) await mailer.send(mail);
     return;
   }
   const sms = await resolveSmsProvider(ctx);
   if (!sms) throw new Error('sms is not configured');
-  await sms.send({
-    to,
-    template: 'code',
-    params: { code },
-    text: translate(locale, 'auth.sms.code_body', params),
-  });
+  const text = translate(locale, 'auth.sms.code_body', params);
+  if (deliverable) await sms.send({ to, template: 'code', params: { code }, text });
 }
 
 /** Fills `{{name}}` in an administrator's template (the catalogue's own texts are already filled). */

@@ -153,6 +153,7 @@ export function registerMfaRoutes({ app, db, config }: AuthScope): void {
             tokenId: principal.enrolmentTokenId,
             userId: principal.userId,
             client: clientOf(request),
+            method: 'totp',
           })
         : null;
       if (session) await rememberDevice(db, { request, reply, userId: principal.userId });
@@ -185,9 +186,10 @@ export function registerMfaRoutes({ app, db, config }: AuthScope): void {
 
 /**
  * Access for the enrolment calls: a signed-in user, or the Bearer enrolment token of a user the
- * `login.require_2fa` policy covers (good for these calls alone; every other route sees no principal).
+ * `login.require_2fa` policy covers (good for these calls and the passkey registration alone; every other
+ * route sees no principal).
  */
-function enrolling(db: Queryable) {
+export function enrolling(db: Queryable) {
   return async (request: FastifyRequest): Promise<{ userId: string; enrolmentTokenId: string | null }> => {
     const principal = await request.principal();
     if (principal) return { userId: principal.userId, enrolmentTokenId: null };

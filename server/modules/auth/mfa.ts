@@ -53,7 +53,7 @@ export async function isCoveredByPolicy(db: Queryable, userId: string): Promise<
 
 /**
  * The user of a live enrolment token (the Bearer of a covered user who has no factor yet), or null. The
- * TOTP enrolment routes accept it in place of an access token; nothing else does.
+ * TOTP enrolment and passkey registration routes accept it in place of an access token; nothing else does.
  */
 export async function enrolmentUser(
   db: Queryable,
@@ -70,10 +70,18 @@ export async function enrolmentUser(
   return { userId: row.user_id, tokenId: row.id };
 }
 
-/** After an enrolment by enrolment token: spends it and opens the session the sign-in was waiting for. */
+/**
+ * After an enrolment by enrolment token (a TOTP confirmed or a passkey registered): spends it and opens the
+ * session the sign-in was waiting for. Null when the token was already spent.
+ */
 export async function finishEnrolment(
   db: Queryable,
-  { tokenId, userId, client }: { tokenId: string; userId: string; client: Client },
+  {
+    tokenId,
+    userId,
+    client,
+    method,
+  }: { tokenId: string; userId: string; client: Client; method: 'totp' | 'passkey' },
 ): Promise<TokenAnswer | null> {
   const { rows } = await db.query<{ remember: boolean }>(
     `UPDATE mfa_tokens SET used_at = now() WHERE id = $1 AND purpose = 'enrol' AND used_at IS NULL
@@ -86,7 +94,7 @@ export async function finishEnrolment(
     remember: rows[0].remember,
     client,
     action: 'auth.login',
-    changes: { remember: rows[0].remember, mfa: 'totp_enrolled' },
+    changes: { remember: rows[0].remember, mfa: `${method}_enrolled` },
   });
 }
 
@@ -126,7 +134,11 @@ export async function finishSignIn(
       return {
         isSignedIn: false,
         userId,
-        answer: { mfa_enrolment_required: true, enrolment_token: enrolmentToken, methods: ['totp'] },
+        answer: {
+          mfa_enrolment_required: true,
+          enrolment_token: enrolmentToken,
+          methods: ['totp', 'passkey'],
+        },
       };
     }
     return { isSignedIn: true, userId, answer: await openSession(db, input) };

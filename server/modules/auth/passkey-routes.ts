@@ -5,6 +5,7 @@ import {
   passkeyLoginOptionsSchema,
   passkeyLoginSchema,
   passkeyRegisterSchema,
+  passkeyRegisteredSchema,
   passkeyRenameSchema,
   passkeySchema,
   webauthnOptionsSchema,
@@ -20,6 +21,8 @@ import type { Queryable } from '../../db/index.ts';
 import { clientOf, perAddress, type AuthScope } from './context.ts';
 import { rememberDevice } from './device.ts';
 import { LIMITS } from './limits.ts';
+import { finishEnrolment } from './mfa.ts';
+import { enrolling } from './mfa-routes.ts';
 import {
   deletePasskey,
   listPasskeys,
@@ -52,7 +55,8 @@ export function registerPasskeyRoutes({ app, db, config }: AuthScope): void {
     config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
     tags: ['account'],
     summary: 'Options for navigator.credentials.create to register a passkey (a challenge for 5 minutes)',
-    access: requireUser,
+    description: 'An enrolment token (`login.require_2fa`) may call it in place of a session.',
+    access: enrolling(db),
     responses: { 200: webauthnOptionsSchema },
     handler: async ({ principal, request }) => {
       const user = await findUserById(db, principal.userId);
@@ -67,9 +71,12 @@ export function registerPasskeyRoutes({ app, db, config }: AuthScope): void {
     config: { rateLimit: perAddress('password', LIMITS.passwordPerAddress) },
     tags: ['account'],
     summary: "Register a passkey: the browser's answer to the options, and a name",
-    access: requireUser,
+    description:
+      'Called with an enrolment token (`login.require_2fa`), it spends the token and also answers the ' +
+      'session the sign-in was waiting for: `access_token` and `expires_at`, as the TOTP confirm does.',
+    access: enrolling(db),
     body: passkeyRegisterSchema,
-    responses: { 201: passkeySchema },
+    responses: { 201: passkeyRegisteredSchema },
     handler: async ({ body, principal, request, reply }) => {
       const passkey = await registerPasskey(db, {
         userId: principal.userId,
@@ -78,7 +85,16 @@ export function registerPasskeyRoutes({ app, db, config }: AuthScope): void {
         rp: await relyingParty(db, config, request),
         client: clientOf(request),
       });
-      return reply.code(201).send(ok(passkey));
+      const session = principal.enrolmentTokenId
+        ? await finishEnrolment(db, {
+            tokenId: principal.enrolmentTokenId,
+            userId: principal.userId,
+            client: clientOf(request),
+            method: 'passkey',
+          })
+        : null;
+      if (session) await rememberDevice(db, { request, reply, userId: principal.userId });
+      return reply.code(201).send(ok({ ...passkey, ...(session ?? {}) }));
     },
   });
 

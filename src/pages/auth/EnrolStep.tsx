@@ -3,13 +3,15 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, PublicLoading, TextField } from '../../public-ui/controls.tsx';
 import { httpClient } from '../../providers/httpClient.ts';
+import { isHttpError } from '../../providers/httpError.ts';
 import { keepEnrolledSession, type MfaChallenge } from '../../providers/session.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 
 /**
  * The enrolment a `login.require_2fa` policy demands before a session (issue 31): the authenticator's QR code
- * and a first code, with the enrolment token as the Bearer; then the recovery codes once, then `onDone`.
+ * and a first code, with the enrolment token as the Bearer; then the recovery codes once, then `onDone`. Or,
+ * beside it, a passkey registered with the same Bearer: its answer holds the session, then `onDone`.
  *
  * @example {challenge.enrolment_token ? <EnrolStep challenge={challenge} onDone={enter} onRestart={back} /> : null}
  */
@@ -28,7 +30,38 @@ export function EnrolStep({
   const [enrolment, setEnrolment] = useState<{ secret: string; qr_svg: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [value, setValue] = useState('');
+  const [isRegistering, setRegistering] = useState(false);
   const { setFormError } = form;
+  const canUsePasskey =
+    challenge.methods.includes('passkey') && typeof window !== 'undefined' && 'PublicKeyCredential' in window;
+
+  const registerPasskey = async () => {
+    setRegistering(true);
+    setFormError(null);
+    try {
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      const optionsJSON = await httpClient<Parameters<typeof startRegistration>[0]['optionsJSON']>(
+        'v1/user/passkeys/options',
+        { method: 'POST', body: {}, bearer },
+      );
+      const response = await startRegistration({ optionsJSON });
+      const data = await httpClient<{ access_token?: string }>('v1/user/passkeys', {
+        method: 'POST',
+        body: { name: t('auth.passkey.default_name'), response },
+        bearer,
+      });
+      if (!data.access_token) throw new Error('no session');
+      keepEnrolledSession(data.access_token, challenge.remember);
+      await onDone();
+    } catch (error) {
+      if (isHttpError(error)) {
+        const first = Object.values(error.errors)[0]?.[0];
+        setFormError(first ?? (error.message || t('auth.errors.generic')));
+      } else setFormError(t('auth.passkey.cancelled'));
+    } finally {
+      setRegistering(false);
+    }
+  };
 
   useEffect(() => {
     httpClient<{ secret: string; qr_svg: string }>('v1/user/2fa/totp', { method: 'POST', body: {}, bearer })
@@ -100,6 +133,19 @@ export function EnrolStep({
             onChange={(e) => setValue(e.target.value)}
             required
           />
+          {canUsePasskey ? (
+            <>
+              <p className="pu-text-2">{t('auth.passkey.enrol_hint')}</p>
+              <Button
+                type="button"
+                variant="outlined"
+                busy={isRegistering}
+                onClick={() => void registerPasskey()}
+              >
+                {t('auth.passkey.enrol')}
+              </Button>
+            </>
+          ) : null}
         </>
       ) : form.formError ? null : (
         <PublicLoading />
