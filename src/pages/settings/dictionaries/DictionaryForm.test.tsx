@@ -1,13 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, listEnvelope } from '../../../engine/testing/fakeFetch.ts';
 import { renderSettingsPage } from '../testing/renderSettingsPage.tsx';
+import { ADMIN_PROFILE } from '../../../engine/testing/renderEngine.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
+  Cookies.remove('access_token');
 });
 
 const EMPTY_ENTRY = 'Dictionary data label or value cannot be empty';
@@ -50,15 +53,19 @@ describe('dictionary entries, edited inline', () => {
       slug: 'gender',
       data: [{ label: 'Male', value: 'male', state: true, memo: '' }],
     };
+    // An administrator (the record page is the edit form only for a caller who may update).
+    Cookies.set('access_token', 'test-token');
     fakeFetch((call) =>
-      call.method === 'PATCH'
-        ? {
-            status: 422,
-            body: { code: 422, message: 'Invalid', errors: { 'data.0.value': [EMPTY_ENTRY] } },
-          }
-        : call.path.endsWith('/3')
-          ? { body: { code: 200, data: type } }
-          : { body: listEnvelope([type]) },
+      call.path.endsWith('/user/profile')
+        ? { body: { code: 200, data: ADMIN_PROFILE } }
+        : call.method === 'PATCH'
+          ? {
+              status: 422,
+              body: { code: 422, message: 'Invalid', errors: { 'data.0.value': [EMPTY_ENTRY] } },
+            }
+          : call.path.endsWith('/3')
+            ? { body: { code: 200, data: type } }
+            : { body: listEnvelope([type]) },
     );
     await renderSettingsPage({ path: '/settings/dictionaries/3' });
     const label = await screen.findByDisplayValue('Male');
