@@ -90,8 +90,18 @@ export function createFilesModule({ storage }: { storage?: FileStorage } = {}): 
         summary: 'Download a file (attachment)',
         params: idParams,
         query: FIELD_QUERY,
-        openapi: { produces: ['application/octet-stream'] },
-        responses: { 200: rawAnswer(wireJson(fileBytes('The file'))) },
+        // The file's own type (its sniffed MIME type), except types a browser would run (HTML, SVG, XML...),
+        // which go as application/octet-stream; always an attachment.
+        openapi: { produces: ['*/*'] },
+        responses: {
+          200: rawAnswer(
+            wireJson(
+              fileBytes(
+                "The file, as the file's own type, or application/octet-stream for types a browser would run",
+              ),
+            ),
+          ),
+        },
         handler: async ({ params, query, request, reply }) => {
           const principal = await requireStaff(request);
           const bound = fieldOfQuery(query);
