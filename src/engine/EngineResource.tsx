@@ -1,5 +1,6 @@
 import { createElement, lazy, useEffect } from 'react';
 import type { ReactNode } from 'react';
+import { Route } from 'react-router-dom';
 import {
   BasenameContextProvider,
   Resource as RaResource,
@@ -16,6 +17,7 @@ import { ResourceList } from './list/ResourceList.tsx';
 import type { ListView, ResourceView, ResourceViews } from './views.ts';
 import { withFieldAccess } from './data/withFieldAccess.ts';
 import { useFieldAccess } from '../providers/fieldAccess.ts';
+import { hasTrash } from './trash/trash.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -27,6 +29,8 @@ const ResourceEdit = lazy(() => import('./form/ResourceEdit.tsx').then((m) => ({
 const ResourceShow = lazy(() => import('./ResourceShow.tsx').then((m) => ({ default: m.ResourceShow })));
 // Those screens read the zod declarations (validation, payloads, defaults): they come with them, so a list
 // loads no zod (registry.ts gives lists plain descriptors).
+// The trash page (`<list path>/trash`) loads on its first visit.
+const TrashPage = lazy(() => import('./trash/TrashPage.tsx').then((m) => ({ default: m.TrashPage })));
 const SchemaView = lazy(() => import('./SchemaView.tsx').then((m) => ({ default: m.SchemaView })));
 
 const NO_OVERRIDES: Record<string, ResourceViews> = {};
@@ -43,7 +47,7 @@ const GENERATED: { list: ListView } & Required<Record<'create' | 'edit' | 'show'
 
 /**
  * The routes of one resource under a mount point (`/settings` by default): list at `<mount>/<name>`, then
- * `create`, `:id` (edit) and `:id/show`, each the override given in `overrides` (the admin app's table is src/admin/overrides.ts) or the
+ * `create`, `:id` (edit), `:id/show` and `trash` (trash/TrashPage.tsx, for a resource with a trash), each the override given in `overrides` (the admin app's table is src/admin/overrides.ts) or the
  * generated screen. Mount it
  * on a `<name>/*` route. It also tells react-admin about every registered resource (record representation,
  * which views exist), so references and links between resources resolve under the same mount point.
@@ -92,7 +96,11 @@ export function EngineResource({
         }
         show={withSchema(views.show)}
         recordRepresentation={representationField(resource)}
-      />
+      >
+        {views.list && hasTrash(resource) ? (
+          <Route path="trash" element={<TrashPage resource={resource} />} />
+        ) : null}
+      </RaResource>
     </BasenameContextProvider>
   );
 }

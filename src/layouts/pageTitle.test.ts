@@ -32,6 +32,14 @@ describe('pageTitleOf', () => {
     expect(pageTitleOf('/settings', t).crumbs.map((c) => c.label)).toEqual(['Settings', 'General']);
     expect(pageTitleOf('/settings/logs', t).title).toBe('Logs');
     expect(pageTitleOf('/settings/users', t).title).toBe('Users');
+    expect(pageTitleOf('/settings/roles/trash', t, { language: 'en' })).toEqual({
+      title: 'Trash',
+      crumbs: [
+        { label: 'Settings', to: '/settings' },
+        { label: 'Roles', to: '/settings/roles' },
+        { label: 'Trash' },
+      ],
+    });
   });
 
   it('names the account and dashboard pages', () => {

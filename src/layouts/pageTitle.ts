@@ -74,6 +74,7 @@ export function pageTitleOf(
     const noun = language.startsWith('en') ? one.charAt(0).toLowerCase() + one.slice(1) : one;
     return finish([root, page, { label: t('app.shell.create_title', { name: noun }) }]);
   }
+  if (id === 'trash' && resource) return finish([root, page, { label: t('engine.trash.title') }]);
   // Edit (`<id>`) and show (`<id>/show`) pages are both named by the record.
   void view;
   return finish([root, page, { label: recordLabel || `#${id}` }]);

@@ -21,6 +21,7 @@ const ADMIN_ROUTES = [
   '/settings',
   '/settings/modules',
   '/settings/dictionaries',
+  '/settings/dictionaries/trash',
   '/settings/resources',
   '/settings/staff',
   '/settings/staff/create',

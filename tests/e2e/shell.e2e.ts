@@ -32,6 +32,7 @@ const ROUTES = [
   '/settings/modules',
   '/settings/dictionaries',
   '/settings/dictionaries/create',
+  '/settings/dictionaries/trash',
   '/settings/resources',
   '/settings/staff',
   '/settings/staff/create',

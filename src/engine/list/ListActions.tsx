@@ -6,10 +6,11 @@ import { ExportButton } from '../csv/ExportButton.tsx';
 import { ImportButton } from '../csv/ImportButton.tsx';
 import { ColumnsButton, DensityButton } from './listLayout.tsx';
 import type { Ability } from '../data/useAbilities.ts';
+import { TrashButton } from '../trash/TrashButton.tsx';
 
 /**
  * The list's toolbar: add filter, the column chooser and the density toggle (for a table: `preferenceKey` is
- * its preferences' key; none for the phone's cards), create, export (current filters and sort), import.
+ * its preferences' key; none for the phone's cards), create, export (current filters and sort), import, and the trash (for a caller who may delete).
  */
 export function ListActions({
   resource,
@@ -35,6 +36,7 @@ export function ListActions({
       {hasCreate && can.create ? <CreateButton /> : null}
       {can.export ? <ExportButton resource={resource} /> : null}
       {can.import ? <ImportButton resource={resource} /> : null}
+      <TrashButton resource={resource} can={can} />
     </TopToolbar>
   );
 }

@@ -4,8 +4,9 @@ import { CreateButton, useResourceDefinition, useTranslate } from 'react-admin';
 import type { ResourceHeader as Resource } from '../../../resources/meta.ts';
 import { ImportButton } from '../csv/ImportButton.tsx';
 import type { Ability } from '../data/useAbilities.ts';
+import { TrashButton } from '../trash/TrashButton.tsx';
 
-/** The empty state of a list without any record: say so, and offer create and import. */
+/** The empty state of a list without any record: say so, and offer create, import and the trash (where deleted records may be). */
 export function ListEmpty({ resource, can }: { resource: Resource; can: Record<Ability, boolean> }) {
   const translate = useTranslate();
   const { hasCreate } = useResourceDefinition({ resource: resource.name });
@@ -16,6 +17,7 @@ export function ListEmpty({ resource, can }: { resource: Resource; can: Record<A
       </Typography>
       {hasCreate && can.create ? <CreateButton resource={resource.name} /> : null}
       {can.import ? <ImportButton resource={resource} /> : null}
+      <TrashButton resource={resource} can={can} />
     </Box>
   );
 }

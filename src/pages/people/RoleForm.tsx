@@ -1,16 +1,17 @@
 import { BooleanInput, NumberInput, SimpleForm, TextInput, required, useTranslate } from 'react-admin';
+import type { ReactElement } from 'react';
 import { DataScopeInput } from './DataScopeInput.tsx';
 import { PermissionTreeInput } from './PermissionTreeInput.tsx';
 
 /**
  * The role form: name, intro, sort, state, the data scope (with its departments for `custom`) and the whole
- * permission tree with each page's field access.
+ * permission tree with each page's field access. `toolbar` replaces react-admin's default (RoleEdit's delete).
  */
-export function RoleForm() {
+export function RoleForm({ toolbar }: { toolbar?: ReactElement } = {}) {
   const translate = useTranslate();
   const label = (field: string) => translate(`resources.roles.fields.${field}`);
   return (
-    <SimpleForm warnWhenUnsavedChanges>
+    <SimpleForm warnWhenUnsavedChanges {...(toolbar ? { toolbar } : {})}>
       <TextInput source="name" label={label('name')} validate={required()} />
       <TextInput source="intro" label={label('intro')} multiline minRows={2} />
       <NumberInput source="sort" label={label('sort')} min={0} />
