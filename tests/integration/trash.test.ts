@@ -3,6 +3,7 @@ import { createGadgetApp } from '../fixtures/engine-app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
 import { purgeTrash } from '../../server/engine/trash-purge.ts';
+import { multipartFile } from '../helpers/upload.ts';
 
 /**
  * The trash (issue 36, part T; contract "Nothing lost"): a delete of a soft-delete resource moves the record
@@ -131,6 +132,34 @@ describe('trash then restore', () => {
     expect(res.json()).toMatchObject({ code: 409, data: null, errors: { trashed_id: [held.id] } });
     expect(res.json().message).toContain('trash');
     expect(res.json().errors.sku).toEqual(['Taken by a record in the trash']);
+  });
+
+  it('an import never writes into a trashed record: a row naming one says it is in the trash, nothing written', async () => {
+    const held = await gadget({ sku: 'IMPORT-TRASHED' });
+    expect((await call('DELETE', `${GADGETS}/${String(held.id)}`)).statusCode).toBe(200);
+    const csv = `id,name,sku,price\r\n${String(held.id)},Revived,IMPORT-TRASHED,4\r\n`;
+    for (const qs of ['', '?upsert=sku']) {
+      const res = await t.request({
+        method: 'POST',
+        url: `${GADGETS}/import${qs}`,
+        token: admin,
+        ...multipartFile('gadgets.csv', Buffer.from(csv), 'text/csv'),
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      // Matched to no live record, the row is a new one whose SKU the trashed record still holds.
+      expect(res.json().errors).toMatchObject({ 'rows.2.trashed_id': [held.id] });
+      expect(res.json().errors['rows.2.sku']).toHaveLength(1);
+    }
+    const { rows } = await t.db.query<{ name: string; deleted_at: Date | null }>(
+      'SELECT name, deleted_at FROM gadgets WHERE id = $1',
+      [held.id],
+    );
+    expect(rows[0]).toMatchObject({ name: held.name });
+    expect(rows[0]!.deleted_at).not.toBeNull();
+    const live = await t.db.query(
+      "SELECT 1 FROM gadgets WHERE sku = 'IMPORT-TRASHED' AND deleted_at IS NULL",
+    );
+    expect(live.rows).toHaveLength(0);
   });
 
   it('refuses a delete while live records still refer to it, and lets a purge go only when none do', async () => {

@@ -17,6 +17,7 @@ import type { OperationContext } from '../context.ts';
 import { fieldForbidden, restrictedFields } from '../field-access.ts';
 import { publishManyChanged } from '../write/record-events.ts';
 import { fetchRecord, insertRecord, patchRecord } from '../write/record-writes.ts';
+import { liveSql } from '../scope.ts';
 import { idsInScope, isInScope, rowScope, scopeColumnsOf, UNRESTRICTED } from '../scope.ts';
 import type { RawQuery } from '../list/query.ts';
 import { withoutSystemKeys, withRules, writeSchemas } from '../../../resources/write.ts';
@@ -381,10 +382,13 @@ async function findExisting(
 ): Promise<Map<string, string>> {
   const wanted = [...new Set(values.filter((v) => v !== undefined && v !== null).map(String))];
   const out = new Map<string, string>();
+  // Live records only: a row matching a trashed one is a new record, whose unique values then collide with
+  // the trashed one's (the row's error says it is in the trash).
+  const live = liveSql(ctx.resource);
   for (let i = 0; i < wanted.length; i += 1000) {
     const chunk = wanted.slice(i, i + 1000);
     const { rows } = await ctx.db.query<{ id: string; v: string }>(
-      `SELECT "id", ${ident(field)}::text AS v FROM ${ident(ctx.resource.table)} WHERE ${ident(field)}::text IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})`,
+      `SELECT "id", ${ident(field)}::text AS v FROM ${ident(ctx.resource.table)} WHERE ${ident(field)}::text IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})${live ? ` AND ${live}` : ''}`,
       chunk,
     );
     for (const r of rows) out.set(String(r.v), String(r.id));
