@@ -93,7 +93,7 @@ describe('TrashPage', () => {
       return undefined;
     });
     await renderEngine({ path: '/settings/contacts/trash' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Delete Bob for good' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete for good: Bob' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Delete Bob for good?')).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
