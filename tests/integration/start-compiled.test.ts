@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { STAMP_FILE, fingerprintInputs, repoRoot } from '../../scripts/lib/frontend.ts';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { startServerProcess } from '../../bench/lib/serverProcess.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
 
 /**
@@ -49,8 +50,14 @@ describe('npm start runs the compiled server', () => {
       every: 100,
     });
     try {
-      expect(server.output()).toMatch(/"startup_ms":\d+/);
-      return server.output();
+      // The log goes out through an asynchronous destination: the startup line may follow "ready" by a moment.
+      return await eventually(
+        () => {
+          expect(server.output()).toMatch(/"startup_ms":\d+/);
+          return server.output();
+        },
+        { timeoutMs: 15_000, what: 'the startup log line' },
+      );
     } finally {
       await server.stop();
     }
