@@ -295,9 +295,10 @@ const TYPED = fc
   .filter((s) => s.trim() !== '');
 
 describe('generated filter strings with every separator', () => {
-  // A fixed seed: CI runs the same cases every time. A random one (-726696553) once failed the q search for
-  // ['a', ';'] after earlier cases; replaying it alone passed, so it is still to be understood.
-  const RUNS = { numRuns: 25, seed: 20261127 };
+  // A fixed seed: CI runs the same cases every time. The oracle reads live rows only: the cases above send
+  // gadgets to the trash, and a trashed row is out of every search (seed -726696553 once typed text that
+  // matched one, when this query still read the trash too).
+  const RUNS = { numRuns: 25, seed: -726696553 };
 
   async function everyGadget() {
     const { rows } = await t.db.query<{
@@ -306,7 +307,9 @@ describe('generated filter strings with every separator', () => {
       sku: string;
       description: string | null;
       email: string | null;
-    }>(`SELECT id::text AS id, name, sku, description, email FROM gadgets ORDER BY gadgets.id`);
+    }>(
+      `SELECT id::text AS id, name, sku, description, email FROM gadgets WHERE deleted_at IS NULL ORDER BY gadgets.id`,
+    );
     return rows;
   }
   const contains = (haystack: string | null, needle: string) =>
