@@ -1,6 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, TextField } from '../../public-ui/controls.tsx';
+import { AppLink } from '../../navigation/navigation.tsx';
+import { Alert, Button, Spinner, TextField } from '../../public-ui/controls.tsx';
 import { preloadAuthSchemas } from './loadAuthSchemas.ts';
 import type { useAuthForm } from './useAuthForm.ts';
 
@@ -97,5 +98,42 @@ export function PasswordPairFields({
         required
       />
     </>
+  );
+}
+
+/**
+ * What a sign-in page shows while it finishes a return from an outside provider (WeChat, OpenID): a
+ * spinner with `label`, or the reason it failed and the way back to the sign-in form.
+ *
+ * @example
+ * return <SignInReturnStatus error={error} label={t('auth.oidc.signing_in')} backTo="/login" />;
+ */
+export function SignInReturnStatus({
+  error,
+  label,
+  backTo,
+}: {
+  error: string | null;
+  label: string;
+  backTo: string;
+}) {
+  const { t } = useTranslation();
+  if (error) {
+    return (
+      <div className="pu-stack-2">
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+        <AppLink className="pu-link" to={backTo} replace>
+          {t('auth.wechat.back_to_login')}
+        </AppLink>
+      </div>
+    );
+  }
+  return (
+    <div className="pu-row pu-row-center" role="status">
+      <Spinner size="small" />
+      <p className="pu-plain">{label}</p>
+    </div>
   );
 }

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SignInReturnStatus } from '../AuthFormParts.tsx';
 import { isHttpError } from '../../../providers/httpError.ts';
 import { signInWithOidcTicket, type MfaChallenge } from '../../../providers/session.ts';
-import { Alert, Spinner } from '../../../public-ui/controls.tsx';
-import { AppLink } from '../../../navigation/navigation.tsx';
 import { REMEMBER_KEY } from './oidcReturn.ts';
 
 /**
@@ -46,24 +45,7 @@ export function OidcReturn({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ticket]);
 
-  if (error) {
-    return (
-      <div className="pu-stack-2">
-        <Alert severity="error" role="alert">
-          {error}
-        </Alert>
-        <AppLink className="pu-link" to={backTo} replace>
-          {t('auth.wechat.back_to_login')}
-        </AppLink>
-      </div>
-    );
-  }
-  return (
-    <div className="pu-row pu-row-center" role="status">
-      <Spinner size="small" />
-      <p className="pu-plain">{t('auth.oidc.signing_in')}</p>
-    </div>
-  );
+  return <SignInReturnStatus error={error} label={t('auth.oidc.signing_in')} backTo={backTo} />;
 }
 
 /** One sign-in per ticket and page load: StrictMode's second effect (development) gets the same answer. */

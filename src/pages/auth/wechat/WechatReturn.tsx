@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SignInReturnStatus } from '../AuthFormParts.tsx';
 import { safeHref } from '../../../lib/safeHref.ts';
-import { Alert, Spinner } from '../../../public-ui/controls.tsx';
 import { MuiThemeRoot } from '../../../theme/MuiThemeRoot.tsx';
 import { isHttpError } from '../../../providers/httpError.ts';
-import { AppLink, useNavigation } from '../../../navigation/navigation.tsx';
+import { useNavigation } from '../../../navigation/navigation.tsx';
 import { WechatRegisterForm } from './WechatRegisterForm.tsx';
 import { isTicket, storeSession, wechatLogin } from './wechatApi.ts';
 import type { WechatTicket, WechatToken } from './wechatApi.ts';
@@ -60,22 +60,5 @@ export function WechatReturn({ code, state, href }: { code: string; state: strin
       </MuiThemeRoot>
     );
   }
-  if (error) {
-    return (
-      <div className="pu-stack-2">
-        <Alert severity="error" role="alert">
-          {error}
-        </Alert>
-        <AppLink className="pu-link" to={backToLogin} replace>
-          {t('auth.wechat.back_to_login')}
-        </AppLink>
-      </div>
-    );
-  }
-  return (
-    <div className="pu-row pu-row-center" role="status">
-      <Spinner size="small" />
-      <p className="pu-plain">{t('auth.wechat.signing_in')}</p>
-    </div>
-  );
+  return <SignInReturnStatus error={error} label={t('auth.wechat.signing_in')} backTo={backToLogin} />;
 }
