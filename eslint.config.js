@@ -53,7 +53,8 @@ const LAYERS = [
   },
   { type: 'src-engine', pattern: 'src/engine/**' },
   // The frames pages render in: they know no page (a page's shared piece moves down to base).
-  { type: 'src-layouts', pattern: 'src/layouts/**' },
+  // The command palette (src/palette) is part of the frame: every layout's app bar opens it.
+  { type: 'src-layouts', pattern: ['src/layouts/**', 'src/palette/**'] },
   // The router (src/AppRoutes.tsx), pages, the admin app (and its override table): the screens, on top.
   { type: 'src-app', pattern: 'src/**' },
 ];

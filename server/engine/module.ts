@@ -5,6 +5,7 @@ import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv/jobs.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { registerExplainRoute } from './explain.ts';
+import { registerSearchRoute } from './search.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
@@ -48,6 +49,8 @@ export function createResourcesModule({
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
       registerExplainRoute(app, { db: ctx.db });
+      // GET v1/search over these resources (the command palette).
+      registerSearchRoute(app, { db: ctx.db, resources, hooks });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
       registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.

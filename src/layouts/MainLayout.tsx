@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { PaletteButton } from '../palette/PaletteButton.tsx';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
 import { PageHeader } from './PageHeader.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.tsx';
@@ -50,6 +51,7 @@ export function MainLayout({ children, languageSwitcher, accountMenu, isStaff = 
               {t('app.nav.settings')}
             </Button>
           ) : null}
+          <PaletteButton />
           {languageSwitcher}
           <ThemeToggle />
           {accountMenu}

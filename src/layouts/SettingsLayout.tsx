@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { PaletteButton } from '../palette/PaletteButton.tsx';
 import { WIDE_SCREEN_QUERY } from '../lib/device.ts';
 import { useSiteConfig } from '../providers/useSiteConfig.ts';
 import { useSidebarCollapsed } from '../theme/preferences.ts';
@@ -102,6 +103,7 @@ export function SettingsLayout({ languageSwitcher }: { languageSwitcher: ReactNo
           <Typography variant="h6" component="p" noWrap sx={{ flex: 1 }}>
             {siteName || t('app.settings.title')}
           </Typography>
+          <PaletteButton />
           {languageSwitcher}
           <ThemeToggle />
           <Tooltip title={t('app.settings.close')}>
