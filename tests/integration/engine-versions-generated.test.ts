@@ -30,6 +30,7 @@ const STEPS = bySize({ full: 24, sample: 10 });
 let t: TestApp;
 let token: string;
 const cases: Record<string, number> = {};
+const conflictCount: Record<string, number> = {};
 
 beforeAll(async () => {
   const fixtures = {
@@ -43,7 +44,8 @@ beforeAll(async () => {
 afterAll(async () => {
   console.info(
     `[versions] seed ${SEED}, ${STEPS} steps per resource (${generatedCases}); generated cases: ${JSON.stringify(cases)} ` +
-      `(total ${Object.values(cases).reduce((a, b) => a + b, 0)})`,
+      `(total ${Object.values(cases).reduce((a, b) => a + b, 0)}); 409s seen: ` +
+      `${Object.values(conflictCount).reduce((a, b) => a + b, 0)}`,
   );
   await t.close();
 });
@@ -70,8 +72,33 @@ async function call(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: obj
 const api = (r: Resource) => `/api/${r.endpoint}`;
 const updatable = registry.filter((r) => hasOperation(r, 'update') && hasOperation(r, 'read'));
 
+type Writable = { field: FieldInfo; valueOf: (n: number) => unknown };
+
+/** The plain fields a write may set (text, integers: no uniqueness, dictionary, relation or enum). */
+function plainFields(r: Resource): Writable[] {
+  return fieldsOf(r)
+    .filter(
+      (f) =>
+        f.isColumn &&
+        !f.meta.unique &&
+        !f.meta.readOnly &&
+        !f.meta.writeOnly &&
+        !f.meta.dictionary &&
+        !f.meta.relation &&
+        f.enumValues.length === 0,
+    )
+    .flatMap((f): Writable[] => {
+      if ((f.kind === 'string' || f.kind === 'text') && f.schema.safeParse('v-1').success)
+        return [{ field: f, valueOf: (n) => `v-${n}` }];
+      // An integer named like an id (a department's parent_id) points somewhere: not a plain value.
+      if (f.kind === 'int' && !f.name.endsWith('_id') && f.schema.safeParse(1000).success)
+        return [{ field: f, valueOf: (n) => n % 1000 }];
+      return [];
+    });
+}
+
 /** The field each write sets: plain text, else an integer, from the definition; null: writes carry nothing. */
-function fieldToWrite(r: Resource): { field: FieldInfo; valueOf: (n: number) => unknown } | null {
+function fieldToWrite(r: Resource): Writable | null {
   const plain = fieldsOf(r).filter(
     (f) =>
       f.isColumn &&
@@ -137,25 +164,40 @@ describe('concurrent writers with versions, per resource', () => {
       let current = start.version;
       const known = { A: start.version, B: start.version };
       let writes = 0;
+      let conflicts = 0;
+      // Besides the chosen field, a write sets each other plain field half the time: a restore then has
+      // several fields to bring back.
+      const others = plainFields(r).filter((o) => o.field.name !== name);
       const write = (client: 'A' | 'B') => {
         writes += 1;
         const value = chosen ? chosen.valueOf(SEED * 1000 + writes) : null;
-        const body = { ...(name ? { [name]: value } : {}), version: known[client] };
+        const extra = Object.fromEntries(
+          others.filter(() => next() < 0.5).map((o) => [o.field.name, o.valueOf(writes * 7 + 1)]),
+        );
+        const body = { ...extra, ...(name ? { [name]: value } : {}), version: known[client] };
         return { client, value, over: known[client], sent: call('PATCH', url, body) };
       };
-      const settle = async (w: ReturnType<typeof write>): Promise<boolean> => {
-        const res = await w.sent;
+      // The whole record as of each acknowledged version: a 409 must carry one that was current meanwhile.
+      const recordAt = new Map<number, Rec>([[start.version, start]]);
+      const answer = async (w: ReturnType<typeof write>) => ({ w, res: await w.sent });
+      const settle = ({ w, res }: Awaited<ReturnType<typeof answer>>, currentBefore: number): boolean => {
         const data = res.body.data as Rec;
         if (res.status === 200) {
           expect(w.over, `${r.name}: a write over ${w.over} won while ${current} was current`).toBe(current);
           expect(data.version).toBe(current + 1);
           current = data.version;
           valueAt.set(current, w.value);
+          recordAt.set(current, data);
           if (name) expect(data[name]).toEqual(w.value);
         } else {
           expect(res.status, JSON.stringify(res.body)).toBe(409);
           expect(Object.keys(res.body.errors ?? {})).toEqual(['version']);
           expect(w.over).not.toBe(data.version);
+          // The then-current record: a version current between the send and the answer, as it was stored.
+          expect(data.version).toBeGreaterThanOrEqual(currentBefore);
+          expect(data.version).toBeLessThanOrEqual(current);
+          expect(data, `${r.name}: the 409 of a write over ${w.over}`).toEqual(recordAt.get(data.version));
+          conflicts += 1;
         }
         known[w.client] = data.version;
         return res.status === 200;
@@ -167,18 +209,22 @@ describe('concurrent writers with versions, per resource', () => {
           const read = await call('GET', url);
           known[client] = (read.body.data as Rec).version;
         } else if (roll < 0.6) {
-          await settle(write(client));
+          const before = current;
+          settle(await answer(write(client)), before);
         } else {
-          // Both at once: over the same version exactly one wins.
+          // Both at once: over the same version exactly one wins. Winners are settled first (the oracle's
+          // order of acknowledged versions), then the 409s, each checked against what was current meanwhile.
           const same = known.A === known.B;
-          const both = [write('A'), write('B')];
-          const won = [];
-          for (const w of both) won.push(await settle(w));
+          const before = current;
+          const both = await Promise.all([answer(write('A')), answer(write('B'))]);
+          both.sort((x, y) => Number(x.res.status !== 200) - Number(y.res.status !== 200));
+          const won = both.map((a) => settle(a, before));
           if (same) expect(won.filter(Boolean)).toHaveLength(1);
         }
         cases[r.name] = (cases[r.name] ?? 0) + 1;
       }
 
+      conflictCount[r.name] = conflicts;
       // The record holds the last acknowledged write; a stale write left nothing behind.
       const end = (await call('GET', url)).body.data as Rec;
       expect(end.version).toBe(current);
@@ -204,6 +250,12 @@ describe('concurrent writers with versions, per resource', () => {
         const data = restored.body.data as Rec;
         expect(data.version).toBe(current + 1);
         if (name) expect(data[name]).toEqual(valueAt.get(target));
+        // Every field the caller may write holds that version's value.
+        const then = recordAt.get(target)!;
+        for (const f of fieldsOf(r)) {
+          if (f.meta.readOnly || f.meta.writeOnly || !(f.name in then)) continue;
+          expect(data[f.name], `${r.name}.${f.name} restored to version ${target}`).toEqual(then[f.name]);
+        }
         cases[r.name] = (cases[r.name] ?? 0) + 1;
       }
     }, 120_000);
