@@ -13,6 +13,7 @@ export const departmentNodeSchema = z.object({
   value: z.string(),
   sort: z.number().int(),
   state: z.boolean(),
+  version: z.number().int().optional().describe('the version an edit sends back (PATCH `version`)'),
   // The JSON Schema stays flat (a recursive one would need a named component); the type below recurses.
   children: z.array(z.looseObject({}).describe('Department nodes, the same shape')),
 });

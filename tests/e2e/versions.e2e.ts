@@ -4,6 +4,8 @@ import engineEn from '../../locales/en/engine.json';
 import raEn from '../../locales/en/ra.json';
 import engine from '../../locales/zh-CN/engine.json';
 import ra from '../../locales/zh-CN/ra.json';
+import resourcesZh from '../../locales/zh-CN/resources.json';
+import shell from '../../locales/zh-CN/system-shell.json';
 import { FIXTURE_LABELS } from '../fixtures/registry.ts';
 import { apiData, apiSignIn } from './helpers/api.ts';
 import { launchBrowser, signIn } from './helpers/browser.ts';
@@ -111,4 +113,94 @@ describe('versions on the generated edit page', () => {
     await expect.poll(() => gadget(id)).toMatchObject({ name: 'V original', price: 1, version: 4 });
     await history.locator('li[data-version="4"]').waitFor();
   });
+});
+
+// The role screen (hand-written, RoleEdit) has what the generated edit page has: two users in two browser
+// contexts see "<name> is editing" of each other, a save by one shows the other the saved-elsewhere notice
+// at once, a stale save shows the conflict view, and the history panel restores a version behind its confirm.
+const roleFields = resourcesZh.roles.fields;
+
+describe('versions on the role screen', () => {
+  test('presence, the saved-elsewhere notice, the conflict view and history restore', async () => {
+    const run = Date.now();
+    const created = await apiData(server.baseURL, 'POST', 'v1/user/roles', {
+      token,
+      body: { name: `版本角色${run}`, intro: 'first', state: true, permissions: { menu_ids: [] } },
+    });
+    expect(created.status).toBe(201);
+    const roleId = (created.data as { id: string }).id;
+    // A second administrator: an account that joins a staff record with is_admin.
+    const other = { username: `editor${run}`, password: 'Second-editor-pass-2026' };
+    const user = await apiData(server.baseURL, 'POST', 'v1/user/users', {
+      token,
+      body: { ...other, name: '第二编辑' },
+    });
+    expect(user.status).toBe(201);
+    const staff = await apiData(server.baseURL, 'POST', 'v1/user/staff', {
+      token,
+      body: { name: `第二编辑${run}`, is_admin: 1 },
+    });
+    expect(staff.status).toBe(201);
+    const otherToken = await apiSignIn(server.baseURL, other.username, other.password);
+    const invitation = new URL((staff.data as { invitation_url: string }).invitation_url).searchParams.get(
+      'invitation',
+    );
+    const joined = await apiData(server.baseURL, 'POST', 'v1/user/join', {
+      token: otherToken,
+      body: { invitation },
+    });
+    expect(joined.status).toBeLessThan(300);
+
+    const mine = await editor(false);
+    const context = await browser.newContext({ baseURL: server.baseURL, locale: 'en-US' });
+    contexts.push(context);
+    const theirs = await context.newPage();
+    theirs.setDefaultTimeout(20_000);
+    await signIn(theirs, other);
+    await mine.goto(`/settings/roles/${roleId}`);
+    await theirs.goto(`/settings/roles/${roleId}`);
+    const step = (what: string) => console.info(`[role versions] ${what}`);
+    step('both forms open');
+    // Each sees the other editing.
+    const [, editing] = engine.versions.editing.split('}}');
+    await mine.getByText(new RegExp(`${editing!.trim()}$`)).waitFor();
+    await theirs.getByText(new RegExp(`${editing!.trim()}$`)).waitFor();
+
+    step('presence seen both ways');
+    // They save first; this form hears of it before trying to save.
+    await theirs.getByRole('textbox', { name: label(roleFields.intro) }).fill('theirs');
+    await theirs.getByRole('button', { name: ra.action.save }).click();
+    await mine.getByText(shell.events.changed).waitFor();
+
+    step('saved-elsewhere notice seen');
+    // This form still holds version 1: its save is the conflict view; theirs is taken for the intro, the
+    // name typed here is kept, and the form saves over version 2.
+    await mine.getByRole('textbox', { name: label(roleFields.name) }).fill(`版本角色${run}!`);
+    await mine.getByRole('textbox', { name: label(roleFields.intro) }).fill('mine');
+    await mine.getByRole('button', { name: ra.action.save }).click();
+    const conflict = mine.getByTestId('version-conflict');
+    await conflict.getByText(engine.versions.conflict_title).waitFor();
+    await conflict
+      .locator('tr[data-field="intro"]')
+      .getByRole('button', { name: engine.versions.take_theirs })
+      .click();
+    await mine.getByRole('button', { name: ra.action.save }).click();
+    const role = async () =>
+      (await apiData(server.baseURL, 'GET', `v1/user/roles/${roleId}`, { token })).data as Record<
+        string,
+        unknown
+      >;
+    await expect.poll(role).toMatchObject({ name: `版本角色${run}!`, intro: 'theirs', version: 3 });
+
+    step('conflict resolved and saved');
+    // History: restore version 1 behind the confirm.
+    await mine.goto(`/settings/roles/${roleId}`);
+    const history = mine.getByRole('region', { name: engine.versions.history });
+    const first = history.locator('li[data-version="1"]');
+    await first.getByRole('button', { name: engine.versions.restore }).click();
+    await mine.getByText(t(engine.versions.restore_confirm_title, { version: 1 })).waitFor();
+    await mine.getByRole('button', { name: ra.action.confirm }).click();
+    await mine.getByText(t(engine.versions.restored, { version: 1 })).waitFor();
+    await expect.poll(role).toMatchObject({ name: `版本角色${run}`, intro: 'first', version: 4 });
+  }, 240_000);
 });

@@ -39,8 +39,9 @@ export async function readDepartmentTree(db: Queryable): Promise<DepartmentNode[
     name: string;
     sort: number;
     state: boolean;
+    version: number;
   }>(departments, {
-    columns: ['id', 'parent_id', 'name', 'sort', 'state'],
+    columns: ['id', 'parent_id', 'name', 'sort', 'state', 'version'],
     orderBy: [
       ['sort', 'asc'],
       ['id', 'asc'],
@@ -51,7 +52,7 @@ export async function readDepartmentTree(db: Queryable): Promise<DepartmentNode[
 
 /** Builds the nested tree; a node whose superior is missing (or in a cycle) is shown at the root. */
 export function nest(
-  rows: { id: string; parent_id: string; name: string; sort: number; state: boolean }[],
+  rows: { id: string; parent_id: string; name: string; sort: number; state: boolean; version?: number }[],
 ): DepartmentNode[] {
   const nodes = new Map<string, DepartmentNode>();
   for (const r of rows) {
@@ -63,6 +64,7 @@ export function nest(
       value: id,
       sort: Number(r.sort),
       state: r.state,
+      ...(r.version === undefined ? {} : { version: Number(r.version) }),
       children: [],
     });
   }

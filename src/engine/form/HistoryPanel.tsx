@@ -3,25 +3,29 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Confirm, useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
-import type { Identifier } from 'react-admin';
+import type { Identifier, RaRecord } from 'react-admin';
 import type { Resource } from '../../../resources/define.ts';
 import type { HistoryEntry, HistoryParams } from '../data/dataProvider.ts';
+import { findDescriptor, representationField } from '../data/registry.ts';
 import { useAbilities } from '../data/useAbilities.ts';
 import { schemaFields } from './schemaFields.ts';
 
 const PAGE = 10;
 
 interface HistoryProvider {
+  getMany(name: string, params: { ids: Identifier[] }): Promise<{ data: RaRecord[] }>;
   getHistory(name: string, params: HistoryParams): Promise<{ data: HistoryEntry[]; total: number }>;
   restoreVersion(name: string, params: { id: Identifier; version: number }): Promise<unknown>;
 }
 
 /**
  * A record's history under its edit or show page (`GET <path>/<id>/history`): each version newest first with
- * who, when and the fields it changed (labels from the catalogue, old -> new), and, for callers who may
+ * who, when and the fields it changed (labels from the catalogue, old -> new; a reference by its record's
+ * representation, as the activity log names it, read with the caller's own access: an id it may not read, or
+ * of a record gone for good, stays an id), and, for callers who may
  * update, "Restore this version" behind a confirm. Older versions load on demand.
  *
  * @example
@@ -48,6 +52,45 @@ export function HistoryPanel({ resource, id }: { resource: Resource; id: Identif
       translate(`resources.${resource.name}.fields.${f.name}`, { _: f.name }),
     ]),
   );
+  // References by label: the ids each reference field's changes mention, read from their resource.
+  const relations = new Map(
+    schemaFields(resource)
+      .filter((f) => f.meta.relation)
+      .map((f) => [f.name, f.meta.relation!.resource] as const),
+  );
+  const mentioned = new Map<string, Set<string>>();
+  for (const entry of data?.data ?? [])
+    for (const [field, pair] of Object.entries(entry.changes ?? {})) {
+      const target = relations.get(field);
+      if (!target || !findDescriptor(target)) continue;
+      const ids = mentioned.get(target) ?? new Set<string>();
+      for (const side of pair)
+        for (const v of Array.isArray(side) ? side : [side]) if (v != null) ids.add(String(v));
+      mentioned.set(target, ids);
+    }
+  const targets = [...mentioned].filter(([, ids]) => ids.size > 0);
+  const names = useQueries({
+    queries: targets.map(([target, ids]) => ({
+      queryKey: [target, 'getMany', { ids: [...ids].sort() }, 'history-names'],
+      queryFn: async () => {
+        const rep = representationField(findDescriptor(target)!);
+        const { data: records } = await provider.getMany(target, { ids: [...ids] });
+        return new Map(records.map((r) => [String(r.id), String(r[rep] ?? r.id)]));
+      },
+      retry: false,
+    })),
+  });
+  const labelOf = (field: string, value: unknown): string | undefined => {
+    const target = relations.get(field);
+    const index = targets.findIndex(([name]) => name === target);
+    return index < 0 ? undefined : names[index]?.data?.get(String(value));
+  };
+  const showField = (field: string, value: unknown): string => {
+    if (!relations.has(field) || value === null || value === undefined) return show(value);
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.length) return show(value);
+    return values.map((v) => labelOf(field, v) ?? String(v)).join(', ');
+  };
   const show = (value: unknown): string => {
     if (value === null || value === undefined || value === '') return translate('engine.versions.empty');
     if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
@@ -111,7 +154,9 @@ export function HistoryPanel({ resource, id }: { resource: Resource; id: Identif
                   <Typography key={field} component="li" variant="body2" sx={{ wordBreak: 'break-word' }}>
                     <strong>{labels.get(field) ?? field}</strong>
                     {': '}
-                    {entry.action === 'create' ? show(after) : `${show(before)} → ${show(after)}`}
+                    {entry.action === 'create'
+                      ? showField(field, after)
+                      : `${showField(field, before)} → ${showField(field, after)}`}
                   </Typography>
                 ))}
               </Box>

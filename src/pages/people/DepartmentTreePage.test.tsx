@@ -5,6 +5,7 @@ import Cookies from 'js-cookie';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n, loadAdminMessages } from '../../i18n/i18n.ts';
 import { STAFF_INCLUDE, profileKey } from '../../providers/profile.ts';
+import { MemoryRouter } from 'react-router-dom';
 import { DepartmentTreePage } from './DepartmentTreePage.tsx';
 
 const reply = (body: unknown, status = 200) =>
@@ -55,7 +56,9 @@ function renderPage() {
   client.setQueryData(profileKey(STAFF_INCLUDE), { id: '1', username: 'a', staff: { id: '1', is_admin: 1 } });
   return render(
     <QueryClientProvider client={client}>
-      <DepartmentTreePage />
+      <MemoryRouter>
+        <DepartmentTreePage />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }

@@ -14,6 +14,8 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../components/DataState.tsx';
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
+import { Link } from 'react-router-dom';
 import { DepartmentDialog } from './DepartmentDialog.tsx';
 import { useDepartmentTree, type DepartmentNode } from './useDepartmentTree.ts';
 
@@ -21,15 +23,22 @@ type Tree = ReturnType<typeof useDepartmentTree>;
 
 /**
  * `/settings/departments`: the department tree (`GET v1/user/department/tree`) with add-child, edit, move
- * and delete on every node. The view of useDepartmentTree.
+ * and delete on every node, and the link to the departments' trash (`/settings/departments/trash`) for a
+ * caller who may delete them. The view of useDepartmentTree.
  */
 export function DepartmentTreePage() {
   const { t } = useTranslation();
   const tree = useDepartmentTree();
+
   return (
     <Paper sx={{ p: 2 }}>
       <Stack direction="row" alignItems="center" sx={{ mb: 2 }}>
         <span style={{ flexGrow: 1 }} />
+        {tree.canDelete ? (
+          <Button component={Link} to="/settings/departments/trash" startIcon={<RestoreFromTrashIcon />}>
+            {t('engine.trash.open')}
+          </Button>
+        ) : null}
         {tree.canCreate ? (
           <Button startIcon={<AddIcon />} variant="contained" onClick={tree.openAddRoot}>
             {t('settings.people.departments.add_root')}

@@ -45,6 +45,7 @@ export function useDepartmentTree() {
     parent_id: node.parent_id,
     sort: node.sort,
     state: node.state,
+    ...(node.version === undefined ? {} : { version: node.version }),
   });
   const newUnder = (parentId: string): DepartmentDraft => ({
     name: '',

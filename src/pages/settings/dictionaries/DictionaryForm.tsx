@@ -12,12 +12,18 @@ export function DictionaryForm({
   isEdit,
   draftKey,
   toolbarExtra,
+  notice,
+  keepTyped = false,
 }: {
   resource: Resource;
   isEdit: boolean;
   /** Unsaved values are kept under this key (edit pages are kept alive, spec 2). */
   draftKey: string;
   toolbarExtra?: ReactNode;
+  /** Shown at the top of the form (the version conflict after a stale save). */
+  notice?: ReactNode;
+  /** Keep typed values when the record is replaced (after a stale save's 409). */
+  keepTyped?: boolean;
 }) {
   const translate = useTranslate();
   const resolver = useMemo(() => zodResolver({ resource, translate, isEdit }), [resource, translate, isEdit]);
@@ -26,6 +32,7 @@ export function DictionaryForm({
       resolver={resolver}
       warnWhenUnsavedChanges
       defaultValues={isEdit ? undefined : { data: [] }}
+      resetOptions={keepTyped ? { keepDirtyValues: true } : undefined}
       toolbar={
         <Toolbar>
           <SaveButton alwaysEnable={!isEdit} />
@@ -34,6 +41,7 @@ export function DictionaryForm({
       }
     >
       <DraftKeeper draftKey={draftKey} secretFields={[]} needsRecord={isEdit} />
+      {notice}
       <TextInput source="name" isRequired />
       <TextInput source="slug" isRequired helperText="settings.dictionaries.slug_help" />
       <DictionaryDataInput />
