@@ -1,6 +1,7 @@
 import { Edit, useGetRecordId } from 'react-admin';
 import type { Resource } from '../../../../resources/define.ts';
 import { DeleteRecordButton } from '../../../engine/form/DeleteRecordButton.tsx';
+import { RecordCrumb } from '../../../engine/RecordCrumb.tsx';
 import { describeResource } from '../../../engine/data/descriptor.ts';
 import { draftStore } from '../../../engine/form/draftStore.ts';
 import { formPayload } from '../../../engine/form/formPayload.ts';
@@ -19,6 +20,8 @@ export function DictionaryEdit({ resource }: { resource: Resource }) {
       mutationOptions={{ onSuccess }}
       transform={(values: Record<string, unknown>) => formPayload({ resource, values, isEdit: true })}
     >
+      {/* The title and breadcrumb name the dictionary, not "#<id>". */}
+      <RecordCrumb resource={describeResource(resource)} />
       <DictionaryForm
         resource={resource}
         isEdit
