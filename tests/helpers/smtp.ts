@@ -22,7 +22,15 @@ export interface TestSmtp {
  * A real SMTP server on loopback (the `smtp-server` package) that keeps every message it receives, for tests
  * that read a code from the mail. Example: `const smtp = await startSmtp(); createTestApp({ smtpUrl: smtp.url })`.
  */
-export async function startSmtp(): Promise<TestSmtp> {
+export async function startSmtp({
+  port: listenPort = 0,
+  onMail,
+}: {
+  /** 0: a free port. */
+  port?: number;
+  /** Also called with every mail as it arrives (scripts/mail-sink.ts prints them). */
+  onMail?: (mail: ReceivedMail) => void;
+} = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters: Array<{ to: string; resolve: (mail: ReceivedMail) => void }> = [];
   const server = new SMTPServer({
@@ -37,6 +45,7 @@ export async function startSmtp(): Promise<TestSmtp> {
           raw: Buffer.concat(chunks).toString('utf8'),
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
         });
+        onMail?.(mail);
         const waiter = waiters.findIndex((w) => mail.to.includes(w.to));
         if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(mail);
         else mails.push(mail);
@@ -44,7 +53,7 @@ export async function startSmtp(): Promise<TestSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
 
   const nextMail = (to: string, timeoutMs = 5000) => {

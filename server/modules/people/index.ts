@@ -5,6 +5,7 @@ import { departmentHooks } from './department-hooks.ts';
 import { registerMenuRoutes } from './menus.ts';
 import { roleHooks } from './role-hooks.ts';
 import { staffHooks } from './staff-hooks.ts';
+import { registerInvitationSendRoute } from './invitation-send.ts';
 import { registerDepartmentTreeRoute } from './tree.ts';
 import { registerUserInfoRoute } from './user-info.ts';
 import { userHooks } from './user-hooks.ts';
@@ -22,15 +23,17 @@ export const peopleResourceHooks: ResourceHooksTable = {
 
 /**
  * People and access (issue 5): the settings menu call, the department tree, joining through an
- * invitation, re-issuing invitations and sign-in history. The collections themselves (users, staff,
+ * invitation, re-issuing invitations, sending them by mail or SMS and sign-in history. The collections themselves (users, staff,
  * roles, departments) are engine resources (resources/*.ts) with `peopleResourceHooks`.
  */
 export const peopleModule: AppModule = {
   name: 'people',
-  register(app, { db, config }) {
+  async register(app, ctx) {
+    const { db, config } = ctx;
     registerMenuRoutes(app);
     registerUserInfoRoute(app);
     registerDepartmentTreeRoute(app, db);
     registerAccountRoutes(app, db, config.publicOrigin);
+    await registerInvitationSendRoute(app, ctx);
   },
 };

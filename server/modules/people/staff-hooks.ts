@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
 import { wireTime } from '../../../schemas/wire.ts';
 import { departments } from '../../../resources/departments.ts';
+import { staff } from '../../../resources/staff.ts';
+import { asSystem } from '../../engine/system-access.ts';
 import { subtreeFilter, type ResourceHooks, type WriteEvent } from '../../engine/hooks.ts';
 import {
   assertCanManageStaff,
@@ -56,6 +58,9 @@ export const staffHooks: ResourceHooks = {
     read: {
       registered: z.boolean().describe('whether a user account has joined this staff record'),
       invitation_url: z.string().nullable().describe('the invitation link, answered only by the create'),
+      invitation_expires_at: wireTime
+        .nullable()
+        .describe('when the current invitation link expires (null once joined or never issued)'),
     },
     create: {
       invitation_url: z.string().describe('the link the new member registers with (shown once)'),
@@ -63,10 +68,23 @@ export const staffHooks: ResourceHooks = {
     },
   },
 
-  async afterRead({ records }) {
+  async afterRead({ db, records }) {
+    const waiting = records.filter((r) => r.user_id === null || r.user_id === undefined).map((r) => r.id);
+    // The staff page shows when the link expires (issue 34, item 8); only the unregistered have one.
+    const expiries = new Map<string, unknown>();
+    if (waiting.length > 0) {
+      const rows = await asSystem(db).list<{ id: unknown; invitation_expires_at: unknown }>(staff, {
+        where: { id: { in: waiting } },
+        columns: ['id', 'invitation_expires_at'],
+      });
+      for (const row of rows) expiries.set(String(row.id), row.invitation_expires_at);
+    }
     for (const record of records) {
       record.registered = record.user_id !== null && record.user_id !== undefined;
       record.invitation_url = null;
+      const expires = expiries.get(String(record.id));
+      record.invitation_expires_at =
+        expires instanceof Date ? expires.toISOString() : ((expires as string) ?? null);
     }
   },
 

@@ -10,6 +10,9 @@ interface ReferenceProps {
   sortable?: boolean;
   /** The referenced resource's name. */
   reference: string;
+  /** ReferenceField's: `false` shows the name without a link; what a blank value shows. */
+  link?: false;
+  emptyText?: string;
 }
 
 /**

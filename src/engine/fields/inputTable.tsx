@@ -1,4 +1,4 @@
-import { TextInput } from 'react-admin';
+import { Labeled, TextInput } from 'react-admin';
 import { cloneElement, type ReactElement } from 'react';
 import { searchConditions } from '../../../resources/meta.ts';
 import { BetweenInput } from '../list/BetweenInput.tsx';
@@ -10,6 +10,7 @@ import { DATE_INPUTS } from './inputKinds/date.tsx';
 import { FORM_INPUTS } from './inputKinds/form.tsx';
 import { NUMBER_INPUTS } from './inputKinds/number.tsx';
 import { REFERENCE_INPUTS } from './inputKinds/reference.tsx';
+import { ReadableReferenceField } from './ReadableReference.tsx';
 import { TEXT_INPUTS } from './inputKinds/text.tsx';
 
 export type { InputContext } from './inputKinds/common.ts';
@@ -29,6 +30,20 @@ export const INPUT_TABLE: Record<FieldKind, InputRenderer> = {
 
 /** A read-only field on a form: shown, never editable, never sent. */
 export function renderReadOnlyInput(field: EngineField): ReactElement {
+  // A record it points to is named by its representation (staff "Account": the username, not the user id).
+  if (field.kind === 'belongsTo' && field.meta.relation?.resource) {
+    return (
+      <Labeled key={field.name} source={field.name} label={field.label}>
+        <ReadableReferenceField
+          source={field.name}
+          label={field.label}
+          reference={field.meta.relation.resource}
+          link={false}
+          emptyText="—"
+        />
+      </Labeled>
+    );
+  }
   return <TextInput key={field.name} source={field.name} label={field.label} readOnly />;
 }
 

@@ -28,6 +28,8 @@ export function SignInsChart({ days, label }: { days: { day: string; count: numb
           width={width}
           height={CHART_HEIGHT}
           xAxis={[{ scaleType: 'band', data: days.map((d) => d.day.slice(5)) }]}
+          // Counts: whole-number ticks only (never 0.2, 0.4), from 0 even on a day without sign-ins.
+          yAxis={[{ min: 0, tickMinStep: 1, valueFormatter: (value: number) => String(Math.round(value)) }]}
           series={[{ data: days.map((d) => d.count), label, color: '#1976d2' }]}
           margin={{ left: 8, right: 8, top: 8, bottom: 8 }}
         />

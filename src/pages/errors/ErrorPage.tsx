@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, buttonClass } from '../../public-ui/controls.tsx';
-import { forgetSiteStatus } from '../../providers/siteStatus.ts';
+import { setPageTitle } from '../../providers/pageTitleStore.ts';
+import { forgetSiteStatus, usePublicSiteConfig } from '../../providers/siteStatus.ts';
 import { AppLink, useNavigation } from '../../navigation/navigation.tsx';
 
 export type ErrorCode = 403 | 404 | 500;
@@ -14,14 +15,18 @@ export function ErrorPage({ code }: { code: ErrorCode }) {
   const { t } = useTranslation();
   const { navigate } = useNavigation();
   const title = t(`app.errors.${code}.title`);
+  const { site_name: siteName } = usePublicSiteConfig();
 
+  // "<what happened> - <site name>", as every page is titled (useSiteTitle, where it is mounted, agrees).
   useEffect(() => {
     const previous = document.title;
-    document.title = `${code} · ${title}`;
+    setPageTitle(title);
+    document.title = [title, siteName].filter(Boolean).join(' - ');
     return () => {
+      setPageTitle(null);
       document.title = previous;
     };
-  }, [code, title]);
+  }, [title, siteName]);
 
   const retry = () => {
     // Ask the server again instead of trusting the cached "not ready".

@@ -107,6 +107,7 @@ export const KNOWN_ACTIONS = [
   'modules.disable',
   'staff.join',
   'staff.invitation',
+  'staff.invitation_sent',
   'system.bootstrap',
 ] as const;
 

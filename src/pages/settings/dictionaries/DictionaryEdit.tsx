@@ -3,6 +3,7 @@ import type { RaRecord } from 'react-admin';
 import type { Resource } from '../../../../resources/define.ts';
 import { ChangedUnderneathBanner } from '../../../events/ChangedUnderneathBanner.tsx';
 import { DeleteRecordButton } from '../../../engine/form/DeleteRecordButton.tsx';
+import { RecordCrumb } from '../../../engine/RecordCrumb.tsx';
 import { describeResource } from '../../../engine/data/descriptor.ts';
 import { draftStore } from '../../../engine/form/draftStore.ts';
 import { formPayload } from '../../../engine/form/formPayload.ts';
@@ -40,6 +41,8 @@ export function DictionaryEdit({ resource }: { resource: Resource }) {
     >
       <PresenceNotice resource={resource.name} id={id} />
       <ChangedUnderneathBanner resource={resource.name} id={id} onReload={() => draftStore.clear(draftKey)} />
+      {/* The title and breadcrumb name the dictionary, not "#<id>". */}
+      <RecordCrumb resource={describeResource(resource)} />
       <DictionaryForm
         resource={resource}
         isEdit

@@ -98,7 +98,20 @@ describe('general settings', () => {
       'Levels',
       'Message',
     ]);
-    expect(await screen.findByDisplayValue('10485760')).toBeTruthy();
+    // The upload limit reads in MB (stored in bytes).
+    const limit = await screen.findByDisplayValue('10');
+    expect(limit.closest('.MuiInputBase-root')?.textContent).toContain('MB');
+  });
+
+  it('saves the upload limit typed in MB as bytes', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    const limit = await screen.findByDisplayValue('10');
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '25');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ upload_max_size: 25 * 1024 * 1024 });
   });
 
   it('validates with the group schema before saving, then saves ("Save successful")', async () => {

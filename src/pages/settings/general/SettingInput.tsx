@@ -7,10 +7,12 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
+import InputAdornment from '@mui/material/InputAdornment';
 import { cloneElement, type ReactElement } from 'react';
 import type { SettingField, SettingKind } from './groupFields.ts';
 import { OidcProvidersInput } from './OidcProvidersInput.tsx';
 
+const MB = 1024 * 1024;
 const label = (key: string) => `settings.general.fields.${key}`;
 const optionLabel = (value: string, f?: SettingField) =>
   `settings.general.options.${f?.optionLabels?.[value] ?? (value || 'none')}`;
@@ -23,6 +25,20 @@ type Renderer = (
 /** Settings key kind -> input (lookup table, like the engine's). */
 const INPUTS: Record<SettingKind, Renderer> = {
   number: (f) => <NumberInput source={f.key} label={label(f.key)} />,
+  megabytes: (f, { translate }) => (
+    <NumberInput
+      source={f.key}
+      label={label(f.key)}
+      step={1}
+      format={(bytes: unknown) =>
+        typeof bytes === 'number' ? Math.round((bytes / MB) * 1000) / 1000 : (bytes as number)
+      }
+      parse={(text: string) => (text === '' || text === null ? null : Math.round(Number(text) * MB))}
+      InputProps={{
+        endAdornment: <InputAdornment position="end">{translate('settings.screens.unit_mb')}</InputAdornment>,
+      }}
+    />
+  ),
   text: (f) => <TextInput source={f.key} label={label(f.key)} />,
   boolean: (f) => <BooleanInput source={f.key} label={label(f.key)} />,
   secret: (f, { isSet, translate }) => (

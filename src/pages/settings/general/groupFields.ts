@@ -1,8 +1,11 @@
 import type { SettingsGroup } from '../../../../schemas/settings.ts';
 
-/** How one settings key is edited. `secret` keys are write-only: empty keeps the stored value. */
+/**
+ * How one settings key is edited. `secret` keys are write-only: empty keeps the stored value. `megabytes`: a
+ * byte count typed in MB (stored in bytes, as the API has it).
+ */
 export type SettingKind =
-  'number' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json' | 'oidc';
+  'number' | 'megabytes' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json' | 'oidc';
 
 export interface SettingField {
   key: string;
@@ -16,7 +19,7 @@ export interface SettingField {
 /** The tabs of the general settings page, in the contract's order, and the inputs of each group. */
 export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
   basic: [
-    { key: 'upload_max_size', kind: 'number' },
+    { key: 'upload_max_size', kind: 'megabytes' },
     { key: 'activity_retention_days', kind: 'number' },
     { key: 'trash_retention_days', kind: 'number' },
   ],
