@@ -108,6 +108,9 @@ export const KNOWN_ACTIONS = [
   'staff.join',
   'staff.invitation',
   'system.bootstrap',
+  'views.create',
+  'views.update',
+  'views.delete',
 ] as const;
 
 /**
