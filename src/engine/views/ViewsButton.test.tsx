@@ -44,7 +44,8 @@ function api(views: SavedView[]) {
 }
 const listCalls = (calls: FakeCall[]) => calls.filter((c) => c.path === '/api/v1/test/contacts');
 
-vi.setConfig({ testTimeout: 20_000 });
+// Typing into MUI dialogs is slow on a loaded machine: a generous budget, never a timed assertion.
+vi.setConfig({ testTimeout: 60_000 });
 afterEach(() => vi.unstubAllGlobals());
 
 describe('ViewsButton', () => {
