@@ -15,6 +15,7 @@ import { maintenanceTaskHandlers, type TaskHandler } from './tasks/index.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { wechatModule } from './wechat/index.ts';
 import { oidcModule } from './oidc/index.ts';
+import { createViewsModule } from './views/index.ts';
 
 /**
  * The hooks of every resource that has some, declared by the module that owns it (engine/hooks.ts). Add a
@@ -43,4 +44,5 @@ export const modules: AppModule[] = [
   eventsModule,
   systemToolsModule,
   createJobsModule({ taskHandlers }),
+  createViewsModule({ hooks: resourceHooks }),
 ];

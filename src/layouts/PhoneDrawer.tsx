@@ -1,5 +1,6 @@
 import Drawer from '@mui/material/Drawer';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The settings menu on a narrow screen: MUI's modal drawer, a chunk of its own (with Modal's and Slide's
@@ -15,8 +16,15 @@ export function PhoneDrawer({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
-    <Drawer variant="temporary" open={open} onClose={onClose}>
+    // The modal drawer's paper is a dialog: it needs a name (axe's aria-dialog-name).
+    <Drawer
+      variant="temporary"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { 'aria-label': t('app.sidebar.navigation') } }}
+    >
       {children}
     </Drawer>
   );

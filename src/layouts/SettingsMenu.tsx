@@ -16,6 +16,7 @@ import { hasPermission } from '../providers/permissions.ts';
 import { usePermissionList } from '../providers/useCan.ts';
 import { activeMenuPath } from './activeMenuPath.ts';
 import { menuIcon } from './menuIcons.tsx';
+import { PinnedViews } from '../engine/views/PinnedViews.tsx';
 
 export interface SettingsMenuProps {
   collapsed: boolean;
@@ -60,14 +61,19 @@ export function SettingsMenu({ collapsed, items, onNavigate }: SettingsMenuProps
               </ListSubheader>
             )}
             {entries.map((item) => (
-              <MenuEntry
-                key={item.name ?? item.title}
-                item={item}
-                label={t(item.title)}
-                collapsed={collapsed}
-                isActive={item.path === active}
-                onNavigate={onNavigate}
-              />
+              <Fragment key={item.name ?? item.title}>
+                <MenuEntry
+                  item={item}
+                  label={t(item.title)}
+                  collapsed={collapsed}
+                  isActive={item.path === active}
+                  onNavigate={onNavigate}
+                />
+                {/* The user's pinned saved views of this page, with their live counts (engine/views). */}
+                {collapsed ? null : (
+                  <PinnedViews path={item.path ?? undefined} page={t(item.title)} onNavigate={onNavigate} />
+                )}
+              </Fragment>
             ))}
           </Fragment>
         );

@@ -151,6 +151,7 @@ export function ResourceList({
           hasFilters={filters.length > 0}
           can={can}
           preferenceKey={isPhone ? undefined : preferenceKey}
+          viewsKey={preferenceKey}
         />
       }
       pagination={<EnginePagination />}

@@ -109,6 +109,9 @@ export const KNOWN_ACTIONS = [
   'staff.invitation',
   'staff.invitation_sent',
   'system.bootstrap',
+  'views.create',
+  'views.update',
+  'views.delete',
 ] as const;
 
 /**

@@ -1,0 +1,186 @@
+import type { Resource } from '../../../resources/define.ts';
+import { fieldsOf } from '../../../resources/fields.ts';
+import type { Actor } from '../../core/activity.ts';
+import { AppError } from '../../core/errors.ts';
+import { can, type Principal } from '../../core/principal.ts';
+import type { Db, Queryable } from '../../db/index.ts';
+import { permissionFor } from '../../engine/access.ts';
+import { writeActorActivity } from '../../engine/activity-log.ts';
+import { hiddenFields } from '../../engine/field-access.ts';
+import { hooksOf, type ResourceHooksTable } from '../../engine/hooks.ts';
+import { parseListQuery } from '../../engine/list/query.ts';
+import { servedResources } from '../../engine/served.ts';
+import type { SavedView, SavedViewCreate, SavedViewUpdate } from './schemas.ts';
+import { insertView, patchView, removeView, selectViews, setChoices, type ViewRow } from './store.ts';
+
+/**
+ * Saved views (issue 32, item 1): a list's query, columns and density under a name, private, shared with
+ * roles or with everyone. Each operation runs access -> validate -> write -> audit. A view of a resource the
+ * caller cannot read is never listed; a stored query is validated by the list's own parser (the searchable
+ * and sortable allow-list, the caller's hidden fields) on every save.
+ */
+export interface ViewsContext {
+  db: Db;
+  hooks: ResourceHooksTable;
+}
+
+/** The views the caller may see: its own and those shared with it, of resources it may read. */
+export async function listViews(
+  { db }: ViewsContext,
+  { principal, resource }: { principal: Principal; resource?: string | undefined },
+): Promise<SavedView[]> {
+  const rows = await selectViews(db, { userId: principal.userId, roleIds: roleIdsOf(principal), resource });
+  return rows.filter((row) => readable(principal, row.resource)).map((row) => toWire(row, principal));
+}
+
+/** One view the caller sees (404 otherwise). */
+export async function findView(
+  db: Queryable,
+  { principal, id }: { principal: Principal; id: string },
+): Promise<ViewRow> {
+  const [row] = await selectViews(db, { userId: principal.userId, roleIds: roleIdsOf(principal), id });
+  if (row && readable(principal, row.resource)) return row;
+  // An administrator may change a view nobody shared with it (contract: "only the owner or an admin").
+  if (principal.staff?.isAdmin) {
+    const [any] = await selectViews(db, { userId: principal.userId, roleIds: [], id, anyOwner: true });
+    if (any) return any;
+  }
+  throw AppError.notFound();
+}
+
+export async function createView(
+  ctx: ViewsContext,
+  { actor, principal, body }: { actor: Actor; principal: Principal; body: SavedViewCreate },
+): Promise<SavedView> {
+  const resource = resourceFor(principal, body.resource);
+  checkView(ctx, principal, resource, body);
+  return ctx.db.transaction(async (tx) => {
+    const id = await insertView(tx, { ownerId: principal.userId, body });
+    if (body.pinned || body.is_default)
+      await setChoices(tx, {
+        userId: principal.userId,
+        viewId: id,
+        resource: resource.name,
+        pinned: body.pinned,
+        isDefault: body.is_default,
+      });
+    await audit(tx, actor, 'views.create', id, {
+      name: body.name,
+      resource: resource.name,
+      shared: body.shared,
+    });
+    return toWire(await findView(tx, { principal, id }), principal);
+  });
+}
+
+/**
+ * Changes a view: its name, query, columns, density and sharing only by its owner or an administrator (403
+ * for anyone else who sees it); `pinned` and `is_default` are the caller's own choices on any view it sees.
+ */
+export async function updateView(
+  ctx: ViewsContext,
+  { actor, principal, id, body }: { actor: Actor; principal: Principal; id: string; body: SavedViewUpdate },
+): Promise<SavedView> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await findView(tx, { principal, id });
+    const { pinned, is_default: isDefault, ...shape } = body;
+    const changes = Object.fromEntries(Object.entries(shape).filter(([, v]) => v !== undefined));
+    if (Object.keys(changes).length) {
+      if (!mayEdit(principal, row)) throw AppError.forbidden();
+      const resource = resourceFor(principal, row.resource);
+      const shared = shape.shared ?? row.shared;
+      const next = {
+        query: shape.query ?? row.query,
+        columns: shape.columns ?? row.columns,
+        shared,
+        // A view no longer shared with roles forgets them.
+        role_ids: shared === 'roles' ? (shape.role_ids ?? row.role_ids) : [],
+      };
+      checkView(ctx, principal, resource, next);
+      await patchView(tx, { id, changes: { ...shape, role_ids: next.role_ids } });
+      await audit(tx, actor, 'views.update', id, changes);
+    }
+    if (pinned !== undefined || isDefault !== undefined)
+      await setChoices(tx, {
+        userId: principal.userId,
+        viewId: id,
+        resource: row.resource,
+        pinned,
+        isDefault,
+      });
+    return toWire(await findView(tx, { principal, id }), principal);
+  });
+}
+
+/** Deletes a view (its owner or an administrator; 403 for anyone else who sees it, 404 for the rest). */
+export async function deleteView(
+  ctx: ViewsContext,
+  { actor, principal, id }: { actor: Actor; principal: Principal; id: string },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await findView(tx, { principal, id });
+    if (!mayEdit(principal, row)) throw AppError.forbidden();
+    await removeView(tx, id);
+    await audit(tx, actor, 'views.delete', id, { name: row.name, resource: row.resource });
+  });
+}
+
+/** The served resource a view names, when the caller may read it (422 naming `resource` otherwise). */
+export function resourceFor(principal: Principal, name: string): Resource {
+  const resource = servedResources().find((r) => r.name === name);
+  if (!resource || !can(principal, permissionFor(resource, 'read')))
+    throw AppError.validation({ resource: ['validation.invalid'] });
+  return resource;
+}
+
+export function readable(principal: Principal, name: string): boolean {
+  const resource = servedResources().find((r) => r.name === name);
+  return Boolean(resource && can(principal, permissionFor(resource, 'read')));
+}
+
+function roleIdsOf(principal: Principal): string[] {
+  return principal.roles.map((r) => r.id).filter((id) => /^\d+$/.test(id));
+}
+
+function mayEdit(principal: Principal, row: ViewRow): boolean {
+  return row.owner_id === principal.userId || principal.staff?.isAdmin === true;
+}
+
+/** The query through the list's own parser, the columns among the fields the caller sees, roles when shared with roles. */
+function checkView(
+  { hooks }: ViewsContext,
+  principal: Principal,
+  resource: Resource,
+  view: Pick<SavedViewCreate, 'query' | 'columns' | 'shared' | 'role_ids'>,
+): void {
+  const hidden = hiddenFields(principal, resource);
+  parseListQuery(resource, view.query, { filters: hooksOf(hooks, resource).filters, hidden });
+  const known = new Set(fieldsOf(resource).map((f) => f.name));
+  if (view.columns.some((c) => !known.has(c) || hidden.has(c)))
+    throw AppError.validation({ columns: ['validation.invalid'] });
+  if (view.shared === 'roles' && view.role_ids.length === 0)
+    throw AppError.validation({ role_ids: ['validation.required'] });
+}
+
+function toWire(row: ViewRow, principal: Principal): SavedView {
+  return {
+    id: row.id,
+    resource: row.resource,
+    name: row.name,
+    query: row.query,
+    columns: row.columns,
+    density: row.density,
+    shared: row.shared,
+    role_ids: row.shared === 'roles' ? row.role_ids : [],
+    pinned: row.pinned,
+    is_default: row.is_default,
+    owner_id: row.owner_id,
+    can_edit: mayEdit(principal, row),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function audit(db: Queryable, actor: Actor, action: string, id: string, changes: Record<string, unknown>) {
+  return writeActorActivity(db, actor, { action, subjectType: 'saved_views', subjectId: id, changes });
+}
