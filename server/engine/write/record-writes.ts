@@ -92,7 +92,8 @@ export async function patchRecord(
     actor: Actor;
     extras?: Record<string, unknown>;
     expectedVersion?: number | null;
-    auditAction?: 'update' | 'restore';
+    /** A row action's key names its audit row (`gadgets.ship`); history.ts counts it as an update. */
+    auditAction?: 'update' | 'restore' | (string & {});
   },
 ): Promise<void> {
   const { resource } = ctx;
