@@ -22,7 +22,12 @@ export interface TestSmtp {
  * A real SMTP server on loopback (the `smtp-server` package) that keeps every message it receives, for tests
  * that read a code from the mail. Example: `const smtp = await startSmtp(); createTestApp({ smtpUrl: smtp.url })`.
  */
-export async function startSmtp(): Promise<TestSmtp> {
+export async function startSmtp({
+  refuse,
+}: {
+  /** Answers a temporary failure (451) for a mail to these recipients while it returns true (retry tests). */
+  refuse?: (to: string[]) => boolean;
+} = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters: Array<{ to: string; resolve: (mail: ReceivedMail) => void }> = [];
   const server = new SMTPServer({
@@ -37,6 +42,10 @@ export async function startSmtp(): Promise<TestSmtp> {
           raw: Buffer.concat(chunks).toString('utf8'),
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
         });
+        if (refuse?.(mail.to)) {
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+          return;
+        }
         const waiter = waiters.findIndex((w) => mail.to.includes(w.to));
         if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(mail);
         else mails.push(mail);
