@@ -244,6 +244,62 @@ export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOpt
    * removes the row at once (logs, rows whose bytes live elsewhere).
    */
   softDelete?: boolean;
+  /**
+   * Row and bulk actions (docs/adding-a-resource.md, "Row and bulk actions"): `ship: { icon, confirm, input,
+   * bulk, handler }` gives `POST <path>/<id>/actions/ship` (and `POST <path>/actions/ship?ids=1,2` with
+   * `bulk: true`), the permission `<permission>.ship` and a button on the screens. Keys are snake_case and
+   * differ from the operations' own action names (create, update, delete, export, import).
+   */
+  actions?: Record<string, ResourceAction>;
+}
+
+/**
+ * One row action. Its label is `resources.<name>.actions.<key>` and its confirm question
+ * `resources.<name>.actions.<key>_confirm` in each locale's catalogue (or the keys `label` / `confirm` name).
+ * The engine runs `handler` inside the write's transaction, on a record the caller may see, after the version
+ * check; the fields it returns are written through the update path (hooks, field access, audit row).
+ */
+export interface ResourceAction<I extends z.ZodType = z.ZodType> {
+  /** Locale key of the button's label (default `resources.<name>.actions.<key>`). */
+  label?: string;
+  /** A @mui/icons-material component name. */
+  icon?: string;
+  /** Ask before running: `true` (`resources.<name>.actions.<key>_confirm`) or the question's locale key. */
+  confirm?: boolean | string;
+  /** What the caller gives (a zod object), validated on the server and in the dialog's form. */
+  input?: I;
+  /** Also offered in the list's bulk bar: `POST <path>/actions/<key>?ids=...`, all or nothing. */
+  bulk?: boolean;
+  /** Returns the fields to write on the record (none: only the version, `updated_*` and the audit row). */
+  handler(
+    args: ActionArgs<z.output<I>>,
+  ): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+}
+
+/**
+ * What an action's handler gets: the record as the caller may see it, the validated input, the acting user,
+ * and the transaction (`tx.query(sql, params)`, the same one the engine writes in). resources/ imports no
+ * server code, so the database handle is typed by the one method a handler needs.
+ */
+export interface ActionArgs<I = unknown> {
+  record: Record<string, unknown> & { id: string };
+  input: I;
+  userId: string;
+  tx: {
+    query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+  };
+}
+
+/** A resource's actions (none when it declares none). */
+export function actionsOf(resource: Pick<Resource, 'options'>): Record<string, ResourceAction> {
+  return resource.options.actions ?? {};
+}
+
+/** Declares an action with its input's type flowing into the handler: `ship: defineAction({ input, handler })`. */
+export function defineAction<I extends z.ZodType = z.ZodObject<Record<string, never>>>(
+  action: ResourceAction<I>,
+): ResourceAction {
+  return action as unknown as ResourceAction;
 }
 
 /** Whether a resource keeps deleted records in the trash (`ResourceOptions.softDelete`, default true). */
@@ -284,6 +340,9 @@ export function defineResource<S extends z.ZodObject>(options: ResourceOptions<S
     throw new Error(`Resource name must be snake_case: ${options.name}`);
   if (!/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/.test(options.permission))
     throw new Error(`Permission must be dotted snake_case (content.articles): ${options.permission}`);
+  for (const key of Object.keys(options.actions ?? {}))
+    if (!/^[a-z][a-z0-9_]*$/.test(key) || ['create', 'update', 'delete', 'export', 'import'].includes(key))
+      throw new Error(`Action name must be snake_case and not an operation's: ${options.name}.${key}`);
   const shape = options.schema.shape as Record<string, z.ZodType>;
   const fields = Object.entries(shape).map(([name, schema]) => {
     if (!/^[a-z][a-z0-9_]*$/.test(name))

@@ -152,6 +152,16 @@ export interface PlainResourceOptions {
   timestamps?: boolean;
   module?: string;
   operations?: readonly ResourceOperation[];
+  /** Row actions as the screens see them (define.ts `actions`: the handler and input stay on the server side). */
+  actions?: Readonly<Record<string, ActionHeader>>;
+}
+
+/** What the screens know of a row action (define.ts `ResourceAction` without its handler). */
+export interface ActionHeader {
+  label?: string;
+  icon?: string;
+  confirm?: boolean | string;
+  bulk?: boolean;
 }
 
 /**

@@ -281,6 +281,8 @@ export interface MenuResource {
     menu?: { icon?: string; order?: number } | false;
     /** The routes it has (resources/define.ts RESOURCE_OPERATIONS); all of them when absent. */
     operations?: readonly string[];
+    /** Its row actions by key (resources/define.ts `actions`): each is a grant `<permission>.<key>`. */
+    actions?: Readonly<Record<string, unknown>>;
   };
 }
 
@@ -294,6 +296,14 @@ export function resourceMenuItem(resource: MenuResource): MenuItem {
     icon: (place && place.icon) || 'Folder',
     path: `/settings/${resource.name}`,
     actions: PERMISSION_ACTIONS.filter((action) => !operations || operations.includes(action)),
+    ...(resource.options.actions && Object.keys(resource.options.actions).length
+      ? {
+          grants: Object.keys(resource.options.actions).map((key) => ({
+            name: `${resource.permission}.${key}`,
+            title: `resources.${resource.name}.actions.${key}`,
+          })),
+        }
+      : {}),
     ...(place === false ? { hidden: true } : {}),
   };
 }

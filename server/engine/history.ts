@@ -1,4 +1,5 @@
 import type { Paged } from '../../schemas/pagination.ts';
+import { actionsOf } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
 import { paged, pageOf } from '../core/paged.ts';
 import type { Queryable } from '../db/index.ts';
@@ -45,7 +46,7 @@ export async function recordHistory(
   const known = new Set(fieldsOf(ctx.resource).map((f) => f.name));
   const data = rows.rows.map((row) => ({
     version: versionOf(row),
-    action: row.action.slice(ctx.resource.name.length + 1) as HistoryEntry['action'],
+    action: historyAction(row.action.slice(ctx.resource.name.length + 1)),
     at: new Date(row.created_at).toISOString(),
     actor: row.operator_id
       ? { id: String(row.operator_id), username: row.username ?? '', name: row.name ?? '' }
@@ -122,7 +123,8 @@ async function versionRows(
   { limit, offset }: { limit: number | null; offset: number },
 ): Promise<{ rows: VersionRow[]; total: number }> {
   const name = ctx.resource.name;
-  const params = [name, id, [`${name}.create`, `${name}.update`, `${name}.restore`]];
+  const acted = Object.keys(actionsOf(ctx.resource)).map((key) => `${name}.${key}`);
+  const params = [name, id, [`${name}.create`, `${name}.update`, `${name}.restore`, ...acted]];
   const where = `a."subject_type" = $1 AND a."subject_id" = $2 AND a."action" = ANY($3::text[])`;
   const page = limit === null ? '' : ` LIMIT ${limit} OFFSET ${offset}`;
   const { rows } = await db.query<VersionRow>(
@@ -172,4 +174,9 @@ async function valuesAt(
     }
   }
   throw unknown;
+}
+
+/** A row action's audit row (`gadgets.ship`) is a version like an update's. */
+function historyAction(action: string): HistoryEntry['action'] {
+  return action === 'create' || action === 'restore' ? action : 'update';
 }

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { isSoftDelete, type Resource } from '../../resources/define.ts';
-import type { Queryable } from '../db/index.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import type { Actor } from '../core/activity.ts';
+import type { Principal } from '../core/principal.ts';
+import type { SettingsGroup, SettingsOf } from '../../schemas/settings.ts';
+import type { MailMessage } from '../mail/mailer.ts';
 import { ident } from './schema/fields.ts';
 import type { WireRecord } from './list/wire.ts';
 
@@ -12,7 +15,7 @@ import type { WireRecord } from './list/wire.ts';
  * enforced in a hook cannot be bypassed through another route. Example:
  * `export const peopleResourceHooks = { departments: { beforeWrite: async (e) => { if (cycle) throw ... } } }`
  */
-export interface WriteEvent {
+export interface WriteEvent extends HookContext {
   action: 'create' | 'update' | 'delete';
   tx: Queryable;
   /** The record's id; null before a create. */
@@ -26,7 +29,47 @@ export interface WriteEvent {
   detach?: boolean;
 }
 
+/**
+ * What every hook gets besides the write (issue 35 item 9): the caller, the database handle (inside
+ * beforeWrite/afterWrite the write's transaction, the same as `tx`; in afterCommit the database) and the
+ * product's services, bound to that handle.
+ */
+export interface HookContext {
+  /** The caller (undefined for a write the system makes itself). */
+  principal: Principal | undefined;
+  db: Queryable;
+  services: HookServices;
+}
+
+/**
+ * The product's services as hooks use them. Inside the transaction `mail.send` writes an outbox row that a
+ * pg-boss job sends once the transaction has committed (retried, sent once: outbox.ts); `jobs.send` enqueues
+ * after commit, so a rolled-back write starts nothing.
+ */
+export interface HookServices {
+  mail: { send(message: MailMessage): Promise<void> };
+  jobs: { send(queue: string, data: object): Promise<void> };
+  settings: { get<G extends SettingsGroup>(group: G): Promise<SettingsOf<G>> };
+  logger: HookLogger;
+}
+
+/** The logger hooks get (pino's methods): say what happened, never a secret or a record's private values. */
+export interface HookLogger {
+  info(obj: object, message?: string): void;
+  warn(obj: object, message?: string): void;
+  error(obj: object, message?: string): void;
+}
+
+/** A committed write, as `afterCommit` sees it: `db` is the database (the transaction is over). */
+export type CommittedEvent = Omit<WriteEvent, 'tx'> & { id: string; db: Db };
+
 export interface ResourceHooks {
+  /**
+   * Runs once the write's transaction has committed, never after a rollback (one call per record, bulk and
+   * import included). Its failure is logged and the caller still gets the write's answer; work that must not
+   * be lost goes through `services.mail` / `services.jobs` inside the transaction instead.
+   */
+  afterCommit?(event: CommittedEvent): Promise<void>;
   /** Runs after validation, before the SQL; throw an AppError to refuse the write. */
   beforeWrite?(event: WriteEvent): Promise<void>;
   /** Runs after the SQL and before the audit row; what it returns is added to the create/update response. */

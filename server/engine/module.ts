@@ -10,6 +10,8 @@ import { registerResourceRoutes } from './routes.ts';
 import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './schema/snapshot.ts';
+import { createHookServices, withHookRuntime } from './hook-runtime.ts';
+import { outboxQueue } from './outbox.ts';
 
 /**
  * The generic resource router: mounts the contract's routes for every resource in `resources`, after
@@ -37,8 +39,11 @@ export function createResourcesModule({
       addServedResources(resources);
       // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
       const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
+      // Hooks get the services and an after-commit stage through the database they write with (hook-runtime.ts).
+      const log = ctx.log.child({ module: 'hooks' });
+      const db = withHookRuntime(ctx.db, { services: createHookServices({ log, jobs }), log });
       const csvJobs = createCsvJobs({
-        db: ctx.db,
+        db,
         config: ctx.config,
         storage: ctx.storage,
         registry: resources,
@@ -47,6 +52,8 @@ export function createResourcesModule({
       });
       app.addHook('onReady', async () => {
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
+        // Mail hooks send (outbox.ts), worked once pg-boss runs.
+        await jobs()?.work(outboxQueue({ db: ctx.db, config: ctx.config }));
       });
       registerExplainRoute(app, { db: ctx.db });
       // GET v1/search over these resources (the command palette).
@@ -60,7 +67,7 @@ export function createResourcesModule({
         });
         for (const resource of resources)
           registerResourceRoutes(scope, {
-            db: ctx.db,
+            db,
             resource,
             registry: resources,
             hooks,

@@ -17,6 +17,8 @@ import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } fro
 import { listTrash, purgeTrashed, restoreTrashed } from './trash.ts';
 import { recordHistory, restoreVersion } from './history.ts';
 import { announcePresence } from './presence.ts';
+import { actionDocs, runBulkAction, runRowAction } from './actions.ts';
+import { actionsOf } from '../../resources/define.ts';
 
 /**
  * Mounts the contract's routes (those in `operations`) for one resource. Thin: parse, call an operation, reply.
@@ -173,6 +175,39 @@ export function registerResourceRoutes(
       handler: async ({ query, request }) => ok(await deleteRecords(ctxOf(request), { ids: query?.ids })),
     });
   }
+  // Row and bulk actions the resource declares (actions.ts), each under its own permission.
+  if (has('read') && has('update'))
+    for (const [key, action] of Object.entries(actionsOf(resource))) {
+      const responses = (doc: Record<string, unknown>) =>
+        doc.response as Record<number, Record<string, unknown>>;
+      const docs = actionDocs(resource, key, {
+        record: responses(schemas.read)[200]!,
+        stale: responses(schemas.update)[409]!,
+      });
+      route(app, {
+        method: 'POST',
+        url: `${base}/:id/actions/${key}`,
+        ...routeDoc(docs.row),
+        params: idParams,
+        handler: async ({ params, body, request }) =>
+          ok(
+            await runRowAction(ctxOf(request), {
+              key,
+              id: params.id,
+              body,
+              ifMatch: request.headers['if-match'],
+            }),
+          ),
+      });
+      if (action.bulk)
+        route(app, {
+          method: 'POST',
+          url: `${base}/actions/${key}`,
+          ...routeDoc(docs.bulk),
+          handler: async ({ query, body, request }) =>
+            ok(await runBulkAction(ctxOf(request), { key, ids: query?.ids, body })),
+        });
+    }
   // The trash (trash.ts): its list, a restore and a purge, for a resource that keeps one.
   if (has('delete') && isSoftDelete(resource)) {
     route(app, {

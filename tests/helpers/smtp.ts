@@ -25,11 +25,14 @@ export interface TestSmtp {
 export async function startSmtp({
   port: listenPort = 0,
   onMail,
+  refuse,
 }: {
   /** 0: a free port. */
   port?: number;
   /** Also called with every mail as it arrives (scripts/mail-sink.ts prints them). */
   onMail?: (mail: ReceivedMail) => void;
+  /** Answers a temporary failure (451) for a mail to these recipients while it returns true (retry tests). */
+  refuse?: (to: string[]) => boolean;
 } = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters: Array<{ to: string; resolve: (mail: ReceivedMail) => void }> = [];
@@ -45,6 +48,10 @@ export async function startSmtp({
           raw: Buffer.concat(chunks).toString('utf8'),
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
         });
+        if (refuse?.(mail.to)) {
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+          return;
+        }
         onMail?.(mail);
         const waiter = waiters.findIndex((w) => mail.to.includes(w.to));
         if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(mail);

@@ -46,7 +46,8 @@ export async function writeAudit(
     actor,
   }: {
     resource: Resource;
-    action: 'create' | 'update' | 'delete' | 'restore' | 'purge';
+    /** An operation's name, or a row action's key (`gadgets.ship`). */
+    action: 'create' | 'update' | 'delete' | 'restore' | 'purge' | (string & {});
     subjectId: string;
     changes: Changes;
     actor: Actor;

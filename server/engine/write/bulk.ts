@@ -65,7 +65,7 @@ export async function deleteRecords(
  * `ids=1,2,3` (or repeated `ids`) -> distinct ids in the order given, digits without leading zeros (anything
  * else is kept as given and reported missing); 422 when there is none or more than MAX_BULK_IDS.
  */
-function parseBulkIds(raw: unknown): string[] {
+export function parseBulkIds(raw: unknown): string[] {
   const text = Array.isArray(raw) ? raw.map(String).join(',') : raw == null ? '' : String(raw);
   const ids = text
     .split(',')
@@ -89,7 +89,12 @@ function parseBulkIds(raw: unknown): string[] {
  * Locks the records of a bulk call in id order (two bulk calls over the same rows cannot deadlock) and
  * returns their ids in that order; a 404 whose `errors.ids` lists every id that is not there.
  */
-async function lockAll(ctx: OperationContext, tx: Queryable, ids: string[], actor: Actor): Promise<string[]> {
+export async function lockAll(
+  ctx: OperationContext,
+  tx: Queryable,
+  ids: string[],
+  actor: Actor,
+): Promise<string[]> {
   // A record outside the caller's data scope is missing, like one that is not there (scope.ts).
   const scope = await rowScope(tx, ctx.resource, actor.principal);
   const found = await lockRows(tx, ctx.resource, ids, scope);

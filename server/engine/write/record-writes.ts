@@ -10,6 +10,7 @@ import { countUsers, InUseError, mapDbError } from './db-errors.ts';
 import { loadDictionary } from '../dictionaries.ts';
 import { fieldsOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf } from '../hooks.ts';
+import { hookContextOf, queueAfterCommit } from '../hook-runtime.ts';
 import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
 import { loadRecords } from '../list/records.ts';
 import { assertNotHeld, trashWithChildren } from './trash-writes.ts';
@@ -37,7 +38,8 @@ export async function insertRecord(
 ): Promise<string> {
   const { resource } = ctx;
   const hooks = hooksOf(ctx.hooks, resource);
-  await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor });
+  const context = hookContextOf(tx, actor);
+  await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor, ...context });
   await checkDictionaries(ctx, tx, data, null);
   await checkUnique(ctx, tx, data, null);
   await assertInScope(ctx, tx, { actor, record: { ...data, created_by: actor.userId }, isNew: true });
@@ -47,7 +49,7 @@ export async function insertRecord(
     await writeLinks(resource, tx, newId, data);
     return newId;
   });
-  const added = await hooks.afterWrite?.({ action: 'create', tx, id, before: null, data, actor });
+  const added = await hooks.afterWrite?.({ action: 'create', tx, id, before: null, data, actor, ...context });
   Object.assign(extras, added ?? {});
   await writeAudit(tx, {
     resource,
@@ -56,6 +58,7 @@ export async function insertRecord(
     changes: diffChanges(resource, null, data),
     actor,
   });
+  queueAfterCommit(hooks, { action: 'create', tx, id, before: null, data, actor });
   return id;
 }
 
@@ -92,7 +95,8 @@ export async function patchRecord(
     actor: Actor;
     extras?: Record<string, unknown>;
     expectedVersion?: number | null;
-    auditAction?: 'update' | 'restore';
+    /** A row action's key names its audit row (`gadgets.ship`); history.ts counts it as an update. */
+    auditAction?: 'update' | 'restore' | (string & {});
   },
 ): Promise<void> {
   const { resource } = ctx;
@@ -101,7 +105,8 @@ export async function patchRecord(
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
   // Before the hooks and checks, so a stale write is a 409 rather than whatever its data would cause.
   if (expectedVersion !== null && before.version !== expectedVersion) throw new StaleVersion();
-  await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  const context = hookContextOf(tx, actor);
+  await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor, ...context });
   await checkDictionaries(ctx, tx, given, before);
   await checkUnique(ctx, tx, given, id);
   // The stored scope columns, not `before`: that is the caller's view, without the fields hidden from it
@@ -115,11 +120,20 @@ export async function patchRecord(
     return written;
   });
   if (version === null) throw new StaleVersion();
-  const added = await hooks.afterWrite?.({ action: 'update', tx, id, before, data: given, actor });
+  const added = await hooks.afterWrite?.({
+    action: 'update',
+    tx,
+    id,
+    before,
+    data: given,
+    actor,
+    ...context,
+  });
   Object.assign(extras, added ?? {});
   const changes = diffChanges(resource, before, { ...before, ...given });
   changes.version = [version - 1, version];
   await writeAudit(tx, { resource, action: auditAction, subjectId: id, changes, actor });
+  queueAfterCommit(hooks, { action: 'update', tx, id, before, data: given, actor });
 }
 
 /**
@@ -139,13 +153,15 @@ export async function removeRecord(
   const { resource } = ctx;
   const scope = await writeScope(ctx, tx, actor);
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
-  await hooksOf(ctx.hooks, resource).beforeWrite?.({
+  const hooks = hooksOf(ctx.hooks, resource);
+  await hooks.beforeWrite?.({
     action: 'delete',
     tx,
     id,
     before,
     data: {},
     actor,
+    ...hookContextOf(tx, actor),
     ...(detach ? { detach } : {}),
   });
   if (isSoftDelete(resource) && !hard) {
@@ -170,6 +186,7 @@ export async function removeRecord(
     changes: diffChanges(resource, before, null),
     actor,
   });
+  queueAfterCommit(hooks, { action: 'delete', tx, id, before, data: {}, actor });
   return before;
 }
 

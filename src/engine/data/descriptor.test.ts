@@ -6,6 +6,7 @@ import { resources } from '../../../resources/index.ts';
 import { describeResource } from './descriptor.ts';
 import { registeredDescriptors } from './registry.ts';
 import { contacts } from '../testing/contacts.ts';
+import { gadgets } from '../../../tests/fixtures/gadgets.ts';
 
 describe('resource descriptors', () => {
   it('the build-time descriptors (the Vite plugin) are describeResource of the registry at run time', () => {
@@ -22,6 +23,15 @@ describe('resource descriptors', () => {
       expect(Object.keys(described.options)).not.toContain('schema');
       for (const f of described.fields) expect(f.meta.dictionarySeed).toBeUndefined();
     }
+  });
+
+  it('carry row actions without their handler and input schema', () => {
+    const described = describeResource(gadgets);
+    expect(JSON.parse(JSON.stringify(described))).toEqual(described);
+    expect(described.options.actions).toEqual({
+      ship: { icon: 'LocalShipping', confirm: true },
+      retire: { icon: 'Archive', confirm: true, bulk: true },
+    });
   });
 
   it("say what the screens read of each field: kind, required, enum values, flag, and the model's results", () => {

@@ -71,6 +71,19 @@ function describe(resource: Resource): ResourceDescriptor {
   const options = Object.fromEntries(
     Object.entries(resource.options).filter(([key]) => !SERVER_ONLY_OPTIONS.has(key)),
   ) as unknown as PlainResourceOptions;
+  // Row actions without their handler and input schema (server side): what a button needs.
+  if (resource.options.actions)
+    options.actions = Object.fromEntries(
+      Object.entries(resource.options.actions).map(([key, { label, icon, confirm, bulk }]) => [
+        key,
+        {
+          ...(label ? { label } : {}),
+          ...(icon ? { icon } : {}),
+          ...(confirm ? { confirm } : {}),
+          ...(bulk ? { bulk } : {}),
+        },
+      ]),
+    );
   return plain({
     name: resource.name,
     endpoint: resource.endpoint,
