@@ -44,6 +44,8 @@ export function ColumnMappingTable({
                 disabled={disabled}
                 label={translate('engine.xlsx.field_for', { column: header })}
                 value={field}
+                // "Leave out" shows as the value it is, not as an empty box under the label.
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                 onChange={(event) => onChange({ ...mapping, [header]: event.target.value })}
               >
                 <MenuItem value="">
