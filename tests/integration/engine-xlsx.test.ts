@@ -1,8 +1,12 @@
 import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { resources as productResources } from '../../resources/index.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { hasOperation } from '../../resources/define.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
+import { fixtureResources } from '../fixtures/gadgets.ts';
 
 const BASE = '/api/v1/test/gadgets';
 let t: TestApp;
@@ -203,6 +207,74 @@ describe('XLSX import', () => {
     expect(ok.json().data).toMatchObject({ total: 30, created: 30 });
   });
 });
+
+describe('every resource: xlsx as the CSV, typed, and back unchanged', () => {
+  // The product's resources on an app of their own, the fixture's on the gadgets app.
+  let product: TestApp;
+  let productAdmin: string;
+  beforeAll(async () => {
+    product = await createTestApp();
+    productAdmin = await product.adminToken();
+  });
+  afterAll(() => product.close());
+  const both = [...productResources, ...fixtureResources].filter(
+    (r) => hasOperation(r, 'export') && hasOperation(r, 'import'),
+  );
+  it.each(both.map((r) => [r.name, r] as const))('%s', async (_name, resource) => {
+    const isProduct = productResources.includes(resource);
+    const app = isProduct ? product : t;
+    const token = isProduct ? productAdmin : admin;
+    const url = `/api/${resource.endpoint}/export?orderBy=id`;
+    const csv = await app.request({ url, token, headers: { 'accept-language': 'en' } });
+    expect(csv.statusCode).toBe(200);
+    const lines = parseCsv(csv.body.replace(/^\uFEFF/, ''), { relax_column_count: true }) as string[][];
+    const xlsx = await app.request({
+      url: `${url}&format=xlsx`,
+      token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(xlsx.statusCode).toBe(200);
+    const sheet = (await readBook(xlsx.rawPayload)).worksheets[0]!;
+    expect(sheet.actualRowCount).toBe(lines.length);
+    lines.forEach((line, r) => {
+      const row = sheet.getRow(r + 1);
+      line.forEach((text, c) => {
+        const value = row.getCell(c + 1).value;
+        // The oracle: exceljs's reading of each cell against the CSV's text of the same cell.
+        if (value === null || value === undefined) expect(text).toBe('');
+        else if (typeof value === 'number') expect(Number(text)).toBe(value);
+        else if (value instanceof Date) {
+          const iso = value.toISOString().replace('T', ' ').replace('Z', '');
+          expect(iso.startsWith(text.slice(0, 23)) || iso.slice(0, 10) === text).toBe(true);
+        } else expect(value).toBe(text);
+      });
+    });
+    const dry = await app.request({
+      method: 'POST',
+      url: `/api/${resource.endpoint}/import?dry_run=1`,
+      token,
+      ...multipart(xlsx.rawPayload),
+    });
+    expect(dry.statusCode, dry.body).toBe(200);
+    const total = lines.length - 1;
+    expect(dry.json().data).toMatchObject({ total, errors: [], created: 0, updated: 0, unchanged: total });
+  });
+});
+
+function multipart(file: Buffer) {
+  const boundary = '----xlsx-each-boundary';
+  return {
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.xlsx"\r\n` +
+          `Content-Type: application/octet-stream\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en' },
+  };
+}
 
 /** A one-part zip (deflated), its directory claiming `claimed` bytes unzipped when given. */
 function zipOf(name: string, content: Buffer, claimed = content.length): Buffer {
