@@ -8,6 +8,7 @@
  * - `psql \copy` of the product's own SELECT (labels, representations, site time zone): what formatting costs.
  * Prints rows/s for each, the product / `\copy` ratio (target: >= 300k rows/s or within 1.3x), and the
  * server's peak RSS growth during the product's export (memory must stay flat).
+ * Then the same export as .xlsx (`format=xlsx`) each round: rows/s, RSS and VmHWM before and after, next to CSV's.
  * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), DATABASE_URL.
  */
 import type { FastifyInstance } from 'fastify';
@@ -59,6 +60,7 @@ try {
     say(`\n== ${resource.name}: ${rows} rows, columns ${plan.columns.join(', ')} ==`);
     const results: Record<string, { rate: number[]; rss: number[] }> = {
       product: { rate: [], rss: [] },
+      'product xlsx': { rate: [], rss: [] },
       'psql \\copy raw columns': { rate: [], rss: [] },
       'psql \\copy product SELECT': { rate: [], rss: [] },
     };
@@ -66,6 +68,16 @@ try {
       const exp = await httpExport(`${address}/api/${resource.endpoint}/export`, token, { lang: 'zh-CN' });
       results.product!.rate.push(exp.rows / exp.seconds);
       results.product!.rss.push(exp.rssGrowth);
+      say(`  csv:  ${memoryLine(exp.memory)}`);
+      // The same rows as typed cells in an .xlsx (csv/xlsx-export.ts): its zip has no lines to count.
+      const xlsx = await httpExport(`${address}/api/${resource.endpoint}/export?format=xlsx`, token, {
+        lang: 'zh-CN',
+      });
+      results['product xlsx']!.rate.push(rows / xlsx.seconds);
+      results['product xlsx']!.rss.push(xlsx.rssGrowth);
+      say(
+        `  xlsx: ${fmtRate(rows / xlsx.seconds)} (${(xlsx.bytes / 1e6).toFixed(0)} MB, RSS +${mb(xlsx.rssGrowth)}) ${memoryLine(xlsx.memory)}`,
+      );
       const bare = await psqlCopy(url, raw);
       results['psql \\copy raw columns']!.rate.push(bare.rows / bare.seconds);
       const same = await psqlCopy(url, formatted);
@@ -78,6 +90,10 @@ try {
     const p = median(results.product!.rate);
     const c = median(results['psql \\copy raw columns']!.rate);
     const s = median(results['psql \\copy product SELECT']!.rate);
+    const x = median(results['product xlsx']!.rate);
+    say(
+      `xlsx median ${fmtRate(x)} = ${(p / x).toFixed(2)}x slower than csv; largest RSS growth xlsx ${mb(Math.max(...results['product xlsx']!.rss))} vs csv ${mb(Math.max(...results.product!.rss))}`,
+    );
     say(`median: product ${fmtRate(p)}, \\copy raw ${fmtRate(c)}, \\copy product SELECT ${fmtRate(s)}`);
     say(
       `product / \\copy raw = ${(c / p).toFixed(2)}x slower; product / \\copy of its SELECT = ${(s / p).toFixed(2)}x;` +
@@ -130,6 +146,10 @@ async function seed(db: Db): Promise<void> {
 
 function fmtRate(r: number): string {
   return `${Math.round(r / 1000)}k rows/s`;
+}
+
+function memoryLine(m: { rssBefore: number; rssAfter: number; hwmBefore: number; hwmAfter: number }): string {
+  return `RSS ${mb(m.rssBefore)} -> ${mb(m.rssAfter)}, VmHWM ${mb(m.hwmBefore)} -> ${mb(m.hwmAfter)}`;
 }
 
 function mb(b: number): string {

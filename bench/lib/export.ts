@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { findBindir } from '../../scripts/lib/pg-cluster.ts';
 import { replacePlaceholders } from '../../server/db/postgres.ts';
@@ -28,6 +29,18 @@ export interface HttpExportResult {
   seconds: number;
   /** Peak growth of this process's RSS while the export ran (the server's, when it runs in this process). */
   rssGrowth: number;
+  /** This process's RSS and VmHWM (its peak RSS so far, /proc/self/status) before and after, in bytes. */
+  memory: { rssBefore: number; rssAfter: number; hwmBefore: number; hwmAfter: number };
+}
+
+/** VmHWM of this process in bytes (0 where /proc is not there). */
+export function vmHwm(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -41,6 +54,7 @@ export async function httpExport(
 ): Promise<HttpExportResult> {
   global.gc?.();
   const base = process.memoryUsage().rss;
+  const hwmBefore = vmHwm();
   let peak = base;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
@@ -59,7 +73,9 @@ export async function httpExport(
     error?: string;
   };
   if (result.error) throw new Error(`export answered ${result.error}`);
-  return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base };
+  global.gc?.();
+  const memory = { rssBefore: base, rssAfter: process.memoryUsage().rss, hwmBefore, hwmAfter: vmHwm() };
+  return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base, memory };
 }
 
 /**

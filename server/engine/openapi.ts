@@ -191,6 +191,12 @@ export function routeSchemas(
             Object.entries(listQuery.properties).filter(([k]) => k !== 'page' && k !== 'size'),
           ),
           fields: { type: 'string', description: 'fields to export, joined by ,' },
+          format: {
+            type: 'string',
+            enum: ['csv', 'xlsx'],
+            default: 'csv',
+            description: 'csv, or xlsx: the same columns as typed cells in one sheet',
+          },
         },
       },
     }),
@@ -269,7 +275,14 @@ export function routeSchemas(
       body: {
         type: 'object',
         required: ['file'],
-        properties: { file: { type: 'string', format: 'binary', description: 'The CSV file (one part)' } },
+        properties: {
+          file: { type: 'string', format: 'binary', description: 'The CSV or .xlsx file (one part)' },
+          mapping: {
+            type: 'string',
+            description:
+              'JSON { "<column header>": "<field>" } renaming the file\'s columns ("" leaves a column out); a part before the file',
+          },
+        },
       },
       querystring: {
         type: 'object',
@@ -648,8 +661,13 @@ function paginationDoc(): JsonSchema {
 }
 
 const csvFile = () => ({
-  description: 'The CSV file (UTF-8 with BOM)',
-  content: { 'text/csv': { schema: { type: 'string' } } },
+  description: 'The CSV file (UTF-8 with BOM), or the .xlsx workbook for format=xlsx',
+  content: {
+    'text/csv': { schema: { type: 'string' } },
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+      schema: { type: 'string', format: 'binary' },
+    },
+  },
 });
 const idParam = () => ({
   type: 'object',

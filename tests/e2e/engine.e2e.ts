@@ -186,7 +186,10 @@ describe('the engine on the gadgets fixture', () => {
       await waitForCell('E2E 导入二');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        page.getByRole('button', { name: engine.action.export }).click(),
+        (async () => {
+          await page.getByRole('button', { name: engine.action.export }).click();
+          await page.getByRole('menuitem', { name: engine.xlsx.export_csv }).click();
+        })(),
       ]);
       return fs.readFileSync(await download.path());
     };

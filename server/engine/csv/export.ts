@@ -14,6 +14,7 @@ import { hooksOf } from '../hooks.ts';
 import { readableExportColumns } from '../list/include-access.ts';
 import { fieldLabel, type Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
+import { openXlsxExport } from './xlsx-export.ts';
 import { parseListQuery, type RawQuery, type SearchFilters } from '../list/query.ts';
 
 /** Rows fetched from the cursor per round trip (PGlite). */
@@ -70,8 +71,18 @@ export async function countExport(
   return Number(rows[0]!.n);
 }
 
-/** What an export gives: the CSV to stream with its file name, or the ticket of the job that writes it. */
-export type ExportResult = { csv: CsvExport; name: string } | { job: JobTicket };
+/** What an export gives: the file to stream with its name and format, or the ticket of the job that writes it. */
+export type ExportResult = { csv: CsvExport; name: string; format: ExportFormat } | { job: JobTicket };
+
+/** The export's file format: `format=csv` (the default) or `format=xlsx` (csv/xlsx-export.ts). */
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** `format=` of an export query: csv unless given; 422 for anything else. */
+export function exportFormat(raw: RawQuery): ExportFormat {
+  const format = raw.format ?? 'csv';
+  if (format === 'csv' || format === 'xlsx') return format;
+  throw new AppError(422, 'engine.csv.bad_format', { fields: { format: ['engine.csv.bad_format'] } });
+}
 
 /**
  * The export operation (`GET <endpoint>/export`, csv/routes.ts): the list (current filters and sort, no row
@@ -84,6 +95,7 @@ export async function exportRecords(
   { query: raw, lang, jobs }: { query: RawQuery; lang: Lang; jobs?: CsvQueue },
 ): Promise<ExportResult> {
   const actor = await ctx.authorize('export');
+  const format = exportFormat(raw);
   const filters = hooksOf(ctx.hooks, ctx.resource).filters;
   const plan = await planExport(ctx.db, ctx.resource, raw, {
     registry: ctx.registry,
@@ -98,8 +110,8 @@ export async function exportRecords(
     const query = { ...raw, fields: plan.columns.join(',') };
     return { job: await jobs.queueExport(ctx.resource, query, actor, lang.locale) };
   }
-  const csv = await openExport(ctx, lang, plan);
-  return { csv, name: exportFileName(ctx.resource) };
+  const csv = format === 'xlsx' ? await openXlsxExport(ctx, lang, plan) : await openExport(ctx, lang, plan);
+  return { csv, name: exportFileName(ctx.resource, format), format };
 }
 
 /** An export in progress: the CSV bytes, and the number of rows once the stream has ended. */
@@ -223,8 +235,8 @@ export function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** `<resource>-YYYYMMDD-HHMMSS.csv` (UTC). */
-export function exportFileName(resource: Resource): string {
+/** `<resource>-YYYYMMDD-HHMMSS.<csv|xlsx>` (UTC). */
+export function exportFileName(resource: Resource, format: ExportFormat = 'csv'): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${resource.name}-${stamp}.csv`;
+  return `${resource.name}-${stamp}.${format}`;
 }

@@ -11,6 +11,7 @@ import type { CsvQueue, ImportOptions, JobTicket } from './queue.ts';
 import { holdsUnsafeText } from '../../../resources/fields.ts';
 import { columnReaders, idColumn, rowInput } from './parse-row.ts';
 import { resolveReferences } from './references.ts';
+import { applyMapping, isZip, readXlsx } from './xlsx-import.ts';
 import { fieldByName, fieldsOf, ident } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
@@ -52,7 +53,10 @@ export interface ImportHooks {
  * The uploaded file as the HTTP side hands it over (csv/routes.ts): its bytes, `truncated` once they went over
  * the upload limit; undefined when the request carries no file.
  */
-export type CsvUpload = () => Promise<(Readable & { truncated?: boolean }) | undefined>;
+export type CsvUpload = () => Promise<
+  | (Readable & { truncated?: boolean; /** The `mapping` part (csv/xlsx-import.ts). */ mapping?: string })
+  | undefined
+>;
 
 /**
  * The import operation (`POST <endpoint>/import`, csv/routes.ts): every row is validated with the resource's
@@ -73,7 +77,8 @@ export async function importRecords(
   const actor = await ctx.authorize('import');
   const options = importOptions(ctx.resource, raw);
   const max = ctx.resource.options.limits?.maxImportRows ?? DEFAULT_MAX_IMPORT_ROWS;
-  const rows = await readCsv(await upload(), max);
+  const file = await upload();
+  const rows = applyMapping(await readUpload(file, max), file?.mapping);
   if (jobs?.isRunning() && rows.length - 1 > jobs.threshold) {
     await checkHeader(ctx, actor, lang, rows[0] ?? [], upsertOf(ctx.resource, rows[0] ?? [], options.upsert));
     return jobs.queueImport(ctx.resource, rows, options, actor, lang.locale);
@@ -345,11 +350,44 @@ async function scopeErrors(
   return errors;
 }
 
-async function readCsv(
+/** The upload's rows: an .xlsx (told by its zip signature, csv/xlsx-import.ts) or a CSV. */
+async function readUpload(
   file: (Readable & { truncated?: boolean }) | undefined,
   max: number,
 ): Promise<string[][]> {
   if (!file) throw AppError.validation({ file: ['engine.csv.file_required'] });
+  const head = await peek(file);
+  if (!head || !isZip(head)) return readCsv(file, max);
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  if (file.truncated) throw new AppError(413, 'errors.payload_too_large');
+  return readXlsx(Buffer.concat(chunks), max);
+}
+
+/** The stream's first chunk, left in the stream; null when it is empty. */
+async function peek(stream: Readable): Promise<Buffer | null> {
+  for (;;) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
+      stream.unshift(chunk);
+      return chunk;
+    }
+    if (stream.readableEnded || stream.destroyed) return null;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        stream.off('readable', done).off('end', done).off('error', fail);
+        resolve();
+      };
+      const fail = (error: Error) => {
+        stream.off('readable', done).off('end', done);
+        reject(error);
+      };
+      stream.once('readable', done).once('end', done).once('error', fail);
+    });
+  }
+}
+
+async function readCsv(file: Readable & { truncated?: boolean }, max: number): Promise<string[][]> {
   const rows: string[][] = [];
   const parser = file.pipe(
     parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: 1 << 20 }),

@@ -14,7 +14,8 @@ import type { JobContext, JobsRuntime, QueueDefinition } from '../../jobs/runtim
 import type { FileStorage } from '../../storage/index.ts';
 import type { Actor } from '../write/audit.ts';
 import { CSV_KEEP_HOURS, csvFileKey, removeOldCsvFiles, writeCsvFile } from './files.ts';
-import { countExport, exportFileName, openExport, planExport } from './export.ts';
+import { countExport, exportFileName, exportFormat, openExport, planExport } from './export.ts';
+import { openXlsxExport } from './xlsx-export.ts';
 import { runImport, type ImportReport } from './import.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
@@ -131,7 +132,8 @@ export function createCsvJobs({
         });
         const total = await countExport(db, ctx.resource, plan);
         const report = reporter(progress);
-        const csv = await openExport(ctx, langOf(data.locale), plan, {
+        const open = exportFormat(data.query) === 'xlsx' ? openXlsxExport : openExport;
+        const csv = await open(ctx, langOf(data.locale), plan, {
           onRows: (done) => report(Math.min(done, total), total),
         });
         const size = await writeCsvFile(storage, csvFileKey('exports', id), csv.stream);
@@ -185,7 +187,7 @@ export function createCsvJobs({
       const data: ExportJobData = {
         ...who(resource, actor, locale),
         query: raw,
-        name: exportFileName(resource),
+        name: exportFileName(resource, exportFormat(raw)),
       };
       return send(CSV_EXPORT_QUEUE, data);
     },

@@ -28,7 +28,8 @@ const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = 
   },
   number: toNumber,
   boolean: (v, c) => c.booleans.get(v.trim().toLowerCase()) ?? v,
-  date: (v) => v.trim(),
+  // An .xlsx date cell reads as `YYYY-MM-DD 00:00:00` when its column holds times too.
+  date: (v) => v.trim().replace(/ 00:00:00(\.0+)?$/, ''),
   datetime: (v, c) => zonedToIso(v.trim(), c.timezone),
   json: (v) => {
     try {

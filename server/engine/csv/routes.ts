@@ -9,6 +9,7 @@ import { csvFileKey } from './files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './jobs.ts';
 import { attachment, exportRecords } from './export.ts';
 import { importRecords } from './import.ts';
+import { XLSX_TYPE } from './xlsx-export.ts';
 import type { OperationContext } from '../context.ts';
 import { jobParams, routeDoc } from '../openapi.ts';
 
@@ -64,7 +65,7 @@ export function registerCsvRoutes(
         const { stream } = result.csv;
         stream.on('error', (error) => request.log.error({ err: { type: error.name } }, 'export failed'));
         return reply
-          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-type', contentTypeOf(result.name))
           .header('content-disposition', attachment(result.name))
           .header('cache-control', 'no-store')
           .send(stream);
@@ -77,9 +78,10 @@ export function registerCsvRoutes(
       ...routeDoc(schemas.import),
       // The multipart file is read by importRecords after the access check.
       handler: async ({ query, request, reply }) => {
+        // A `mapping` part sent before the file renames its columns (csv/xlsx-import.ts).
         const upload = () =>
           request.file().then(
-            (file) => file?.file,
+            (file) => file && Object.assign(file.file, { mapping: fieldText(file.fields.mapping) }),
             () => undefined,
           );
         const result = await importRecords(ctxOf(request), {
@@ -132,7 +134,7 @@ export function registerCsvRoutes(
             throw error;
           });
         return reply
-          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-type', contentTypeOf(output.name))
           .header('content-disposition', attachment(output.name))
           .header('content-length', file.size)
           .header('cache-control', 'no-store')
@@ -150,4 +152,17 @@ export function registerCsvRoutes(
       handler: async ({ params, request }) =>
         ok(statusOf(await ownJob({ request, jobId: params.jobId }, CSV_IMPORT_QUEUE, 'import'))),
     });
+}
+
+/** The download's media type by its name's extension (`.xlsx` or `.csv`). */
+function contentTypeOf(name: string): string {
+  return name.endsWith('.xlsx') ? XLSX_TYPE : 'text/csv; charset=utf-8';
+}
+
+/** The text of a multipart field part (undefined for a file part or none). */
+function fieldText(part: unknown): string | undefined {
+  const one = Array.isArray(part) ? part[0] : part;
+  return one && typeof one === 'object' && 'value' in one && typeof one.value === 'string'
+    ? one.value
+    : undefined;
 }

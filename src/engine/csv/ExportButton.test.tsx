@@ -76,6 +76,7 @@ describe('ExportButton with a large export (job)', () => {
     await renderEngine({ path: '/settings/contacts' });
     await screen.findByText('Alice');
     await userEvent.click(await screen.findByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV (.csv)' }));
 
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('Preparing the file… 40%')).toBeTruthy();
@@ -96,6 +97,7 @@ describe('ExportButton with a large export (job)', () => {
     await renderEngine({ path: '/settings/contacts' });
     await screen.findByText('Alice');
     await userEvent.click(await screen.findByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV (.csv)' }));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('Preparing the file… 10%')).toBeTruthy();
     expect(

@@ -1,4 +1,6 @@
 import DownloadIcon from '@mui/icons-material/Download';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Button, useListContext, useNotify, useTranslate } from 'react-admin';
 import type { ResourceDescriptor as Resource } from '../data/descriptor.ts';
@@ -20,7 +22,7 @@ const prefetch = () => {
 };
 
 /**
- * Downloads the server's CSV export of the list with its current filters and sort (all rows, no paging). A
+ * A menu of the two formats (CSV, Excel .xlsx) that downloads the server's export of the list with its current filters and sort (all rows, no paging). A
  * large export runs as a job on the server (202): a dialog shows its progress live and offers the file
  * once it is written. The request and job code and the dialog load on demand: a list that is never exported
  * does not carry them. It names no columns: the server's default set is the caller's readable ones (no
@@ -33,18 +35,20 @@ export function ExportButton({ resource }: { resource: Resource }) {
   const translate = useTranslate();
   const [isBusy, setIsBusy] = useState(false);
   const [job, setJob] = useState<ExportJobState | null>(null);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const following = useRef<AbortController | null>(null);
   const fail = (error: unknown) =>
     notify(error instanceof Error ? error.message : 'ra.notification.http_error', { type: 'error' });
 
-  const onClick = async () => {
+  const onExport = async (format: 'csv' | 'xlsx') => {
+    setMenuAnchor(null);
     setIsBusy(true);
     try {
       const { outputOf, requestExport, waitForCsvJob } = await loadJobs();
-      const result = await requestExport(
-        `${resource.endpoint}/export`,
-        exportQuery(resource, { filter: filterValues, sort }),
-      );
+      const result = await requestExport(`${resource.endpoint}/export`, {
+        ...exportQuery(resource, { filter: filterValues, sort }),
+        ...(format === 'xlsx' ? { format } : {}),
+      });
       if ('file' in result) {
         notify('engine.export.done', { type: 'success' });
         return;
@@ -95,13 +99,25 @@ export function ExportButton({ resource }: { resource: Resource }) {
     <>
       <Button
         label="engine.action.export"
-        onClick={onClick}
+        onClick={(event) => setMenuAnchor(event.currentTarget)}
         onMouseEnter={prefetch}
         onFocus={prefetch}
         disabled={isBusy || total === 0}
+        aria-haspopup="menu"
+        aria-expanded={menuAnchor ? 'true' : undefined}
+        aria-controls={menuAnchor ? 'engine-export-menu' : undefined}
       >
         <DownloadIcon />
       </Button>
+      <Menu
+        id="engine-export-menu"
+        anchorEl={menuAnchor}
+        open={!!menuAnchor}
+        onClose={() => setMenuAnchor(null)}
+      >
+        <MenuItem onClick={() => void onExport('csv')}>{translate('engine.xlsx.export_csv')}</MenuItem>
+        <MenuItem onClick={() => void onExport('xlsx')}>{translate('engine.xlsx.export_xlsx')}</MenuItem>
+      </Menu>
       {job ? (
         // Nothing in its place while it loads: the dialog opens over the page.
         <Suspense fallback={null}>

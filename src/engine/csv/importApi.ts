@@ -24,13 +24,14 @@ export interface ImportResult {
 /** Progress (0-100) of a large file, which the server works through as a background job. */
 export type OnImportProgress = (percent: number) => void;
 
-/** Checks every row of a CSV file with the resource's schema; writes nothing. */
+/** Checks every row of a CSV or .xlsx file with the resource's schema; writes nothing. */
 export function dryRunImport(
   resource: Resource,
   file: File,
   onProgress?: OnImportProgress,
+  mapping?: Record<string, string>,
 ): Promise<DryRunResult> {
-  return postImport<DryRunResult>(resource, file, { dry_run: 1 }, onProgress);
+  return postImport<DryRunResult>(resource, file, { dry_run: 1 }, onProgress, mapping);
 }
 
 /** Imports the file in one transaction (all rows or none). */
@@ -38,8 +39,9 @@ export function runImport(
   resource: Resource,
   file: File,
   onProgress?: OnImportProgress,
+  mapping?: Record<string, string>,
 ): Promise<ImportResult> {
-  return postImport<ImportResult>(resource, file, {}, onProgress);
+  return postImport<ImportResult>(resource, file, {}, onProgress, mapping);
 }
 
 /** Posts the file; a large one comes back as a job ticket (202), followed until its report is ready. */
@@ -48,8 +50,11 @@ async function postImport<T>(
   file: File,
   query: Record<string, number>,
   onProgress: OnImportProgress = () => {},
+  mapping?: Record<string, string>,
 ): Promise<T> {
   const form = new FormData();
+  // Before the file: the server reads the parts that precede it (file column header -> field).
+  if (mapping) form.append('mapping', JSON.stringify(mapping));
   form.append('file', file);
   const data = await httpClient<T | CsvJobTicket>(`${resource.endpoint}/import`, {
     method: 'POST',

@@ -1,0 +1,157 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import { isFlag } from '../../../resources/flag.ts';
+import type { Resource } from '../../../resources/define.ts';
+import { getSettings } from '../../core/settings.ts';
+import { fieldByName, type FieldInfo } from '../schema/fields.ts';
+import type { Lang } from '../labels.ts';
+import type { OperationContext } from '../context.ts';
+import { openExport, type CsvExport, type ExportPlan } from './export.ts';
+
+/** Rows written between two looks at the consumer (back-pressure): about 100-300 kB of XML. */
+const ROWS_PER_FLUSH = 500;
+
+/** How an export column becomes a typed cell: the kind of value and the number format shown. */
+interface XlsxColumn {
+  type: 'text' | 'number' | 'date' | 'datetime';
+  numFmt?: string;
+  width: number;
+}
+
+/**
+ * Opens the XLSX of an export: the same columns, rows and labels as the CSV (openExport writes them, so data
+ * scope, field access, representations and formula escaping are the CSV's), read back line by line and
+ * written as typed cells into one sheet named after the resource's label by exceljs's streaming writer:
+ * numbers and money as numbers (money with the site currency's format), dates and times as date cells with a
+ * format (times as the wall clock of the site's time zone, as the CSV writes them), everything else (labels
+ * of booleans, enums and dictionaries, representations) as text, so a cell is never a formula. A frozen
+ * header row, column widths from the labels. Rows are written in small batches that wait for the reader
+ * (the zip stream's buffer drained), so memory stays flat whatever the row count.
+ */
+export async function openXlsxExport(
+  ctx: Pick<OperationContext, 'db' | 'resource' | 'registry'>,
+  lang: Lang,
+  plan: ExportPlan,
+  options: { onRows?: (done: number) => Promise<void> } = {},
+): Promise<CsvExport> {
+  const csv = await openExport(ctx, lang, plan, options);
+  const currency = await getSettings(ctx.db, 'currency');
+  const columns = plan.columns.map((name) => xlsxColumn(ctx.resource, name, lang, currency.currency));
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  let rows = 0;
+  const write = async () => {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: out,
+      useSharedStrings: false,
+      useStyles: true,
+    });
+    const sheet = workbook.addWorksheet(sheetName(lang, ctx.resource), {
+      views: [{ state: 'frozen', ySplit: 1 }],
+    });
+    const parser = csv.stream.pipe(parse({ bom: true, relax_column_count: true, max_record_size: 1 << 20 }));
+    csv.stream.on('error', (error) => parser.destroy(error));
+    let isHeader = true;
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (isHeader) {
+        isHeader = false;
+        sheet.columns = record.map((label, i) => ({
+          header: label,
+          width: Math.max(columns[i]!.width, Math.min(40, displayWidth(label) + 2)),
+          ...(columns[i]!.numFmt ? { style: { numFmt: columns[i]!.numFmt } } : {}),
+        }));
+        sheet.getRow(1).font = { bold: true };
+        sheet.getRow(1).commit();
+        continue;
+      }
+      sheet.addRow(record.map((cell, i) => typedCell(cell, columns[i]))).commit();
+      rows++;
+      if (rows % ROWS_PER_FLUSH === 0 && out.writableNeedDrain) await once(out, 'drain');
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  write().catch((error: Error) => out.destroy(error));
+  return { stream: out, rows: () => rows };
+}
+
+/** `<resource>-YYYYMMDD-HHMMSS.xlsx` from the CSV's name. */
+export function xlsxFileName(csvName: string): string {
+  return csvName.replace(/\.csv$/, '.xlsx');
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The column's cell type and format by field kind (the system columns: id as text, times as datetimes). */
+function xlsxColumn(resource: Resource, name: string, lang: Lang, currency: string): XlsxColumn {
+  const f: Pick<FieldInfo, 'kind' | 'meta'> | undefined = fieldByName(resource, name);
+  if (!f) return name === 'id' ? { type: 'text', width: 10 } : DATETIME;
+  if (f.meta.money) return { type: 'number', numFmt: moneyFormat(lang, currency), width: 14 };
+  if (f.kind === 'number') return { type: 'number', width: 12 };
+  if (f.kind === 'int')
+    return isFlag(f as FieldInfo) ? { type: 'text', width: 8 } : { type: 'number', width: 10 };
+  if (f.kind === 'date') return { type: 'date', numFmt: 'yyyy-mm-dd', width: 12 };
+  if (f.kind === 'datetime') return DATETIME;
+  if (f.kind === 'boolean' || f.kind === 'enum') return { type: 'text', width: 10 };
+  return { type: 'text', width: f.kind === 'text' || f.kind === 'json' ? 40 : 20 };
+}
+
+const DATETIME: XlsxColumn = { type: 'datetime', numFmt: 'yyyy-mm-dd hh:mm:ss', width: 20 };
+
+/** `"¥"#,##0.00` for CNY in zh-CN, `"CN¥"#,##0.00` in en: the symbol as the language writes it. */
+function moneyFormat(lang: Lang, currency: string): string {
+  let symbol = currency;
+  try {
+    symbol =
+      new Intl.NumberFormat(lang.locale, { style: 'currency', currency })
+        .formatToParts(0)
+        .find((p) => p.type === 'currency')?.value ?? currency;
+  } catch {
+    // An unknown code keeps the code itself.
+  }
+  const quoted = `"${symbol.replace(/"/g, '')}"`;
+  return `${quoted}#,##0.00;-${quoted}#,##0.00`;
+}
+
+/**
+ * A CSV cell as a typed cell: '' is an empty cell; a number, date or time that does not read as one stays
+ * text (a dangling reference's id, never lost). Times are the site's wall clock written as if UTC, which is
+ * how a spreadsheet's date serial (no zone) shows them.
+ */
+function typedCell(cell: string, column: XlsxColumn | undefined): string | number | Date | null {
+  if (cell === '') return null;
+  switch (column?.type) {
+    case 'number': {
+      const n = Number(cell);
+      return Number.isFinite(n) && cell.trim() !== '' ? n : cell;
+    }
+    case 'date': {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(cell);
+      return m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : cell;
+    }
+    case 'datetime': {
+      const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(cell);
+      if (!m) return cell;
+      const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+      return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, ms));
+    }
+    default:
+      return cell;
+  }
+}
+
+/** The resource's plural label, as a sheet name may be (31 characters, none of `[]:*?/\`). */
+function sheetName(lang: Lang, resource: Resource): string {
+  const key = `resources.${resource.name}.name_other`;
+  const label = lang.t(key);
+  const name = (label === key ? resource.name : label).replace(/[[\]:*?/\\]/g, ' ').trim();
+  return name.slice(0, 31) || resource.name.slice(0, 31);
+}
+
+/** Columns a label takes (CJK characters count two). */
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += /[\u1100-\uffff]/.test(ch) ? 2 : 1;
+  return width;
+}
