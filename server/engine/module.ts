@@ -6,6 +6,7 @@ import { createCsvJobs } from './csv/jobs.ts';
 import type { ResourceHooksTable } from './hooks.ts';
 import { registerExplainRoute } from './explain.ts';
 import { registerResourceRoutes } from './routes.ts';
+import { registerUndoRoute } from './undo-route.ts';
 import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './schema/snapshot.ts';
@@ -48,6 +49,13 @@ export function createResourcesModule({
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
       });
       registerExplainRoute(app, { db: ctx.db });
+      // Undo of a bulk call or an import (undo.ts), over this module's resources.
+      registerUndoRoute(app, {
+        db: ctx.db,
+        registry: resources,
+        hooks,
+        publicOrigin: ctx.config.publicOrigin,
+      });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
       registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.
