@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { requirePermission } from '../core/principal.ts';
-import { route } from '../core/route.ts';
+import { route, unchecked } from '../core/route.ts';
 import type { Db } from '../db/index.ts';
 import { permissionFor } from './access.ts';
 import type { OperationContext } from './context.ts';
@@ -86,6 +86,8 @@ export function registerUndoRoute(
       'days (409 after). Audited as `operations.undo`.',
     errors: [409],
     params: z.object({ id: z.string().regex(/^\d+$/).max(30) }),
+    // Nothing to send: an empty object (or no body) is documented and ignored.
+    body: unchecked(z.object({})),
     responses: { 200: undoResultSchema },
     handler: async ({ params, request }) =>
       ok(
