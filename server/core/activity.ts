@@ -10,6 +10,11 @@ export interface Actor {
   principal?: Principal;
   /** `<scheme>://<host>` of the request, for links a hook hands out. */
   origin?: string;
+  /**
+   * The bulk call or import this write belongs to (server/engine/undo.ts): its audit rows are linked to it,
+   * so the whole operation can be undone.
+   */
+  operationId?: string;
 }
 
 /** The actor of a signed-in request: the caller's user id, address and user agent. */

@@ -7,6 +7,7 @@ import type { ResourceHooksTable } from './hooks.ts';
 import { registerExplainRoute } from './explain.ts';
 import { registerSearchRoute } from './search.ts';
 import { registerResourceRoutes } from './routes.ts';
+import { registerUndoRoute } from './undo-route.ts';
 import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './schema/snapshot.ts';
@@ -58,6 +59,13 @@ export function createResourcesModule({
       registerExplainRoute(app, { db: ctx.db });
       // GET v1/search over these resources (the command palette).
       registerSearchRoute(app, { db: ctx.db, resources, hooks });
+      // Undo of a bulk call or an import (undo.ts), over this module's resources.
+      registerUndoRoute(app, {
+        db,
+        registry: resources,
+        hooks,
+        publicOrigin: ctx.config.publicOrigin,
+      });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
       registerAnchors(app, ctx.db);
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.

@@ -63,7 +63,7 @@ export function routeSchemas(
     ...extra,
   });
   const p = resource.permission;
-  return {
+  const docs = {
     list: secured(`List ${resource.name}`, p, {
       operationId: `list${pascal}`,
       querystring: listQuery,
@@ -167,14 +167,14 @@ export function routeSchemas(
       'x-errors': [409],
       querystring: bulkQuery(),
       body: updateFields,
-      response: { 200: idList(), 404: notFound() },
+      response: { 200: withOperation(idList()), 404: notFound() },
       description: `Needs the permission \`${p}.update\`. The body is applied to every listed record. ${BULK_NOTE}`,
     }),
     deleteMany: secured(`Delete many ${resource.name} records (bulk)`, `${p}.delete`, {
       operationId: `deleteMany${pascal}`,
       'x-errors': [409],
       querystring: bulkQuery(),
-      response: { 200: idList(), 404: notFound() },
+      response: { 200: withOperation(idList()), 404: notFound() },
       description: `Needs the permission \`${p}.delete\`. ${BULK_NOTE}`,
     }),
     export: secured(`Export ${resource.name} as CSV`, `${p}.export`, {
@@ -323,6 +323,10 @@ export function routeSchemas(
       },
     }),
   };
+  // A committed import answers `meta.operation_id` (undo.ts); a dry run does not.
+  const answers = (docs.import as JsonSchema).response as Record<number, JsonSchema>;
+  answers[200] = withOperation(answers[200]!, true);
+  return docs;
 }
 
 /**
@@ -688,8 +692,31 @@ const bulkQuery = () => ({
 const BULK_NOTE =
   'One transaction, all or nothing: every record goes through the same rules as the single call and gets ' +
   'its own audit row. A missing id makes it a 404 whose errors.ids lists the missing ids; nothing changes. ' +
-  '`data` is the list of ids changed.';
+  '`data` is the list of ids changed; `meta.operation_id` undoes the call (`POST /api/v1/operations/{id}/undo`).';
 const idList = () => envelope({ type: 'array', items: { type: 'string' } });
+/**
+ * An answer with `meta.operation_id` beside `data` (a bulk call, a committed import): the operation that
+ * `POST v1/operations/<id>/undo` takes (undo.ts).
+ */
+function withOperation(answer: JsonSchema, isOptional = false): JsonSchema {
+  const properties = (answer.properties ?? {}) as Record<string, JsonSchema>;
+  const meta = named('OperationMeta', {
+    type: 'object',
+    required: ['operation_id'],
+    properties: {
+      operation_id: {
+        type: 'string',
+        pattern: '^\\d+$',
+        description: 'the operation, to undo with POST /api/v1/operations/{id}/undo',
+      },
+    },
+  });
+  return {
+    ...answer,
+    properties: { ...properties, meta },
+    required: [...((answer.required as string[] | undefined) ?? []), ...(isOptional ? [] : ['meta'])],
+  };
+}
 /** The common 404 envelope of the bulk calls, with the missing ids named. */
 const notFound = () => ({
   description: 'Some ids are missing: nothing changed',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, isSoftDelete, type Resource } from '../../resources/define.ts';
-import { ok } from '../core/envelope.ts';
+import { ok, okWithMeta } from '../core/envelope.ts';
 import { idempotencyKeyOf, REPLAYED_HEADER } from '../core/idempotency.ts';
 import { readSettlingAuth, requirePermission } from '../core/principal.ts';
 import { route } from '../core/route.ts';
@@ -155,8 +155,10 @@ export function registerResourceRoutes(
       method: 'PATCH',
       url: base,
       ...routeDoc(schemas.updateMany),
-      handler: async ({ query, body, request }) =>
-        ok(await updateRecords(ctxOf(request), { ids: query?.ids, body })),
+      handler: async ({ query, body, request }) => {
+        const { ids, operationId } = await updateRecords(ctxOf(request), { ids: query?.ids, body });
+        return okWithMeta(ids, { operation_id: operationId });
+      },
     });
   }
   if (has('delete')) {
@@ -172,7 +174,10 @@ export function registerResourceRoutes(
       method: 'DELETE',
       url: base,
       ...routeDoc(schemas.deleteMany),
-      handler: async ({ query, request }) => ok(await deleteRecords(ctxOf(request), { ids: query?.ids })),
+      handler: async ({ query, request }) => {
+        const { ids, operationId } = await deleteRecords(ctxOf(request), { ids: query?.ids });
+        return okWithMeta(ids, { operation_id: operationId });
+      },
     });
   }
   // Row and bulk actions the resource declares (actions.ts), each under its own permission.

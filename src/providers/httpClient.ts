@@ -16,12 +16,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A Bearer token other than the session's (the 2FA enrolment token); a 401 then leaves the session alone. */
   bearer?: string;
+  /** Receives the envelope's `meta` of a success (a bulk call's `operation_id`, for undo). */
+  onMeta?: (meta: Record<string, unknown>) => void;
 }
 
 interface Envelope {
   code?: number;
   message?: string;
   data?: unknown;
+  meta?: Record<string, unknown>;
   errors?: FieldErrors;
 }
 
@@ -81,7 +84,10 @@ export async function httpClient<T = unknown>(path: string, options: RequestOpti
   const envelope = await readEnvelope(response);
   const code = envelope?.code ?? response.status;
 
-  if (code === 200 || code === 201) return (envelope ? envelope.data : undefined) as T;
+  if (code === 200 || code === 201) {
+    if (envelope?.meta && options.onMeta) options.onMeta(envelope.meta);
+    return (envelope ? envelope.data : undefined) as T;
+  }
   if (code === 401 && token && !options.bearer) {
     // The session is gone (expired or revoked): forget it and start over from a clean page. Without a token
     // there is nothing to reset, and a reload would only swallow the message (for example a failed sign-in).

@@ -78,7 +78,11 @@ describe('PATCH <path>?ids=', () => {
     const ids = await gadgets(3);
     const res = await call('PATCH', `${BASE}?ids=${ids.join(',')}`, { state: false, price: 7 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: 200, data: ids });
+    expect(res.json()).toEqual({
+      code: 200,
+      data: ids,
+      meta: { operation_id: expect.stringMatching(/^\d+$/) },
+    });
     expect((await rowsOf(ids)).map((r) => [r.state, Number(r.price)])).toEqual([
       [false, 7],
       [false, 7],
@@ -121,7 +125,11 @@ describe('PATCH <path>?ids=', () => {
   it('takes repeated ids once, and 1..1000 ids (422 naming ids otherwise)', async () => {
     const ids = await gadgets(1);
     const twice = await call('PATCH', `${BASE}?ids=${ids[0]},${ids[0]}`, { price: 2 });
-    expect(twice.json()).toEqual({ code: 200, data: ids });
+    expect(twice.json()).toEqual({
+      code: 200,
+      data: ids,
+      meta: { operation_id: expect.stringMatching(/^\d+$/) },
+    });
     expect(await auditCount('gadgets.update', ids)).toBe(1);
     const none = await call('PATCH', BASE, { price: 2 });
     expect(none.statusCode).toBe(422);
@@ -140,7 +148,11 @@ describe('DELETE <path>?ids=', () => {
   it('deletes every listed record (to the trash) with an audit row each', async () => {
     const ids = await gadgets(3);
     const res = await call('DELETE', `${BASE}?ids=${ids.join(',')}`);
-    expect(res.json()).toEqual({ code: 200, data: ids });
+    expect(res.json()).toEqual({
+      code: 200,
+      data: ids,
+      meta: { operation_id: expect.stringMatching(/^\d+$/) },
+    });
     const { rows } = await t.db.query(
       `SELECT id FROM gadgets WHERE id::text = ANY($1::text[]) AND deleted_at IS NULL`,
       [ids],

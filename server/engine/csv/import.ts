@@ -17,6 +17,7 @@ import type { Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
 import { fieldForbidden, restrictedFields } from '../field-access.ts';
 import { publishManyChanged } from '../write/record-events.ts';
+import { startOperation } from '../undo.ts';
 import { fetchRecord, insertRecord, patchRecord } from '../write/record-writes.ts';
 import { liveSql } from '../scope.ts';
 import { idsInScope, isInScope, rowScope, scopeColumnsOf, UNRESTRICTED } from '../scope.ts';
@@ -34,6 +35,11 @@ export interface ImportReport {
   /** Rows matching a record whose values they would not change: left alone (no write, no audit row). */
   unchanged: number;
   dry_run: boolean;
+  /**
+   * The committed import as an operation to undo (undo.ts): the HTTP answer moves it into `meta` (csv/routes.ts);
+   * a job's output keeps it.
+   */
+  operation_id?: string;
 }
 
 interface PlannedRow {
@@ -210,15 +216,18 @@ export async function runImport(
   const counts = { created: 0, updated: 0, unchanged: 0 };
   const updatedIds: string[] = [];
   const rollBack = new Error('import rolled back');
+  let operationId: string | undefined;
   const committed =
     writable.length > 0 &&
     (await db
       .transaction(async (tx) => {
+        // Recorded as an operation (undo.ts); a dry run's goes with its rollback.
+        const opActor = await startOperation(tx, { kind: 'import', resource, actor });
         for (const [i, p] of writable.entries()) {
           // A refused row (a hook's AppError, a constraint) is named and the others still run.
           await tx.query('SAVEPOINT import_row');
           try {
-            await writeRow(ctx, tx, actor, p, counts, updatedIds);
+            await writeRow(ctx, tx, opActor, p, counts, updatedIds);
             await tx.query('RELEASE SAVEPOINT import_row');
           } catch (error) {
             // A 5xx (the database gone, a full disk) is no fault of the row: the import fails as a whole.
@@ -229,6 +238,7 @@ export async function runImport(
           if ((i + 1) % every === 0) await hooks.written?.(i + 1, writable.length);
         }
         if (dryRun || errors.length) throw rollBack;
+        operationId = opActor.operationId;
         return true;
       })
       .catch((error: unknown) => {
@@ -241,6 +251,7 @@ export async function runImport(
   if (dryRun) Object.assign(report, counts);
   if (!committed) return report;
   Object.assign(report, counts);
+  if (operationId) report.operation_id = operationId;
   // One live event per committed import, not one per row; edit pages of updated records warn.
   if (counts.created + counts.updated > 0)
     await publishManyChanged(db, { resource, action: 'import', ids: updatedIds, actor });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../../resources/define.ts';
-import { ok } from '../../core/envelope.ts';
+import { ok, okWithMeta } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
@@ -90,7 +90,10 @@ export function registerCsvRoutes(
           lang: request,
           jobs: csvJobs,
         });
-        return 'job_id' in result ? reply.code(202).send(ok(result)) : ok(result);
+        if ('job_id' in result) return reply.code(202).send(ok(result));
+        // A committed import answers its operation for undo (undo.ts) beside the report.
+        const { operation_id: operationId, ...report } = result;
+        return operationId ? okWithMeta(report, { operation_id: operationId }) : ok(report);
       },
     });
   if (!csvJobs) return;

@@ -8,6 +8,7 @@ import { validateBody } from '../operations.ts';
 import { publishChanges, publishManyChanged, type RecordChange } from './record-events.ts';
 import { lockRows } from './record-sql.ts';
 import { rowScope } from '../scope.ts';
+import { startOperation } from '../undo.ts';
 import type { Actor } from './audit.ts';
 import { patchRecord, removeRecord } from './record-writes.ts';
 
@@ -17,48 +18,57 @@ export const MAX_BULK_IDS = 1000;
 /**
  * `PATCH <path>?ids=1,2,3`: the same partial update applied to every listed record in one transaction, each
  * through the single update's path (hooks, unique checks, inline lists, audit row), so all or nothing. A
- * missing id is a 404 whose `errors.ids` lists them; `data` is the ids, in the order given.
+ * missing id is a 404 whose `errors.ids` lists them; `data` is the ids, in the order given. Recorded as an
+ * operation (undo.ts): `operationId` is what `POST v1/operations/<id>/undo` takes.
  */
 export async function updateRecords(
   ctx: OperationContext,
   { ids: rawIds, body }: { ids: unknown; body: unknown },
-): Promise<string[]> {
+): Promise<{ ids: string[]; operationId: string }> {
   const actor = await ctx.authorize('update');
   assertWritable(actor.principal, ctx.resource, ctx.registry, body);
   const ids = parseBulkIds(rawIds);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const given = validateBody(ctx, 'update', body);
   const written: RecordChange[] = [];
-  await ctx.db.transaction(async (tx) => {
-    for (const id of await lockAll(ctx, tx, ids, actor)) {
+  const operationId = await ctx.db.transaction(async (tx) => {
+    const locked = await lockAll(ctx, tx, ids, actor);
+    const opActor = await startOperation(tx, { kind: 'update', resource: ctx.resource, actor });
+    for (const id of locked) {
       // Hooks may adjust the data they are given, so every record gets its own copy.
       const { own, children } = splitInline(structuredClone(given), lists);
-      await patchRecord(ctx, { tx, id, data: own, actor });
-      written.push(...(await writeInlineLists(ctx, { tx, parentId: id, children, actor, isNew: false })));
+      await patchRecord(ctx, { tx, id, data: own, actor: opActor });
+      written.push(
+        ...(await writeInlineLists(ctx, { tx, parentId: id, children, actor: opActor, isNew: false })),
+      );
     }
+    return opActor.operationId;
   });
   await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'update', ids, actor });
   await publishChanges(ctx.db, written, actor);
-  return ids;
+  return { ids, operationId };
 }
 
 /**
  * `DELETE <path>?ids=1,2,3`: every listed record deleted in one transaction through the single delete's path
  * (hooks, audit row, 409 when still in use), all or nothing; 404 naming the missing ids. `data` is the ids.
+ * Recorded as an operation (undo.ts), like updateRecords.
  */
 export async function deleteRecords(
   ctx: OperationContext,
   { ids: rawIds }: { ids: unknown },
-): Promise<string[]> {
+): Promise<{ ids: string[]; operationId: string }> {
   const actor = await ctx.authorize('delete');
   const ids = parseBulkIds(rawIds);
   const before = new Map<string, Record<string, unknown>>();
-  await ctx.db.transaction(async (tx) => {
-    for (const id of await lockAll(ctx, tx, ids, actor))
-      before.set(id, await removeRecord(ctx, { tx, id, actor }));
+  const operationId = await ctx.db.transaction(async (tx) => {
+    const locked = await lockAll(ctx, tx, ids, actor);
+    const opActor = await startOperation(tx, { kind: 'delete', resource: ctx.resource, actor });
+    for (const id of locked) before.set(id, await removeRecord(ctx, { tx, id, actor: opActor }));
+    return opActor.operationId;
   });
   await publishManyChanged(ctx.db, { resource: ctx.resource, action: 'delete', ids, actor, before });
-  return ids;
+  return { ids, operationId };
 }
 
 /**

@@ -124,13 +124,18 @@ describe('dataProvider', () => {
   it('updateMany and deleteMany are bulk calls of at most 1,000 ids; delete answers the previous record', async () => {
     const calls = fakeFetch((call) => ok((call.query.get('ids') ?? '').split(',')));
     const many = Array.from({ length: 1001 }, (_, i) => String(i + 1));
+    // No meta.operation_id in these answers: no operation to undo.
     expect(await provider.updateMany('contacts', { ids: many, data: { state: false } })).toEqual({
       data: many,
+      meta: { operation_ids: [] },
     });
     expect(await provider.delete('contacts', { id: '3', previousData: { id: '3', name: 'Q' } })).toEqual({
       data: { id: '3', name: 'Q' },
     });
-    expect(await provider.deleteMany('contacts', { ids: ['4', '5'] })).toEqual({ data: ['4', '5'] });
+    expect(await provider.deleteMany('contacts', { ids: ['4', '5'] })).toEqual({
+      data: ['4', '5'],
+      meta: { operation_ids: [] },
+    });
     expect(calls.map((c) => `${c.method} ${c.path} ${c.query.get('ids')?.length ?? '-'}`)).toEqual([
       `PATCH /api/v1/test/contacts ${many.slice(0, 1000).join(',').length}`,
       'PATCH /api/v1/test/contacts 4',

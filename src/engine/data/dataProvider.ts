@@ -140,11 +140,18 @@ export function createDataProvider({
     },
     async updateMany(name, { ids, data, meta }) {
       const done: Identifier[] = [];
+      const operations = operationIds();
       for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {
         const query = { ...metaQuery(meta), ids: chunk.join(',') };
-        done.push(...(await call<Identifier[]>(pathOf(name), { method: 'PATCH', body: data, query })));
+        const options = { method: 'PATCH' as const, body: data, query, onMeta: operations.add };
+        done.push(...(await call<Identifier[]>(pathOf(name), options)));
       }
-      return { data: done };
+      return { data: done, meta: { operation_ids: operations.ids } };
+    },
+    /** Undoes a bulk call or an import (`POST v1/operations/<id>/undo`): what was reverted and skipped. */
+    async undoOperation(id: string) {
+      const path = `v1/operations/${encodeURIComponent(id)}/undo`;
+      return { data: await call<UndoResult>(path, { method: 'POST' }) };
     },
     async delete(name, { id, previousData, meta }) {
       await call(pathOf(name, id), { method: 'DELETE', query: metaQuery(meta) });
@@ -172,16 +179,35 @@ export function createDataProvider({
     },
     async deleteMany(name, { ids, meta }) {
       const done: Identifier[] = [];
+      const operations = operationIds();
       for (const chunk of chunks(ids, MAX_IDS_PER_CALL)) {
         const query = { ...metaQuery(meta), ids: chunk.join(',') };
-        done.push(...(await call<Identifier[]>(pathOf(name), { method: 'DELETE', query })));
+        const options = { method: 'DELETE' as const, query, onMeta: operations.add };
+        done.push(...(await call<Identifier[]>(pathOf(name), options)));
       }
-      return { data: done };
+      return { data: done, meta: { operation_ids: operations.ids } };
     },
   } as DataProvider;
 }
 
 type ListQueryParams = NonNullable<RequestOptions['query']>;
+
+/** What `POST v1/operations/<id>/undo` answers (contract: "Nothing lost", undo an operation). */
+export interface UndoResult {
+  reverted: string[];
+  skipped: { id: string; reason: string }[];
+}
+
+/** The `meta.operation_id` of each call of a bulk action (one per 1,000 ids), for its Undo. */
+function operationIds(): { ids: string[]; add: (meta: Record<string, unknown>) => void } {
+  const ids: string[] = [];
+  return {
+    ids,
+    add: (meta) => {
+      if (typeof meta.operation_id === 'string') ids.push(meta.operation_id);
+    },
+  };
+}
 
 /** One version of a record as `GET <path>/<id>/history` answers it (contract: "Nothing lost"). */
 export interface HistoryEntry {

@@ -1,31 +1,31 @@
-import { BulkDeleteButton, BulkUpdateButton } from 'react-admin';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import DeleteIcon from '@mui/icons-material/Delete';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
+import { BulkWriteButton } from '../undo/BulkWriteButton.tsx';
 
 /**
  * The buttons of the selected rows' toolbar: enable/disable (`state`: the resource's boolean state field,
- * when the caller may update) and delete. Loaded when the first row is selected (ResourceList's BulkActions).
+ * when the caller may update) and delete, each answering with a toast that offers "Undo" (undo/UndoNotice).
+ * Loaded when the first row is selected (ResourceList's BulkActions).
  */
 export function BulkActionButtons({ state, canDelete }: { state?: string; canDelete: boolean }) {
   return (
     <>
       {state ? (
         <>
-          <BulkUpdateButton
+          <BulkWriteButton
             label="engine.bulk.enable"
             data={{ [state]: true }}
-            mutationMode="pessimistic"
             icon={<CheckCircleOutlineIcon />}
           />
-          <BulkUpdateButton
+          <BulkWriteButton
             label="engine.bulk.disable"
             data={{ [state]: false }}
-            mutationMode="pessimistic"
             icon={<HighlightOffIcon />}
           />
         </>
       ) : null}
-      {canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : null}
+      {canDelete ? <BulkWriteButton label="ra.action.delete" icon={<DeleteIcon />} /> : null}
     </>
   );
 }
