@@ -26,6 +26,7 @@ import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { selectColumns } from '../server/engine/list/records.ts';
+import { departments } from '../resources/departments.ts';
 import { staff } from '../resources/staff.ts';
 import { users } from '../resources/users.ts';
 import { issueToken } from '../server/credentials/tokens.ts';
@@ -230,7 +231,8 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
     headers: { authorization: `Bearer ${adminTokenValue}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       name: 'Bench scoped',
-      permissions: { menu_ids: [staff.permission, `${staff.permission}.export`] },
+      // Departments too: a related field needs the target's read permission (the scope applies there too).
+      permissions: { menu_ids: [staff.permission, `${staff.permission}.export`, departments.permission] },
       data_scope: 'department_and_below',
     }),
   });
