@@ -18,13 +18,15 @@
  * `department_and_below` (its subtree holds a tenth of the rows) asks for the first page, a deep page (the
  * middle of its own pages, by number and by cursor) and the whole export, each next to the administrator's
  * unscoped call of the same page on the same table in the same rounds (ratio = scoped / unscoped p50), and
- * the exports as rows/s. Before data scopes exist (the role refuses `data_scope`) the section says so.
+ * the exports as rows/s; then the first page sorted by a related field (`orderBy=department.name`) and
+ * filtered by one (`department.name` like "Top 1"). Before data scopes exist (the role refuses `data_scope`) the section says so.
  * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL.
  */
 import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { selectColumns } from '../server/engine/list/records.ts';
+import { departments } from '../resources/departments.ts';
 import { staff } from '../resources/staff.ts';
 import { users } from '../resources/users.ts';
 import { issueToken } from '../server/credentials/tokens.ts';
@@ -236,7 +238,8 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
     headers: { authorization: `Bearer ${adminTokenValue}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       name: 'Bench scoped',
-      permissions: { menu_ids: [staff.permission, `${staff.permission}.export`] },
+      // Departments too: a related field needs the target's read permission (the scope applies there too).
+      permissions: { menu_ids: [staff.permission, `${staff.permission}.export`, departments.permission] },
       data_scope: 'department_and_below',
     }),
   });
@@ -282,6 +285,13 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
     { name: 'first page', admin: '', scoped: '' },
     { name: `page ${deep}`, admin: `page=${deep}`, scoped: `page=${deep}` },
     { name: `page ${deep} by cursor`, admin: `cursor=${adminCursor}`, scoped: `cursor=${scopedCursor}` },
+    // Related fields (issue 32 item 5): the department's name per row, and the rows whose department matches.
+    { name: 'related sort', admin: 'orderBy=department.name', scoped: 'orderBy=department.name' },
+    {
+      name: 'related filter',
+      admin: 'search=department.name:Top 1&searchFields=department.name:like',
+      scoped: 'search=department.name:Top 1&searchFields=department.name:like',
+    },
   ];
   for (const c of cases) {
     const unscoped: number[] = [];

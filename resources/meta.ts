@@ -74,6 +74,14 @@ export interface FieldMeta {
    * link to its download, and `image` also previews it. Set by `file()` / `image()`.
    */
   upload?: 'file' | 'image';
+  /**
+   * A reference's related fields (contract "Related fields"): fields of its target the list may sort by
+   * (`orderBy=department.name`) and search (`search=department.name:销售&searchFields=department.name:like`),
+   * with the target's field access and data scope applied (server/engine/list/related.ts). Each must be a
+   * sortable (`sortBy`) or searchable (`searchBy`) field of the target.
+   */
+  sortBy?: readonly string[];
+  searchBy?: readonly string[];
 }
 
 /**

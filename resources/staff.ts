@@ -26,7 +26,12 @@ export const staff = defineResource({
       input: 'email',
       filter: false,
     }),
-    department_id: reference('departments', { search: ['=', 'in'], list: true }),
+    department_id: reference('departments', {
+      search: ['=', 'in'],
+      list: true,
+      sortBy: ['name'],
+      searchBy: ['name'],
+    }),
     role_ids: references('roles', { search: ['=', 'in'], list: true }),
     state: field(z.boolean().default(true), { search: '=', sort: true, list: true }),
     is_supervisor: field(z.boolean().default(false), { search: '=', list: false, filter: false }),

@@ -584,6 +584,13 @@ export function listQueryDoc(resource: Resource) {
   const sortable = fieldsOf(resource)
     .filter((f) => f.meta.sort)
     .map((f) => f.name);
+  // Related fields (issue 32 item 5): `<relation>.<field>` of a reference's sortBy/searchBy.
+  const relatedOf = (key: 'sortBy' | 'searchBy') =>
+    fieldsOf(resource).flatMap((f) =>
+      f.kind === 'reference' ? (f.meta[key] ?? []).map((n) => `${includeNameOf(f)}.${n}`) : [],
+    );
+  const relatedSearch = relatedOf('searchBy');
+  const relatedSort = relatedOf('sortBy');
   return {
     type: 'object',
     properties: {
@@ -616,7 +623,11 @@ export function listQueryDoc(resource: Resource) {
           `field:value pairs joined by ;. Inside a value write a literal ; : , as \\; \\: \\, and a backslash ` +
           `as \\\\ (before URL encoding). A bare value (no field:) is looked for in the searchFields named, ` +
           `else in every like field. A field named twice is a 422 (use in). ` +
-          `Searchable: id (= in <> between >= <=), ${searchable.join(', ')}`,
+          `Searchable: id (= in <> between >= <=), ${searchable.join(', ')}` +
+          (relatedSearch.length
+            ? `. Related (the target field's conditions; rows of the target the caller cannot see match ` +
+              `nothing): ${relatedSearch.join(', ')}`
+            : ''),
       },
       q: {
         type: 'string',
@@ -635,7 +646,13 @@ export function listQueryDoc(resource: Resource) {
       searchJoin: { type: 'string', enum: ['and', 'or'] },
       orderBy: {
         type: 'string',
-        description: `fields joined by ;. Sortable: id, created_at, ${sortable.join(', ')}`,
+        description:
+          `fields joined by ;. Sortable: id, created_at, ${sortable.join(', ')}` +
+          (relatedSort.length
+            ? `. Related (NULL when the target row is not visible to the caller): ${relatedSort.join(', ')}`
+            : '') +
+          '. Text sorts ignore case and, under Accept-Language zh-CN, follow pinyin where the database ' +
+          "has ICU's Chinese rules; the id breaks ties.",
       },
       sortedBy: { type: 'string', description: 'asc or desc per orderBy field, joined by ;' },
       include: {

@@ -13,6 +13,7 @@ import { assertIncludesReadable } from './list/include-access.ts';
 import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
 import { readPage } from './list/paging.ts';
 import { parseListQuery, type RawQuery } from './list/query.ts';
+import { listContext } from './list/related.ts';
 import { publishChanges, type RecordChange } from './write/record-events.ts';
 import {
   fetchRecord,
@@ -43,9 +44,16 @@ export async function listRecords(
 ): Promise<ListResult> {
   const actor = await ctx.authorize('read');
   const { db, resource } = ctx;
+  const context = await listContext(db, {
+    resource,
+    registry: ctx.registry,
+    principal: actor.principal,
+    locale: ctx.lang?.locale,
+  });
   const q = parseListQuery(resource, query, {
     filters: hooksOf(ctx.hooks, resource).filters,
     hidden: hiddenFields(actor.principal, resource),
+    context,
   });
   assertIncludesReadable(resource, ctx.registry, actor.principal, q.includes);
   const scope = await rowScope(db, resource, actor.principal);

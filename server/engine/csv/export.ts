@@ -16,6 +16,7 @@ import { fieldLabel, type Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
 import { openXlsxExport } from './xlsx-export.ts';
 import { parseListQuery, type RawQuery, type SearchFilters } from '../list/query.ts';
+import { listContext } from '../list/related.ts';
 
 /** Rows fetched from the cursor per round trip (PGlite). */
 const BATCH = 5000;
@@ -42,10 +43,17 @@ export async function planExport(
   db: Queryable,
   resource: Resource,
   raw: RawQuery,
-  access: { registry: readonly Resource[]; principal: Principal | undefined; filters?: SearchFilters },
+  access: {
+    registry: readonly Resource[];
+    principal: Principal | undefined;
+    filters?: SearchFilters;
+    /** The requester's language: text sorts in its collation (list/related.ts). */
+    locale?: string;
+  },
 ): Promise<ExportPlan> {
   const hidden = hiddenFields(access.principal, resource);
-  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters, hidden });
+  const context = await listContext(db, { resource, ...access });
+  const parsed = parseListQuery(resource, raw, { paged: false, filters: access.filters, hidden, context });
   const q = scopeList(resource, parsed, await rowScope(db, resource, access.principal));
   const isExplicit = typeof raw.fields === 'string' && raw.fields.trim() !== '';
   const columns = exportColumns(resource, raw.fields, hidden);
@@ -101,6 +109,7 @@ export async function exportRecords(
     registry: ctx.registry,
     principal: actor.principal,
     filters,
+    locale: lang.locale,
   });
   if (
     jobs?.isRunning() &&

@@ -129,6 +129,7 @@ export function createCsvJobs({
           registry,
           principal: actor.principal,
           filters,
+          locale: data.locale,
         });
         const total = await countExport(db, ctx.resource, plan);
         const report = reporter(progress);

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Resource } from '../../../resources/define.ts';
-import { fieldByName } from '../../../resources/fields.ts';
 import { classifyDbError } from '../../core/db-errors.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ListQuery, SortKey } from './query.ts';
@@ -82,7 +81,7 @@ function isOurs(resource: Resource, q: ListQuery, body: unknown): body is Cursor
     b.q === fingerprint(resource, q) &&
     Array.isArray(keys) &&
     keys.length === q.order.length &&
-    keys.every((k, i) => validKey(resource, q.order[i]!, k)) &&
+    keys.every((k, i) => validKey(q.order[i]!, k)) &&
     Number.isSafeInteger(b.p) &&
     (b.p as number) >= 2 &&
     Number.isSafeInteger(b.t) &&
@@ -96,9 +95,9 @@ function fingerprint(resource: Resource, q: ListQuery): string {
   return crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
-function validKey(resource: Resource, key: SortKey, value: unknown): boolean {
+function validKey(key: SortKey, value: unknown): boolean {
   if (key.field === 'id') return typeof value === 'string' && /^\d{1,19}$/.test(value);
-  if (value === null) return fieldByName(resource, key.field)?.isNullable ?? false;
+  if (value === null) return key.isNullable;
   return typeof value === 'string' && value.length <= 4096 && !value.includes('\u0000');
 }
 

@@ -71,7 +71,7 @@ async function readPlanned(
 
 /** Sends one Read's statement; the rows come back in the query's order. */
 async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Read): Promise<Rows> {
-  const order = read.isReversed ? q.order.map((o) => ({ field: o.field, desc: !o.desc })) : q.order;
+  const order = read.isReversed ? q.order.map((o) => ({ ...o, desc: !o.desc })) : q.order;
   const select = `SELECT ${selectColumns(resource)}, ${keysColumn(q.order)} FROM ${ident(resource.table)}`;
   let where = q.where;
   const params = [...q.params];
@@ -81,7 +81,7 @@ async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Re
     where = q.where ? `${q.where} AND (${from})` : `WHERE ${from}`;
   }
   const limit = read.count + (read.more === null ? 1 : 0);
-  const sql = skipping(resource, select, where, orderBySql(resource.table, order), limit, read.offset);
+  const sql = skipping(resource, select, where, orderBySql(order), limit, read.offset);
   const send = () => db.query(sql, params);
   const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
   const kept = rows.slice(0, read.count);

@@ -1,5 +1,4 @@
 import type { Resource } from '../../../resources/define.ts';
-import { fieldByName } from '../../../resources/fields.ts';
 import { ident } from '../schema/fields.ts';
 import type { SortKey } from './query.ts';
 
@@ -11,9 +10,9 @@ export function keysOf(row: Record<string, unknown>): (string | null)[] {
   return row[KEYS] as (string | null)[];
 }
 
-/** `ARRAY["name"::text, "id"::text] AS "__keys"`: a row's sort keys as text (exact for every type). */
+/** `ARRAY["t"."name"::text, "t"."id"::text] AS "__keys"`: a row's sort keys as text (exact for every type). */
 export function keysColumn(order: readonly SortKey[]): string {
-  return `ARRAY[${order.map((o) => `${ident(o.field)}::text`).join(', ')}]::text[] AS ${ident(KEYS)}`;
+  return `ARRAY[${order.map((o) => `(${o.sql})::text`).join(', ')}]::text[] AS ${ident(KEYS)}`;
 }
 
 /** One sort column of a keyset predicate: its name, direction, whether it holds NULLs, its bound key. */
@@ -31,7 +30,7 @@ interface KeyColumn {
  * `a > x OR (a = x AND id > y)` with NULLs placed as ORDER BY places them.
  */
 export function keysetPredicate(
-  resource: Resource,
+  _resource: Resource,
   order: readonly SortKey[],
   keys: readonly (string | null)[],
   bind: (value: unknown) => string,
@@ -39,9 +38,9 @@ export function keysetPredicate(
 ): string {
   const values = keys.map((k) => (k === null ? null : bind(k)));
   const columns: KeyColumn[] = order.map((o, i) => ({
-    col: ident(o.field),
+    col: o.sql,
     desc: o.desc,
-    isNullable: o.field !== 'id' && (fieldByName(resource, o.field)?.isNullable ?? false),
+    isNullable: o.isNullable,
     value: values[i]!,
   }));
   const isRowComparable = columns.every(

@@ -18,6 +18,14 @@ import {
   type FieldKind,
 } from '../schema/fields.ts';
 import type { ResourceHooks } from '../hooks.ts';
+import {
+  NO_CONTEXT,
+  RELATED_ALIAS,
+  relatedConditionSql,
+  relatedValueSql,
+  type ListContext,
+  type RelatedField,
+} from './related.ts';
 
 /**
  * The contract's list query language, parsed in one place: `search`, `searchFields`, `searchJoin`, `q`,
@@ -64,10 +72,16 @@ export type RawQuery = Record<string, unknown>;
 
 const NONE_HIDDEN: ReadonlySet<string> = new Set();
 
-/** One `ORDER BY` term: a sortable field (a plain column) and its direction. */
+/**
+ * One `ORDER BY` term: a sortable field (a column, or a related field `department.name`), its direction,
+ * the SQL of its value (qualified with the table, text in the request's collation: related.ts) and whether
+ * that value may be NULL (a related value always may).
+ */
 export interface SortKey {
   field: string;
   desc: boolean;
+  sql: string;
+  isNullable: boolean;
 }
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
@@ -86,8 +100,11 @@ export function parseListQuery(
     paged = true,
     filters = {},
     hidden = NONE_HIDDEN,
+    context = NO_CONTEXT,
   }: {
     paged?: boolean;
+    /** The request's collation and the related fields the caller may use (related.ts `listContext`). */
+    context?: ListContext;
     filters?: SearchFilters;
     /** The fields the caller may not see (field-access.ts): to the query they do not exist (422). */
     hidden?: ReadonlySet<string>;
@@ -102,7 +119,7 @@ export function parseListQuery(
       shortLike = true;
     return `$${params.length}`;
   };
-  const conditions = parseConditions(resource, raw, filters, hidden);
+  const conditions = parseConditions(resource, raw, filters, hidden, context);
   const join = one(raw, 'searchJoin')?.toLowerCase() || 'and';
   if (join !== 'and' && join !== 'or') throw queryError('searchJoin', 'engine.query.bad_join', join);
   const clauses = conditions.map((c) => c.toSql(bind));
@@ -110,17 +127,21 @@ export function parseListQuery(
   const inText = text ? likeEverywhere(resource, text, filters, hidden) : null;
   const everywhere = inText ? inText.toSql(bind) : null;
   const parts = inText ? [...conditions, inText] : conditions;
-  const reads = parts.some((c) => c.reads === null) ? null : [...new Set(parts.flatMap((c) => c.reads!))];
+  const order = parseOrder(resource, raw, hidden, context);
+  // A related sort reads its target's table: a change there moves rows, as a filter's table would.
+  const sortReads = order.flatMap((o) => context.related.get(o.field)?.targetTable ?? []);
+  const reads = parts.some((c) => c.reads === null)
+    ? null
+    : [...new Set([...parts.flatMap((c) => c.reads!), ...sortReads])];
   const joined = clauses.map((c) => `(${c})`).join(` ${join.toUpperCase()} `);
   let where = clauses.length ? `WHERE ${joined}` : '';
   if (everywhere) where = clauses.length ? `WHERE (${everywhere}) AND (${joined})` : `WHERE (${everywhere})`;
   const maxSize = maxPageSizeOf(resource);
-  const order = parseOrder(resource, raw, hidden);
   const cursor = paged ? one(raw, 'cursor')?.trim() || null : null;
   return {
     where,
     params,
-    orderBy: orderBySql(resource.table, order),
+    orderBy: orderBySql(order),
     order,
     cursor,
     page: paged ? parseIntParam(raw, 'page', 1, 1, Number.MAX_SAFE_INTEGER) : 1,
@@ -190,11 +211,12 @@ function parseConditions(
   raw: RawQuery,
   filters: SearchFilters,
   hidden: ReadonlySet<string>,
+  context: ListContext,
 ): ParsedCondition[] {
   const search = pairs(one(raw, 'search'));
   const chosenPairs = pairs(one(raw, 'searchFields'));
   const chosen = new Map(chosenPairs.map(([f, c]) => [f, c]));
-  for (const name of chosen.keys()) searchable(resource, name, hidden);
+  for (const name of chosen.keys()) searchable(resource, name, hidden, context);
   // A field named twice is refused (l5 would keep the last value silently; `in` says "any of these").
   for (const list of [search.filter(([name]) => name !== ''), chosenPairs]) {
     const seen = new Set<string>();
@@ -210,22 +232,17 @@ function parseConditions(
       // As in l5: with searchFields, a bare term is looked for in those fields only, each with its condition.
       out.push(
         chosen.size
-          ? inChosenFields(resource, chosen, term, filters, hidden)
+          ? inChosenFields(resource, chosen, term, filters, hidden, context)
           : anyField(resource, term, hidden),
       );
       continue;
     }
-    const target = searchable(resource, name, hidden);
+    const target = searchable(resource, name, hidden, context);
     const condition = (chosen.get(name) || target.conditions[0]) as Condition;
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
     const values = parseValues(name, target.kind, condition, value, target.info);
-    const reads =
-      target.kind === 'references' && target.info
-        ? [joinTableOf(resource, target.info).table]
-        : Object.hasOwn(filters, target.name) && filters[target.name]
-          ? null
-          : [];
+    const reads = conditionReads(resource, target, filters);
     out.push({ toSql: (bind) => conditionSql(resource, target, condition, values, bind, filters), reads });
   }
   return out;
@@ -233,12 +250,20 @@ function parseConditions(
 
 function conditionSql(
   resource: Resource,
-  target: { name: string; kind: FieldKind; info?: FieldInfo },
+  target: { name: string; kind: FieldKind; info?: FieldInfo; related?: RelatedField },
   condition: Condition,
   values: unknown[],
   bind: (v: unknown) => string,
   filters: SearchFilters,
 ): string {
+  if (target.related) {
+    const column = `${RELATED_ALIAS}.${ident(target.related.column)}`;
+    return relatedConditionSql(
+      resource.table,
+      target.related,
+      CONDITION_SQL[condition](column, values, bind),
+    );
+  }
   if (target.kind === 'references' && target.info) {
     // many-to-many: records linked to the given ids.
     const j = joinTableOf(resource, target.info);
@@ -261,19 +286,15 @@ function inChosenFields(
   term: string,
   filters: SearchFilters,
   hidden: ReadonlySet<string>,
+  context: ListContext,
 ): ParsedCondition {
   const parts = [...chosen].map(([name, given]) => {
-    const target = searchable(resource, name, hidden);
+    const target = searchable(resource, name, hidden, context);
     const condition = (given || target.conditions[0]) as Condition;
     if (!target.conditions.includes(condition))
       throw queryError(name, 'engine.query.bad_condition', name, { condition });
     const values = parseValues(name, target.kind, condition, term, target.info);
-    const reads =
-      target.kind === 'references' && target.info
-        ? [joinTableOf(resource, target.info).table]
-        : Object.hasOwn(filters, target.name) && filters[target.name]
-          ? null
-          : [];
+    const reads = conditionReads(resource, target, filters);
     return {
       reads,
       toSql: (bind: (v: unknown) => string) =>
@@ -341,11 +362,30 @@ function likeEverywhere(
   };
 }
 
+/** Other tables a condition reads (a many-to-many's join table, a related field's target), null: unknown. */
+function conditionReads(resource: Resource, target: SearchTarget, filters: SearchFilters): string[] | null {
+  if (target.related) return [target.related.targetTable];
+  if (target.kind === 'references' && target.info) return [joinTableOf(resource, target.info).table];
+  return Object.hasOwn(filters, target.name) && filters[target.name] ? null : [];
+}
+
+interface SearchTarget {
+  name: string;
+  kind: FieldKind;
+  conditions: readonly Condition[];
+  info?: FieldInfo;
+  related?: RelatedField;
+}
+
 function searchable(
   resource: Resource,
   name: string,
   hidden: ReadonlySet<string>,
-): { name: string; kind: FieldKind; conditions: readonly Condition[]; info?: FieldInfo } {
+  context: ListContext,
+): SearchTarget {
+  const related = context.related.get(name);
+  if (related?.conditions.length)
+    return { name, kind: related.kind, conditions: related.conditions, related };
   const found = hidden.has(name) ? undefined : searchableFields(resource).get(name);
   if (!found) throw queryError(name, 'engine.query.unknown_search_field', name);
   return { name, ...found };
@@ -376,12 +416,32 @@ function parseValues(
  * Qualified with the table: a bare name would sort by a select-list column of that name (a date is selected
  * as `"d"::text AS "d"`), which no index on the column serves.
  */
-export function orderBySql(table: string, order: readonly SortKey[], reverse = false): string {
-  const terms = order.map((o) => `${ident(table)}.${ident(o.field)} ${o.desc !== reverse ? 'DESC' : 'ASC'}`);
+export function orderBySql(order: readonly SortKey[], reverse = false): string {
+  const terms = order.map((o) => `${o.sql} ${o.desc !== reverse ? 'DESC' : 'ASC'}`);
   return `ORDER BY ${terms.join(', ')}`;
 }
 
-function parseOrder(resource: Resource, raw: RawQuery, hidden: ReadonlySet<string>): SortKey[] {
+/** Text sorts in the request's collation (related.ts textCollation): case-insensitive, pinyin under zh-CN. */
+const COLLATED_KINDS = new Set<FieldKind>(['string', 'text', 'email', 'url']);
+
+/** The SQL of a sort term's value: the column (or the related value), text in the request's collation. */
+export function sortKeySql(resource: Resource, field: string, context: ListContext = NO_CONTEXT): string {
+  const related = context.related.get(field);
+  const kind = related ? related.kind : fieldsOf(resource).find((f) => f.name === field)?.kind;
+  const value = related
+    ? relatedValueSql(resource.table, related)
+    : `${ident(resource.table)}.${ident(field)}`;
+  return context.collation && kind && COLLATED_KINDS.has(kind)
+    ? `${value} COLLATE ${ident(context.collation)}`
+    : value;
+}
+
+function parseOrder(
+  resource: Resource,
+  raw: RawQuery,
+  hidden: ReadonlySet<string>,
+  context: ListContext,
+): SortKey[] {
   const fields = split(one(raw, 'orderBy'), ';');
   const dirs = split(one(raw, 'sortedBy'), ';').map((d) => d.toLowerCase());
   for (const d of dirs)
@@ -391,6 +451,7 @@ function parseOrder(resource: Resource, raw: RawQuery, hidden: ReadonlySet<strin
   const fallback = hidden.has(declared.field) ? { field: 'id', order: 'desc' } : declared;
   const sortable = sortableFields(resource);
   for (const name of hidden) sortable.delete(name);
+  for (const [path, f] of context.related) if (f.isSortable) sortable.add(path);
   const order = fields.length
     ? fields.map((f, i) => ({ field: f, order: dirs[i] ?? dirs[dirs.length - 1] ?? 'asc' }))
     : [fallback];
@@ -403,7 +464,14 @@ function parseOrder(resource: Resource, raw: RawQuery, hidden: ReadonlySet<strin
   const seen = new Set<string>();
   return order
     .filter((o) => !seen.has(o.field) && seen.add(o.field))
-    .map((o) => ({ field: o.field, desc: o.order === 'desc' }));
+    .map((o) => ({
+      field: o.field,
+      desc: o.order === 'desc',
+      sql: sortKeySql(resource, o.field, context),
+      isNullable:
+        context.related.has(o.field) ||
+        (o.field !== 'id' && (fieldsOf(resource).find((f) => f.name === o.field)?.isNullable ?? false)),
+    }));
 }
 
 function parseIncludes(resource: Resource, raw: RawQuery, hidden: ReadonlySet<string>): string[] {

@@ -18,7 +18,7 @@ export function createTableSql(s: TableSnapshot, options: DdlOptions = {}): stri
   out.push(`CREATE TABLE ${q(s.table)} (\n${lines.join(',\n')}\n);`);
   for (const c of s.columns.filter((x) => x.index)) out.push(createIndex(s.table, c.name));
   const live = hasTrash(s);
-  for (const c of s.columns.filter((x) => x.sortIndex)) out.push(createSortIndex(s.table, c.name, live));
+  for (const c of s.columns.filter((x) => x.sortIndex)) out.push(createSortIndex(s.table, c, live));
   for (const c of s.columns.filter((x) => x.trigram)) out.push(createTrigramIndex(s.table, c.name));
   for (const i of s.indexes) out.push(createCompositeIndex(s.table, i));
   out.push(tableChangedTrigger(s.table));
@@ -197,7 +197,7 @@ export function alterTableSql(prev: TableSnapshot, next: TableSnapshot, options:
       } else out.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(table, c)};`);
       if (c.unique) out.push(`ALTER TABLE ${t} ADD ${uniqueConstraint(table, c)};`);
       if (c.index) out.push(createIndex(table, c.name));
-      if (c.sortIndex) out.push(createSortIndex(table, c.name, live));
+      if (c.sortIndex) out.push(createSortIndex(table, c, live));
       if (c.trigram) out.push(createTrigramIndex(table, c.name));
       continue;
     }
@@ -206,7 +206,7 @@ export function alterTableSql(prev: TableSnapshot, next: TableSnapshot, options:
   // The trash came or went (after `deleted_at` is added): the sort indexes hold the live rows only, or all.
   for (const c of next.columns)
     if (liveChanged && before.get(c.name)?.sortIndex && c.sortIndex)
-      out.push(dropIndex(table, c.name, 'sort'), createSortIndex(table, c.name, live));
+      out.push(dropSortIndex(table, c.name), createSortIndex(table, c, live));
   const oldIndexes = new Set(prev.indexes.map((i) => i.name));
   for (const i of prev.indexes)
     if (next.indexes.some((n) => n.name === i.name && n.where !== i.where)) {
@@ -337,7 +337,7 @@ function alterColumn(
   }
   if (old.index !== c.index) out.push(c.index ? createIndex(table, c.name) : dropIndex(table, c.name, 'idx'));
   if (old.sortIndex !== c.sortIndex)
-    out.push(c.sortIndex ? createSortIndex(table, c.name, live) : dropIndex(table, c.name, 'sort'));
+    out.push(c.sortIndex ? createSortIndex(table, c, live) : dropSortIndex(table, c.name));
   if (!old.trigram && c.trigram) out.push(createTrigramIndex(table, c.name));
   return out;
 }
@@ -377,9 +377,38 @@ function createIndex(table: string, column: string): string {
  * Lists sort by `"column" <dir>, "id" <dir>` (server/engine/list/query.ts parseOrder): a btree on both serves the
  * order in either direction and a keyset page after a `(column, id)` pair, without a sort of the table.
  */
-function createSortIndex(table: string, column: string, live: boolean): string {
+function createSortIndex(table: string, c: ColumnSnapshot, live: boolean): string {
   const where = live ? ` WHERE ${LIVE_ROWS}` : '';
-  return `CREATE INDEX ${q(constraintName(table, column, 'sort'))} ON ${q(table)} (${q(column)}, "id")${where};`;
+  const plain = `CREATE INDEX ${q(constraintName(table, c.name, 'sort'))} ON ${q(table)} (${q(c.name)}, "id")${where};`;
+  return c.type === 'text' ? [plain, ...collatedSortIndexes(table, c.name, where)].join('\n') : plain;
+}
+
+/**
+ * Text sorts use the request's collation (server/engine/list/related.ts textCollation): `und-x-icu` on
+ * both databases, `zh-x-icu` under zh-CN where PostgreSQL's ICU has it (PGlite's has not, hence the check
+ * at migration time). One `(column COLLATE ..., id)` btree per collation serves that order and its keyset
+ * pages; the plain `(column, id)` one still serves `=`/`in`/range searches.
+ */
+function collatedSortIndexes(table: string, column: string, where: string): string[] {
+  const on = (collation: string) => `${q(table)} (${q(column)} COLLATE ${q(collation)}, "id")${where}`;
+  const zh = `CREATE INDEX ${q(collatedIndexName(table, column, 'zh'))} ON ${on('zh-x-icu')}`;
+  return [
+    `CREATE INDEX ${q(collatedIndexName(table, column, 'ci'))} ON ${on('und-x-icu')};`,
+    `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'zh-x-icu') THEN ${zh}; END IF; END $$;`,
+  ];
+}
+
+/** `<table>_<column>_ci` (und-x-icu) and `_zh` (zh-x-icu): a text column's collated sort indexes. */
+export function collatedIndexName(table: string, column: string, suffix: 'ci' | 'zh'): string {
+  return `${table}_${column}_${suffix}`.slice(0, 63);
+}
+
+function dropSortIndex(table: string, column: string): string {
+  return [
+    dropIndex(table, column, 'sort'),
+    `DROP INDEX IF EXISTS ${q(collatedIndexName(table, column, 'ci'))};`,
+    `DROP INDEX IF EXISTS ${q(collatedIndexName(table, column, 'zh'))};`,
+  ].join('\n');
 }
 
 function createCompositeIndex(table: string, i: IndexSnapshot): string {

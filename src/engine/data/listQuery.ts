@@ -1,7 +1,7 @@
 import type { Condition } from '../../../resources/meta.ts';
 import type { ResourceDescriptor as Resource } from './descriptor.ts';
 import { escapeSearchValue } from '../../lib/query.ts';
-import { defaultSortOf, sortableFields } from './registry.ts';
+import { defaultSortOf, relatedListFields, sortableFields } from './registry.ts';
 
 export type ListQuery = Record<string, string | number | undefined>;
 
@@ -52,7 +52,7 @@ export function searchQuery(
   const conditions: string[] = [];
   const query: ListQuery = {};
   const fixedNames = new Set(fixed.map((f) => f.name));
-  for (const [key, raw] of Object.entries(filter)) {
+  for (const [key, raw] of flatRelated(resource, filter)) {
     if (key === Q_FILTER) {
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text) query.q = text;
@@ -84,6 +84,21 @@ export function searchQuery(
   return query;
 }
 
+/**
+ * The filter's entries, a related field's value (`department.name`) taken out of the object react-admin's
+ * filter form nests it in (`{ department: { name: 'x' } }`).
+ */
+function flatRelated(resource: Resource, filter: Record<string, unknown>): [string, unknown][] {
+  const related = new Set(relatedListFields(resource).map((f) => f.path));
+  return Object.entries(filter).flatMap(([key, raw]): [string, unknown][] => {
+    const isNested = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !(raw instanceof Date);
+    if (!isNested) return [[key, raw]];
+    return Object.entries(raw as Record<string, unknown>)
+      .map(([sub, value]): [string, unknown] => [`${key}.${sub}`, value])
+      .filter(([path]) => related.has(path));
+  });
+}
+
 function sortQuery(resource: Resource, sort: ListParams['sort']): ListQuery {
   if (!sort?.field || !sortableFields(resource).has(sort.field)) return {};
   const fallback = defaultSortOf(resource);
@@ -113,7 +128,8 @@ function rangeSearch(
 
 /** The conditions the server accepts on a field (none when it is not searchable). */
 function conditionsOf(resource: Resource, name: string): readonly Condition[] | undefined {
-  return resource.searchable.find((f) => f.name === name)?.conditions;
+  const related = relatedListFields(resource).find((f) => f.path === name && f.conditions.length);
+  return related ? related.conditions : resource.searchable.find((f) => f.name === name)?.conditions;
 }
 
 /**

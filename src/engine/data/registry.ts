@@ -1,4 +1,5 @@
 import { descriptors } from 'virtual:resource-descriptors';
+import type { Condition } from '../../../resources/meta.ts';
 import type { EngineField, ResourceDescriptor } from './descriptor.ts';
 
 export type { EngineField, ResourceDescriptor } from './descriptor.ts';
@@ -59,9 +60,10 @@ export function bulkStateField(resource: ResourceDescriptor): EngineField | unde
   return writableFields(resource).find((f) => f.name === 'state' && f.kind === 'boolean');
 }
 
-/** Field names allowed in `orderBy`: the shared model's (the server accepts exactly these). */
+/** Field names allowed in `orderBy`: the shared model's and its references' related sorts (`department.name`). */
 export function sortableFields(resource: ResourceDescriptor): Set<string> {
-  return new Set(resource.sortable);
+  const related = relatedListFields(resource).filter((f) => f.isSortable);
+  return new Set([...resource.sortable, ...related.map((f) => f.path)]);
 }
 
 /** The list's initial sort in react-admin's shape (the shared model's default sort). */
@@ -75,4 +77,54 @@ export function representationField(resource: ResourceDescriptor): string {
   const declared = resource.options.recordRepresentation;
   if (declared) return declared;
   return readableFields(resource).find((f) => f.kind === 'string')?.name ?? 'id';
+}
+
+/**
+ * A reference's related fields (docs/api.md "Related fields and text order"): the fields of its target it
+ * declares in `sortBy`/`searchBy`, as the list language names them (`department.name`). The server applies
+ * the target's permission, field access and scope; a field the caller may not use is a 422 there.
+ */
+export interface RelatedListField {
+  /** `department.name`. */
+  path: string;
+  /** The reference field (`department_id`). */
+  reference: EngineField;
+  /** The target resource and its field. */
+  target: ResourceDescriptor;
+  field: EngineField;
+  isSortable: boolean;
+  /** The target field's search conditions when the reference declares it in `searchBy` (else none). */
+  conditions: readonly Condition[];
+}
+
+export function relatedListFields(
+  resource: ResourceDescriptor,
+  list: readonly ResourceDescriptor[] = registeredDescriptors,
+): RelatedListField[] {
+  const out: RelatedListField[] = [];
+  for (const reference of resource.fields) {
+    const { sortBy = [], searchBy = [], relation } = reference.meta;
+    if (reference.kind !== 'belongsTo' || !relation) continue;
+    const target = findDescriptor(relation.resource, list);
+    if (!target) continue;
+    for (const name of new Set([...sortBy, ...searchBy])) {
+      const field = target.fields.find((f) => f.name === name);
+      if (!field) continue;
+      const searchable = target.searchable.find((f) => f.name === name);
+      out.push({
+        path: `${reference.name.replace(/_id$/, '')}.${name}`,
+        reference,
+        target,
+        field,
+        isSortable: sortBy.includes(name) && target.sortable.includes(name),
+        conditions: searchBy.includes(name) ? (searchable?.conditions ?? []) : [],
+      });
+    }
+  }
+  return out;
+}
+
+/** The related field a reference's column sorts by: its first sortable `sortBy` field. */
+export function relatedSortOf(resource: ResourceDescriptor, reference: string): string | undefined {
+  return relatedListFields(resource).find((f) => f.reference.name === reference && f.isSortable)?.path;
 }

@@ -8,6 +8,7 @@ interface ReferenceProps {
   source: string;
   label?: string;
   sortable?: boolean;
+  sortBy?: string;
   /** The referenced resource's name. */
   reference: string;
   /** ReferenceField's: `false` shows the name without a link; what a blank value shows. */

@@ -12,6 +12,8 @@ export interface FieldContext {
   resource: string;
   /** Whether the column can be sorted (list only). */
   sortable?: boolean;
+  /** The sort key of the column when it is not the field itself (a reference sorted by `department.name`). */
+  sortBy?: string;
   /** List cells apply masks; show pages do not. */
   isListCell?: boolean;
 }
@@ -22,6 +24,7 @@ const common = (field: EngineField, ctx: FieldContext) => ({
   source: field.name,
   label: field.label,
   sortable: ctx.sortable ?? false,
+  ...(ctx.sortBy ? { sortBy: ctx.sortBy } : {}),
 });
 
 /**

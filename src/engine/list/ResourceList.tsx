@@ -11,7 +11,7 @@ import {
 } from 'react-admin';
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-import type { ResourceDescriptor as Resource } from '../data/descriptor.ts';
+import type { EngineField, ResourceDescriptor as Resource } from '../data/descriptor.ts';
 import { useLiveList } from '../../events/useLiveList.ts';
 import { renderField, useFieldKinds } from '../fields/fieldTable.tsx';
 import { renderFilterInput } from './filterInputs.tsx';
@@ -22,6 +22,8 @@ import {
   filterFields,
   hasQSearch,
   listFields,
+  relatedListFields,
+  relatedSortOf,
   representationField,
   sortableFields,
 } from '../data/registry.ts';
@@ -106,6 +108,9 @@ export function ResourceList({
         filterInputs[field.name] ??
         renderFilterInput(field, { resource: resource.name, alwaysOn: index < ALWAYS_ON_FILTERS }),
     ),
+    ...relatedFilterFields(resource, translate).map((field) =>
+      renderFilterInput(field, { resource: resource.name, alwaysOn: false }),
+    ),
   ];
   const preferenceKey = listPreferenceKey(resource.name);
   const [density] = useDensity(preferenceKey);
@@ -124,7 +129,8 @@ export function ResourceList({
     ...fields.map((field) =>
       renderField(field, {
         resource: resource.name,
-        sortable: sortable.has(field.name),
+        sortable: sortable.has(field.name) || Boolean(relatedSortOf(resource, field.name)),
+        sortBy: relatedSortOf(resource, field.name),
         isListCell: true,
       }),
     ),
@@ -187,6 +193,24 @@ export function ResourceList({
       </Box>
     </List>
   );
+}
+
+/**
+ * The filters of a reference's related fields (`department.name`, its `searchBy`): the target's field under
+ * the related path, labelled "Department (Name)".
+ */
+function relatedFilterFields(resource: Resource, translate: ReturnType<typeof useTranslate>): EngineField[] {
+  return relatedListFields(resource)
+    .filter((f) => f.conditions.length)
+    .map(({ path, reference, target, field, conditions }) => ({
+      ...field,
+      name: path,
+      meta: { ...field.meta, search: [...conditions] },
+      label: translate('engine.related.field', {
+        relation: translate(reference.label ?? `resources.${resource.name}.fields.${reference.name}`),
+        field: translate(field.label ?? `resources.${target.name}.fields.${field.name}`),
+      }),
+    }));
 }
 
 /** A row the arrow keys moved to shows the focus ring (onRowKeys). */
