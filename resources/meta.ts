@@ -170,6 +170,8 @@ export interface ActionHeader {
   icon?: string;
   confirm?: boolean | string;
   bulk?: boolean;
+  /** The action asks for input (its zod schema stays on the server side): the screens need a form for it. */
+  hasInput?: boolean;
 }
 
 /**

@@ -12,7 +12,7 @@ import { registerAnchors } from './list/anchors.ts';
 import { addServedResources } from './served.ts';
 import { migrationProblems } from './schema/snapshot.ts';
 import { createHookServices, withHookRuntime } from './hook-runtime.ts';
-import { outboxQueue } from './outbox.ts';
+import { outboxQueue, outboxSweepQueue } from './outbox.ts';
 
 /**
  * The generic resource router: mounts the contract's routes for every resource in `resources`, after
@@ -55,6 +55,8 @@ export function createResourcesModule({
         for (const queue of csvJobs.queues) await jobs()?.work(queue);
         // Mail hooks send (outbox.ts), worked once pg-boss runs.
         await jobs()?.work(outboxQueue({ db: ctx.db, config: ctx.config }));
+        // Mail no job carries (written while pg-boss was down, retries spent) is queued again (outbox.ts).
+        await jobs()?.work(outboxSweepQueue({ db: ctx.db, jobs, log }));
       });
       registerExplainRoute(app, { db: ctx.db });
       // GET v1/search over these resources (the command palette).

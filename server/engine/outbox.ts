@@ -8,11 +8,22 @@ import type { HookLogger } from './hooks.ts';
  * The outbox of mail sent from resource hooks (hooks.ts `services.mail`, migration 0142): a row written in
  * the write's transaction, a pg-boss job queued after commit (one per row: its singleton key), sent by
  * whichever server works the queue. A send claims the row first, so two servers never send it twice; a
- * failed send releases it and the job is retried (`retryLimit`); a sent row is never sent again.
+ * failed send releases it and the job is retried (`retryLimit`); a sent row is never sent again. A row no
+ * job carries (written while pg-boss was not running, or whose retries all failed) is queued again by the
+ * sweep (`outboxSweepQueue`) when the runtime starts and every minute after.
  */
 
 /** The queue that sends outbox rows. */
 export const OUTBOX_QUEUE = 'engine.outbox';
+
+/** The queue whose job (on start and every minute: its pg-boss schedule) queues the missed rows again. */
+export const OUTBOX_SWEEP_QUEUE = 'engine.outbox-sweep';
+
+/** A row younger than this is left to the job its write queued. */
+const SWEEP_AFTER_SECONDS = 60;
+
+/** Rows queued again per sweep (the next sweep takes the rest). */
+const SWEEP_BATCH = 500;
 
 /** A claim older than this is taken to be a server that died mid-send. */
 const CLAIM_SECONDS = 300;
@@ -56,7 +67,7 @@ export function outboxQueue({
     orphaned: 'retry',
     async handler({ data }) {
       const { rows } = await db.query<{ payload: MailMessage | string }>(
-        `UPDATE engine_outbox SET claimed_at = now(), attempts = attempts + 1
+        `UPDATE engine_outbox SET claimed_at = now(), attempted_at = now(), attempts = attempts + 1
           WHERE id = $1 AND sent_at IS NULL
             AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
           RETURNING payload`,
@@ -81,4 +92,66 @@ export function outboxQueue({
       return { sent: true };
     },
   };
+}
+
+/**
+ * The sweep: queues every unsent row older than a minute that is not being sent and is due, once per sweep
+ * (a singleton per row and minute; the claim makes the send itself happen once). A row that was tried is due
+ * again `attempts` minutes after its last attempt (at most an hour), so pg-boss's own retries, whose gaps are
+ * shorter, run first and a mail the server keeps refusing is not tried every minute. Runs when the runtime
+ * starts (`started`) and every minute on its schedule. Example:
+ * `await jobs.work(outboxSweepQueue({ db, jobs: () => app.jobs, log }))`.
+ */
+export function outboxSweepQueue({
+  db,
+  jobs,
+  log,
+}: {
+  db: Db;
+  jobs: () => JobsRuntime | null;
+  log: HookLogger;
+}): QueueDefinition<Record<string, never>> {
+  return {
+    name: OUTBOX_SWEEP_QUEUE,
+    options: { retryLimit: 0 },
+    orphaned: 'fail',
+    async handler() {
+      return { queued: await sweepOutbox({ db, jobs: jobs() }) };
+    },
+    async started() {
+      const runtime = jobs();
+      const boss = runtime?.boss;
+      if (!runtime || !boss) return;
+      try {
+        await boss.schedule(OUTBOX_SWEEP_QUEUE, '* * * * *', {}, { retryLimit: 0 });
+        await runtime.send(OUTBOX_SWEEP_QUEUE, {});
+      } catch (error) {
+        // The minute's schedule (or the next start) sweeps instead; a start never fails for this.
+        log.warn(
+          { err: error instanceof Error ? error.message : 'error' },
+          'outbox sweep not queued on start',
+        );
+      }
+    },
+  };
+}
+
+/** Queues the due unsent rows; answers how many. */
+export async function sweepOutbox({ db, jobs }: { db: Db; jobs: JobsRuntime | null }): Promise<number> {
+  if (!jobs?.isRunning) return 0;
+  const { rows } = await db.query<{ id: string | number }>(
+    `SELECT id FROM engine_outbox
+      WHERE sent_at IS NULL AND created_at < now() - make_interval(secs => $1)
+        AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
+        AND (attempted_at IS NULL OR attempted_at < now() - make_interval(mins => LEAST(attempts, 60)))
+      ORDER BY id LIMIT $3`,
+    [SWEEP_AFTER_SECONDS, CLAIM_SECONDS, SWEEP_BATCH],
+  );
+  let queued = 0;
+  for (const row of rows) {
+    const id = String(row.id);
+    const job = await jobs.send(OUTBOX_QUEUE, { id }, { singletonKey: `outbox-${id}`, singletonSeconds: 60 });
+    if (job) queued += 1;
+  }
+  return queued;
 }

@@ -179,6 +179,7 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
           return null;
         },
       );
+      await definition.started?.();
     },
     async offWork(queue) {
       if (!boss || !working.has(queue)) return;

@@ -30,6 +30,8 @@ export interface QueueDefinition<T = Record<string, unknown>> {
    * function settles it from what the job had done (a scheduled task's run), answering the job's end.
    */
   orphaned?: 'retry' | 'fail' | ((job: { id: string; data: T; message: string }) => Promise<OrphanOutcome>);
+  /** Runs each time this server starts working the queue (the runtime started): e.g. queue what was missed. */
+  started?(): Promise<void>;
 }
 
 /** How an orphaned job ends: completed with an output, or failed. */

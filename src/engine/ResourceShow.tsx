@@ -17,6 +17,7 @@ import { readableFields } from './data/registry.ts';
 import { useReadableCollections } from './form/useReadableCollections.ts';
 import type { InlineCollection } from './form/schemaFields.ts';
 import { DeleteRecordButton } from './form/DeleteRecordButton.tsx';
+import { RecordActionButtons } from './form/RecordActionButtons.tsx';
 import { useAbilities } from './data/useAbilities.ts';
 import { HistoryPanel } from './form/HistoryPanel.tsx';
 
@@ -41,6 +42,7 @@ export function ResourceShow({ resource }: { resource: Resource }) {
       actions={
         <TopToolbar>
           {hasEdit && can.update ? <EditButton /> : null}
+          <RecordActionButtons resource={described} />
           {can.delete ? <DeleteRecordButton resource={described} redirect="list" /> : null}
         </TopToolbar>
       }

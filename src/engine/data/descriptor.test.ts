@@ -29,7 +29,7 @@ describe('resource descriptors', () => {
     const described = describeResource(gadgets);
     expect(JSON.parse(JSON.stringify(described))).toEqual(described);
     expect(described.options.actions).toEqual({
-      ship: { icon: 'LocalShipping', confirm: true },
+      ship: { icon: 'LocalShipping', confirm: true, hasInput: true },
       retire: { icon: 'Archive', confirm: true, bulk: true },
     });
   });

@@ -74,13 +74,14 @@ function describe(resource: Resource): ResourceDescriptor {
   // Row actions without their handler and input schema (server side): what a button needs.
   if (resource.options.actions)
     options.actions = Object.fromEntries(
-      Object.entries(resource.options.actions).map(([key, { label, icon, confirm, bulk }]) => [
+      Object.entries(resource.options.actions).map(([key, { label, icon, confirm, bulk, input }]) => [
         key,
         {
           ...(label ? { label } : {}),
           ...(icon ? { icon } : {}),
           ...(confirm ? { confirm } : {}),
           ...(bulk ? { bulk } : {}),
+          ...(input ? { hasInput: true } : {}),
         },
       ]),
     );

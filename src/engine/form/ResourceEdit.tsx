@@ -10,6 +10,7 @@ import { draftStore } from './draftStore.ts';
 import { useEngineRegistry } from '../data/engineRegistryContext.ts';
 import { formPayload } from './formPayload.ts';
 import { DeleteRecordButton } from './DeleteRecordButton.tsx';
+import { RecordActionButtons } from './RecordActionButtons.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
 import { useSaveSuccess } from './useSaveSuccess.ts';
 import { useAbilities } from '../data/useAbilities.ts';
@@ -84,7 +85,10 @@ export function ResourceEdit({ resource }: { resource: Resource }) {
         keepTyped={conflict !== null}
         notice={conflict ? <VersionConflict resource={resource} conflict={conflict} /> : null}
         toolbarExtra={
-          can.delete ? <DeleteRecordButton resource={describeResource(resource)} redirect="list" /> : null
+          <>
+            <RecordActionButtons resource={describeResource(resource)} />
+            {can.delete ? <DeleteRecordButton resource={describeResource(resource)} redirect="list" /> : null}
+          </>
         }
       />
       <HistoryPanel resource={resource} id={id} />
