@@ -18,6 +18,7 @@ import type { ListView, ResourceView, ResourceViews } from './views.ts';
 import { withFieldAccess } from './data/withFieldAccess.ts';
 import { useFieldAccess } from '../providers/fieldAccess.ts';
 import { hasTrash } from './trash/trash.ts';
+import { InlineSchemasContext } from './list/inline/inlineSchemas.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -83,7 +84,13 @@ export function EngineResource({
     <BasenameContextProvider basename={`${basename}${mount}`}>
       <RaResource
         name={resource.name}
-        list={views.list ? <AccessibleList view={views.list} resource={resource} /> : undefined}
+        list={
+          views.list ? (
+            <InlineSchemasContext.Provider value={schemas}>
+              <AccessibleList view={views.list} resource={resource} />
+            </InlineSchemasContext.Provider>
+          ) : undefined
+        }
         create={withSchema(views.create)}
         edit={
           views.edit ? (

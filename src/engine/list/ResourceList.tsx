@@ -41,6 +41,7 @@ import {
 import { onRowKeys } from './rowKeys.ts';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
 import { useAbilities } from '../data/useAbilities.ts';
+import { useInlineColumns } from './inline/inlineColumn.tsx';
 
 /** The phone's cards: loaded when the phone layout is chosen, so a desk never loads them. */
 const RecordCards = lazy(() => import('./RecordCards.tsx').then((m) => ({ default: m.RecordCards })));
@@ -125,15 +126,18 @@ export function ResourceList({
       false
     );
   const hasRowActions = (hasEdit && can.update) || hasShow || can.delete;
+  // On a desk every cell takes the keyboard and editable ones edit in place; phones' cards open the record.
+  const toCell = useInlineColumns(resource.name, can.update);
   const columns = [
-    ...fields.map((field) =>
-      renderField(field, {
+    ...fields.map((field) => {
+      const column = renderField(field, {
         resource: resource.name,
         sortable: sortable.has(field.name) || Boolean(relatedSortOf(resource, field.name)),
         sortBy: relatedSortOf(resource, field.name),
         isListCell: true,
-      }),
-    ),
+      });
+      return isPhone ? column : toCell(field, column);
+    }),
     hasRowActions ? (
       <RowActions
         key="row-actions"

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { firstCellOf } from './inline/cellKeys.ts';
 
 /** Where the arrow keys keep their own meaning: text, menus, lists of options, sliders. */
 const OWN_KEYS =
@@ -7,7 +8,7 @@ const OWN_KEYS =
 /**
  * The keyboard in a list's table: ArrowDown and ArrowUp move the focus from row to row (from the header's
  * controls down into the first row), Enter on a focused row opens it as a click would (the row's link:
- * edit or show). Put it on an element around the table (`onKeyDown={onRowKeys}`).
+ * edit or show), ArrowRight on a focused row moves into its first cell. Put it on an element around the table (`onKeyDown={onRowKeys}`).
  *
  * @example
  * <Box sx={{ display: 'contents' }} onKeyDown={onRowKeys}><Datagrid rowClick="edit" /></Box>
@@ -23,6 +24,14 @@ export function onRowKeys(event: KeyboardEvent<HTMLElement>): void {
     if (!row || target !== row) return;
     event.preventDefault();
     row.click();
+    return;
+  }
+  if (event.key === 'ArrowRight' && row && target === row) {
+    // Into the row's cells, where the arrow keys move from cell to cell (inline/cellKeys.ts).
+    const cell = firstCellOf(row);
+    if (!cell) return;
+    event.preventDefault();
+    cell.focus();
     return;
   }
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
