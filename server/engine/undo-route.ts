@@ -28,8 +28,14 @@ const undoResultSchema = z
   })
   .meta({ 'x-name': 'UndoResult' });
 
-/** Per app (its database), the resources each resources module serves, with that module's registry and hooks. */
-const servedBy = new WeakMap<Db, Map<string, { registry: readonly Resource[]; hooks: ResourceHooksTable }>>();
+/**
+ * Per app, the resources each resources module serves, with that module's registry and hooks. Keyed by the app:
+ * each module writes through a database of its own (the hook runtime's wrapper around the same one).
+ */
+const servedBy = new WeakMap<
+  FastifyInstance,
+  Map<string, { registry: readonly Resource[]; hooks: ResourceHooksTable }>
+>();
 
 /**
  * `POST v1/operations/<id>/undo` (undo.ts): mounted once per app, over the resources of every resources
@@ -46,8 +52,8 @@ export function registerUndoRoute(
   }: { db: Db; registry: readonly Resource[]; hooks: ResourceHooksTable; publicOrigin: string | null },
 ): void {
   const known =
-    servedBy.get(db) ?? new Map<string, { registry: readonly Resource[]; hooks: ResourceHooksTable }>();
-  servedBy.set(db, known);
+    servedBy.get(app) ?? new Map<string, { registry: readonly Resource[]; hooks: ResourceHooksTable }>();
+  servedBy.set(app, known);
   for (const resource of registry) known.set(resource.name, { registry, hooks });
   if (app.hasRoute({ method: 'POST', url: UNDO_URL })) return;
   const contextFor =

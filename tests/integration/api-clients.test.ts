@@ -85,7 +85,10 @@ describe('the document', () => {
     const exportOp = (doc.paths as Record<string, Record<string, JsonSchema>>)['/api/v1/user/staff/export']!
       .get!;
     const answers = exportOp.responses as Record<string, { content: Record<string, unknown> }>;
-    expect(Object.keys(answers['200']!.content)).toEqual(['text/csv']);
+    expect(Object.keys(answers['200']!.content)).toEqual([
+      'text/csv',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
     expect(Object.keys(answers['202']!.content)).toEqual(['application/json']);
   });
 

@@ -240,7 +240,10 @@ describe('writes', () => {
     expect(after.data.map((r) => r.price)).toEqual([1, 1, 1]);
 
     const from = sent.length;
-    expect(await provider.updateMany('gadgets', { ids: all, data: { price: 9 } })).toEqual({ data: all });
+    expect(await provider.updateMany('gadgets', { ids: all, data: { price: 9 } })).toEqual({
+      data: all,
+      meta: { operation_ids: [expect.any(String)] },
+    });
     expect(sentSince(from).map((u) => u.searchParams.get('ids'))).toEqual([all.join(',')]);
     const changed = await provider.getMany('gadgets', { ids: all });
     expect(changed.data.map((r) => r.price)).toEqual([9, 9, 9]);
@@ -252,7 +255,10 @@ describe('writes', () => {
       provider.deleteMany('gadgets', { ids: [all[0]!, '987654321', all[1]!] }),
     ).rejects.toMatchObject({ status: 404, body: { ids: ['987654321'] } });
     expect(ids((await provider.getMany('gadgets', { ids: all })).data)).toEqual(all);
-    expect(await provider.deleteMany('gadgets', { ids: all })).toEqual({ data: all });
+    expect(await provider.deleteMany('gadgets', { ids: all })).toEqual({
+      data: all,
+      meta: { operation_ids: [expect.any(String)] },
+    });
     expect((await provider.getMany('gadgets', { ids: all })).data).toEqual([]);
   });
 
