@@ -18,6 +18,7 @@ import type { ListView, ResourceView, ResourceViews } from './views.ts';
 import { withFieldAccess } from './data/withFieldAccess.ts';
 import { useFieldAccess } from '../providers/fieldAccess.ts';
 import { hasTrash } from './trash/trash.ts';
+import { ListSchemasContext } from './undo/listSchemas.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -83,7 +84,14 @@ export function EngineResource({
     <BasenameContextProvider basename={`${basename}${mount}`}>
       <RaResource
         name={resource.name}
-        list={views.list ? <AccessibleList view={views.list} resource={resource} /> : undefined}
+        list={
+          views.list ? (
+            // The list's bulk edit dialog validates with the declarations too (the registry by default).
+            <OptionalRegistry schemas={schemas}>
+              <AccessibleList view={views.list} resource={resource} />
+            </OptionalRegistry>
+          ) : undefined
+        }
         create={withSchema(views.create)}
         edit={
           views.edit ? (
@@ -103,6 +111,12 @@ export function EngineResource({
       </RaResource>
     </BasenameContextProvider>
   );
+}
+
+/** Given declarations (tests, fixtures), the screens below look resources up in them. */
+function OptionalRegistry({ schemas, children }: { schemas?: readonly Resource[]; children: ReactNode }) {
+  if (!schemas) return <>{children}</>;
+  return <ListSchemasContext.Provider value={schemas}>{children}</ListSchemasContext.Provider>;
 }
 
 /**
