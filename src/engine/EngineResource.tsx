@@ -18,7 +18,7 @@ import type { ListView, ResourceView, ResourceViews } from './views.ts';
 import { withFieldAccess } from './data/withFieldAccess.ts';
 import { useFieldAccess } from '../providers/fieldAccess.ts';
 import { hasTrash } from './trash/trash.ts';
-import { InlineSchemasContext } from './list/inline/inlineSchemas.ts';
+import { ListSchemasContext } from './undo/listSchemas.ts';
 
 // The generated form and detail screens (inputs, validation, drafts) load on their first visit, like the
 // hand-written ones (src/admin/overrides.ts): opening the admin at a list does not download them. The
@@ -86,9 +86,11 @@ export function EngineResource({
         name={resource.name}
         list={
           views.list ? (
-            <InlineSchemasContext.Provider value={schemas}>
+            // The list's cell editors and bulk edit dialog validate with the declarations too (the registry by
+            // default).
+            <OptionalRegistry schemas={schemas}>
               <AccessibleList view={views.list} resource={resource} />
-            </InlineSchemasContext.Provider>
+            </OptionalRegistry>
           ) : undefined
         }
         create={withSchema(views.create)}
@@ -110,6 +112,12 @@ export function EngineResource({
       </RaResource>
     </BasenameContextProvider>
   );
+}
+
+/** Given declarations (tests, fixtures), the screens below look resources up in them. */
+function OptionalRegistry({ schemas, children }: { schemas?: readonly Resource[]; children: ReactNode }) {
+  if (!schemas) return <>{children}</>;
+  return <ListSchemasContext.Provider value={schemas}>{children}</ListSchemasContext.Provider>;
 }
 
 /**

@@ -10,6 +10,7 @@ import { useMemo, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import type { ResourceHeader } from '../../../resources/meta.ts';
+import { UndoNotice } from '../undo/UndoNotice.tsx';
 import type { EngineField } from '../data/descriptor.ts';
 import { dryRunImport, runImport } from './importApi.ts';
 import type { DryRunResult } from './importApi.ts';
@@ -103,10 +104,14 @@ export function ImportDialog({ resource, onClose }: { resource: Resource; onClos
         return;
       }
       if (mapping) rememberMapping(resource.name, mapping);
-      notify('engine.import_counts.done', {
-        type: 'success',
-        messageArgs: { ...result, unchanged: result.unchanged ?? 0 },
-      });
+      const message = translate('engine.import_counts.done', { ...result, unchanged: result.unchanged ?? 0 });
+      // The success toast offers Undo of the whole import (issue 36 item 5).
+      notify(
+        <UndoNotice message={message} operationIds={result.operation_id ? [result.operation_id] : []} />,
+        {
+          autoHideDuration: 10_000,
+        },
+      );
       refresh();
       onClose();
     } catch (caught) {

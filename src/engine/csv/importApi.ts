@@ -19,6 +19,8 @@ export interface ImportResult {
   valid?: number;
   /** Only from a large import run as a job: the rows that kept the file from being imported (nothing was). */
   errors?: DryRunResult['errors'];
+  /** The import as one operation, for its Undo (`meta.operation_id`; a job keeps it in its output). */
+  operation_id?: string;
 }
 
 /** Progress (0-100) of a large file, which the server works through as a background job. */
@@ -56,12 +58,16 @@ async function postImport<T>(
   // Before the file: the server reads the parts that precede it (file column header -> field).
   if (mapping) form.append('mapping', JSON.stringify(mapping));
   form.append('file', file);
+  let operationId: unknown;
   const data = await httpClient<T | CsvJobTicket>(`${resource.endpoint}/import`, {
     method: 'POST',
     query,
     body: form,
+    onMeta: (meta) => (operationId = meta.operation_id),
   });
-  if (!isJobTicket(data)) return data;
+  if (!isJobTicket(data)) {
+    return typeof operationId === 'string' ? ({ ...data, operation_id: operationId } as T) : data;
+  }
   onProgress(0);
   return outputOf<T>(await waitForCsvJob(resource.endpoint, 'import', data.job_id, onProgress));
 }

@@ -1,14 +1,25 @@
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
 import DeleteIcon from '@mui/icons-material/Delete';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
+import type { ResourceDescriptor } from '../data/descriptor.ts';
+import { BulkEditButton } from '../undo/BulkEditButton.tsx';
 import { BulkWriteButton } from '../undo/BulkWriteButton.tsx';
 
 /**
  * The buttons of the selected rows' toolbar: enable/disable (`state`: the resource's boolean state field,
- * when the caller may update) and delete, each answering with a toast that offers "Undo" (undo/UndoNotice).
+ * when the caller may update), "Edit selected" (`edit`: the resource, when the caller may update) and delete,
+ * each answering with a toast that offers "Undo" (undo/UndoNotice).
  * Loaded when the first row is selected (ResourceList's BulkActions).
  */
-export function BulkActionButtons({ state, canDelete }: { state?: string; canDelete: boolean }) {
+export function BulkActionButtons({
+  state,
+  canDelete,
+  edit,
+}: {
+  state?: string;
+  canDelete: boolean;
+  edit?: ResourceDescriptor;
+}) {
   return (
     <>
       {state ? (
@@ -25,6 +36,7 @@ export function BulkActionButtons({ state, canDelete }: { state?: string; canDel
           />
         </>
       ) : null}
+      {edit ? <BulkEditButton resource={edit} /> : null}
       {canDelete ? <BulkWriteButton label="ra.action.delete" icon={<DeleteIcon />} /> : null}
     </>
   );

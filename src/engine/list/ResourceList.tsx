@@ -42,6 +42,7 @@ import { onRowKeys } from './rowKeys.ts';
 import { ScrollKeeper } from './ScrollKeeper.tsx';
 import { useAbilities } from '../data/useAbilities.ts';
 import { useInlineColumns } from './inline/inlineColumn.tsx';
+import { bulkEditableFields } from '../undo/bulkEditable.ts';
 
 /** The phone's cards: loaded when the phone layout is chosen, so a desk never loads them. */
 const RecordCards = lazy(() => import('./RecordCards.tsx').then((m) => ({ default: m.RecordCards })));
@@ -119,12 +120,7 @@ export function ResourceList({
   // The record's page (`:id`) is the show view for a caller who may not update (EngineResource), so a
   // resource without a show route of its own still opens read-only.
   const rowLink = hasEdit && (can.update || !hasShow) ? 'edit' : hasShow ? 'show' : false;
-  const bulkActionButtons =
-    can.delete || (can.update && bulkStateField(resource)) ? (
-      <BulkActions resource={resource} can={can} />
-    ) : (
-      false
-    );
+  const bulkActionButtons = can.delete || can.update ? <BulkActions resource={resource} can={can} /> : false;
   const hasRowActions = (hasEdit && can.update) || hasShow || can.delete;
   // On a desk every cell takes the keyboard and editable ones edit in place; phones' cards open the record.
   const toCell = useInlineColumns(resource.name, can.update);
@@ -281,7 +277,11 @@ function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<ty
   const state = can.update ? bulkStateField(resource) : undefined;
   return (
     <Suspense fallback={<Box component="span" aria-busy="true" />}>
-      <BulkActionButtons state={state?.name} canDelete={can.delete} />
+      <BulkActionButtons
+        state={state?.name}
+        canDelete={can.delete}
+        edit={can.update && bulkEditableFields(resource).length ? resource : undefined}
+      />
     </Suspense>
   );
 }

@@ -1,8 +1,6 @@
-import { createContext } from 'react';
-import type { Resource } from '../../../../resources/define.ts';
-
 /**
- * The zod declarations a list's cell editor validates with (EngineResource's `schemas`); undefined means the
- * registry (resources/index.ts), which only the editor's lazy chunk imports, so a list still loads no zod.
+ * The zod declarations a list's cell editor validates with (EngineResource's `schemas`): the same context as
+ * the bulk edit dialog's; undefined means the registry (resources/index.ts), which only the editor's lazy
+ * chunk imports, so a list still loads no zod.
  */
-export const InlineSchemasContext = createContext<readonly Resource[] | undefined>(undefined);
+export { ListSchemasContext as InlineSchemasContext } from '../../undo/listSchemas.ts';
