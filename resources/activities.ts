@@ -35,3 +35,13 @@ export const activities = defineResource({
   // The activity log module lists it itself; records whose history it shows are scoped on their own paths.
   scope: false,
 });
+
+/**
+ * Fields of audited events that are no field of their subject yet name records (the first administrator's
+ * `staff_id`, the roles an OpenID sign-up granted): the log names them like reference fields, through the
+ * resource they point at, instead of showing an id. `changes` key -> resource name.
+ */
+export const ACTIVITY_REFERENCES: Readonly<Record<string, string>> = {
+  staff_id: 'staff',
+  role_ids: 'roles',
+};

@@ -47,7 +47,8 @@ export const settingsModule: AppModule = {
   register(app, { db, config }) {
     // An unknown group is a 404 (a path that names nothing).
     const params = z.object({ name: z.enum(groupNames()) });
-    const read = async (group: SettingsGroup) => ok(redact(group, await getSettings(db, group)));
+    const read = async (group: SettingsGroup) =>
+      ok(withFacts(group, redact(group, await getSettings(db, group)), config));
     const write = async (
       group: SettingsGroup,
       body: unknown,
@@ -68,7 +69,7 @@ export const settingsModule: AppModule = {
           { db, config, log: request.log },
           { mailer: noticeMailer, actor, keys: deliveryChanged, locale: request.locale },
         );
-      return ok(saved);
+      return ok(withFacts(group, saved, config));
     };
 
     // One documented pair of routes per group, so each body and answer has its own schema (a generated
@@ -229,6 +230,7 @@ function groupAnswerSchema(group: SettingsGroup): z.ZodObject {
   const secrets = SECRET_KEYS[group] ?? [];
   const shape = Object.fromEntries(Object.entries(schema.shape).filter(([key]) => !secrets.includes(key)));
   for (const key of secrets) shape[`${key}_set`] = z.boolean().describe(`whether ${key} is set`);
+  Object.assign(shape, FACTS[group]?.shape ?? {});
   return z.object(shape).meta({ 'x-name': `Settings${pascal(group)}` });
 }
 
@@ -238,6 +240,29 @@ const pascal = (name: string) =>
 
 function groupNames(): [SettingsGroup, ...SettingsGroup[]] {
   return Object.keys(settingsSchemas) as [SettingsGroup, ...SettingsGroup[]];
+}
+
+/**
+ * Read-only facts a group's answer carries beside its keys, never stored or accepted in a body: for
+ * `message`, where the SMTP URL mail goes through comes from (the group's own `smtp_url` wins over the
+ * environment's `SMTP_URL`, as server/mail/mailer.ts resolves it). Neither URL is ever answered.
+ */
+const FACTS: Partial<Record<SettingsGroup, z.ZodObject>> = {
+  message: z.object({
+    smtp_url_source: z
+      .enum(['settings', 'environment', 'none'])
+      .describe('where the SMTP URL in use comes from: these settings, SMTP_URL of the environment, or none'),
+  }),
+};
+
+function withFacts(
+  group: SettingsGroup,
+  answer: Record<string, unknown>,
+  config: { smtpUrl: string | null },
+): Record<string, unknown> {
+  if (group !== 'message') return answer;
+  const source = answer.smtp_url_set === true ? 'settings' : config.smtpUrl ? 'environment' : 'none';
+  return { ...answer, smtp_url_source: source };
 }
 
 function redact(group: string, value: object): Record<string, unknown> {

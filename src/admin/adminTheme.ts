@@ -13,6 +13,7 @@ export function adminTheme(mode: ThemeMode, { loadingLabel }: { loadingLabel: st
   const components: Record<string, unknown> = { ...base.components };
   for (const [name, options] of Object.entries(ours.components ?? {}))
     components[name] = { ...(components[name] as object | undefined), ...options };
+  components.RaBulkActionsToolbar = BULK_BAR_IN_FLOW;
   return {
     ...base,
     palette: { ...base.palette, ...ours.palette },
@@ -20,3 +21,14 @@ export function adminTheme(mode: ThemeMode, { loadingLabel }: { loadingLabel: st
     components: components as RaThemeOptions['components'],
   };
 }
+
+/**
+ * react-admin lifts the "N selected" bar 48px up over the list's toolbar (absolute, translateY), where it
+ * covered the filters (issue 34): here it takes its own row between the filters and the rows instead, on
+ * every list and size. Its collapsed state (height 0) is react-admin's, so nothing shows while none is selected.
+ */
+const BULK_BAR_IN_FLOW = {
+  styleOverrides: {
+    root: { '& .RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } },
+  },
+};

@@ -86,11 +86,20 @@ describe('people and access', () => {
 
     await page.goto('/settings/roles/create');
     await page.getByRole('textbox', { name: people.roles.fields.name }).fill('部门助理');
-    await page.getByRole('checkbox', { name: `${app.menu.staff} (system.users.staff)` }).check();
-    await page.getByRole('checkbox', { name: `${app.menu.departments} (system.users.departments)` }).check();
-    expect(await page.getByRole('checkbox', { name: `${app.menu.users} (system.users)` }).isChecked()).toBe(
-      true,
-    );
+    await page
+      .getByRole('group', { name: 'permissions' })
+      .getByRole('checkbox', { name: app.menu.staff, exact: true })
+      .check();
+    await page
+      .getByRole('group', { name: 'permissions' })
+      .getByRole('checkbox', { name: app.menu.departments, exact: true })
+      .check();
+    expect(
+      await page
+        .getByRole('group', { name: 'permissions' })
+        .getByRole('checkbox', { name: app.menu.users, exact: true })
+        .isChecked(),
+    ).toBe(true);
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL((url) => url.pathname === '/settings/roles');
 

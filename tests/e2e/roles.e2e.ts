@@ -25,21 +25,23 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const box = (name: string, title: string): Locator =>
-  page.getByRole('checkbox', { name: `${title} (${name})`, exact: true });
+/** The box of permission `key`, by its accessible name: words only, an action's with its page's title. */
+const box = (key: string, name: string): Locator =>
+  page
+    .getByRole('group', { name: 'permissions' })
+    .getByRole('checkbox', { name, exact: true })
+    .and(page.locator(`[data-permission="${key}"]`));
 const ariaChecked = (locator: Locator) => locator.evaluate((el) => el.getAttribute('aria-checked'));
 const isMixed = (locator: Locator) =>
   locator.evaluate(
     (el) => (el as HTMLInputElement).indeterminate && el.getAttribute('aria-checked') === 'mixed',
   );
-/** Every permission name the editor offers, from the checkboxes' accessible names. */
+/** Every permission name the editor offers (each box's `data-permission`; its accessible name is words). */
 const offered = () =>
   page
     .getByRole('group', { name: 'permissions' })
     .getByRole('checkbox')
-    .evaluateAll((els) =>
-      els.map((el) => /\(([^)]+)\)$/.exec(el.getAttribute('aria-label') ?? '')?.[1] ?? ''),
-    );
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-permission') ?? ''));
 
 describe('role editor', () => {
   test('a group is half-checked while only some names below it are, and full when all are', async () => {
@@ -64,13 +66,13 @@ describe('role editor', () => {
       ['update', '修改'],
       ['delete', '删除'],
     ])
-      await box(`system.system.tasks.${action}`, title!).check();
-    await box('system.system.jobs.update', '修改').check();
+      await box(`system.system.tasks.${action}`, `${app.menu.tasks} · ${title!}`).check();
+    await box('system.system.jobs.update', `${app.menu.jobs} · 修改`).check();
     expect(await isMixed(system)).toBe(false);
     expect(await system.isChecked()).toBe(true);
 
     // One action of a page makes that page half-checked, while the group stays half-checked below it.
-    await box('system.settings.dictionaries.update', '修改').check();
+    await box('system.settings.dictionaries.update', `${app.menu.dictionaries} · 修改`).check();
     expect(await isMixed(box('system.settings.dictionaries', app.menu.dictionaries))).toBe(true);
     expect(await isMixed(group)).toBe(true);
     expect(await ariaChecked(box('system.users', app.menu.users))).toBeNull();
@@ -91,12 +93,20 @@ describe('role editor', () => {
       'system.system.tasks.delete',
     ]);
     expect(names.filter((n) => n.startsWith('system.users.staff.'))).toHaveLength(5);
+    // Screen readers read words, never a permission key, and no two boxes share a name.
+    const spoken = await page
+      .getByRole('group', { name: 'permissions' })
+      .getByRole('checkbox')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    for (const name of spoken) expect(name).not.toMatch(/system\.|^\s*$/);
+    expect(new Set(spoken).size).toBe(spoken.length);
+    expect(spoken).toContain(`${app.menu.staff} · 新增`);
   });
 
   test('saving a role with general settings update grants exactly the checked names', async () => {
     await page.goto('/settings/roles/create');
     await page.getByRole('textbox', { name: people.roles.fields.name }).fill('设置编辑');
-    await box('system.settings.general.update', '修改').check();
+    await box('system.settings.general.update', `${app.menu.general} · 修改`).check();
     expect(await isMixed(box('system.settings', app.menu.settings))).toBe(true);
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL((url) => url.pathname === '/settings/roles');

@@ -144,7 +144,10 @@ describe('role editor: data scope and field access', () => {
         .getByRole('group', { name: scope.departments })
         .getByRole('checkbox', { name: `定制${RUN}` })
         .check();
-      await page.getByRole('checkbox', { name: `${app.menu.staff} (system.users.staff)` }).check();
+      await page
+        .getByRole('group', { name: 'permissions' })
+        .getByRole('checkbox', { name: app.menu.staff, exact: true })
+        .check();
       await fieldToggle(page).click();
       await page.getByRole('radio', { name: `${staffFields.phone}: ${levels.hidden}` }).check();
       await page.getByRole('radio', { name: `${staffFields.email}: ${levels.read}` }).check();

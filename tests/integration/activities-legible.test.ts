@@ -82,4 +82,23 @@ describe('legible activity rows', () => {
     });
     expect(dash.json().data.counts.pending_invitations).toBeGreaterThanOrEqual(1);
   });
+
+  it("names the first administrator's staff record, which is no field of the account", async () => {
+    const res = await t.request({ url: '/api/v1/user/logs?search=action:system.bootstrap', token: admin });
+    expect(res.statusCode).toBe(200);
+    const [row] = res.json().data.data as (Row & { changes: Record<string, [unknown, unknown]> })[];
+    const staffRecord = String(row!.changes.staff_id![1]);
+    expect(row!.names.staff).toEqual({ [staffRecord]: 'admin' });
+    const dash = await t.request({ url: '/api/v1/system/dashboard', token: admin });
+    const recent = dash.json().data.recent_activity as Row[];
+    expect(recent.find((r) => r.action === 'system.bootstrap')?.names.staff).toEqual({
+      [staffRecord]: 'admin',
+    });
+    // A reader of staff and roles, but not of accounts, learns nothing from the account's row.
+    const other = await t.request({
+      url: '/api/v1/user/logs?search=action:system.bootstrap',
+      token: staffReader.token,
+    });
+    expect((other.json().data.data as Row[])[0]?.names).toEqual({});
+  });
 });

@@ -1,3 +1,4 @@
+import { ACTIVITY_REFERENCES } from '../../../resources/activities.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { fieldsOf, isIdString } from '../../../resources/fields.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -68,13 +69,22 @@ export async function withNames<R extends Record<string, unknown>>(
       row.changes && typeof row.changes === 'object' ? (row.changes as Record<string, unknown>) : {};
     const out: { field: string; target: Resource; values: unknown[] }[] = [];
     if (!subject) return out;
-    for (const f of fieldsOf(subject)) {
-      if (changeAccess(principal, row.subject_type, f.name) !== 'visible') continue;
-      const pair = changes[f.name];
-      const target = f.meta.relation ? readable(f.meta.relation.resource) : undefined;
-      if (!target || !Array.isArray(pair)) continue;
-      const values = pair.flatMap((side: unknown) => (Array.isArray(side) ? side : [side]));
-      out.push({ field: f.name, target, values });
+    const declared = fieldsOf(subject);
+    // The subject's reference fields, and the event fields declared as references (ACTIVITY_REFERENCES).
+    const pointers: [string, string | undefined][] = [
+      ...declared.map((f): [string, string | undefined] => [f.name, f.meta.relation?.resource]),
+      ...Object.entries(ACTIVITY_REFERENCES).filter(([field]) => !declared.some((f) => f.name === field)),
+    ];
+    for (const [field, resource] of pointers) {
+      if (!Object.hasOwn(changes, field) || changeAccess(principal, row.subject_type, field) !== 'visible')
+        continue;
+      const value = changes[field];
+      const target = resource ? readable(resource) : undefined;
+      if (!target) continue;
+      const values = (Array.isArray(value) ? value : [value]).flatMap((side: unknown) =>
+        Array.isArray(side) ? side : [side],
+      );
+      out.push({ field, target, values });
     }
     return out;
   };

@@ -58,4 +58,30 @@ describe('recent activity with withheld values', () => {
     expect(shown!.textContent).toContain('Name: Li Lei → Li Lei 2');
     expect(shown!.textContent).not.toContain('values not shown');
   });
+
+  it("names the first administrator's staff record instead of its id", () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const bootstrap = {
+      id: '1',
+      action: 'system.bootstrap',
+      subject_type: 'users',
+      subject_id: '1',
+      changes: { username: [null, 'admin'], staff_id: [null, 1] },
+      changes_withheld: [],
+      subject: { label: 'admin', deleted: false },
+      names: { staff: { '1': 'Admin' } },
+      operator: null,
+      created_at: '2026-11-26T06:00:00.000Z',
+    };
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={client}>
+          <RecentActivityCard recent={[bootstrap]} />
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    const list = screen.getByRole('list', { name: 'Recent activity' });
+    expect(list.textContent).toContain('Staff record: — → Admin');
+    expect(list.textContent).not.toMatch(/→ 1\b/);
+  });
 });

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import { useId, useMemo, type ReactNode } from 'react';
+import { useId, useMemo, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ancestorMap,
@@ -57,6 +57,7 @@ export function PermissionTree({
                 <NodeCheckbox
                   key={child.name}
                   node={child}
+                  page={node}
                   checked={selected.has(child.name)}
                   indeterminate={false}
                   disabled={disabled}
@@ -79,14 +80,20 @@ export function PermissionTree({
   );
 }
 
+/** Actions are titled by the verb alone ("Create"): their accessible name says whose ("Staff · Create"). */
+const ACTION_TITLE = 'settings.people.roles.actions.';
+
 function NodeCheckbox({
   node,
+  page,
   checked,
   indeterminate,
   disabled,
   onToggle,
 }: {
   node: PermissionNode;
+  /** The page an action or grant belongs to. */
+  page?: PermissionNode;
   checked: boolean;
   indeterminate: boolean;
   disabled: boolean;
@@ -94,6 +101,9 @@ function NodeCheckbox({
 }) {
   const { t } = useTranslation();
   const hintId = useId();
+  // The name is the label people read, never the permission key (kept in data-permission for tools and tests).
+  const name =
+    page && node.title.startsWith(ACTION_TITLE) ? `${t(page.title)} · ${t(node.title)}` : t(node.title);
   const box = (
     <FormControlLabel
       control={
@@ -107,11 +117,14 @@ function NodeCheckbox({
           inputRef={(el: HTMLInputElement | null) => {
             if (el) el.indeterminate = indeterminate;
           }}
-          inputProps={{
-            'aria-label': `${t(node.title)} (${node.name})`,
-            ...(indeterminate ? { 'aria-checked': 'mixed' as const } : {}),
-            ...(node.dangerous ? { 'aria-describedby': hintId } : {}),
-          }}
+          inputProps={
+            {
+              'aria-label': name,
+              'data-permission': node.name,
+              ...(indeterminate ? { 'aria-checked': 'mixed' as const } : {}),
+              ...(node.dangerous ? { 'aria-describedby': hintId } : {}),
+            } as InputHTMLAttributes<HTMLInputElement>
+          }
         />
       }
       label={t(node.title)}

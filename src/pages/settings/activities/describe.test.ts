@@ -169,6 +169,34 @@ describe('activity rows in words', () => {
     }
   });
 
+  it("names the records an event's own fields point at, as the first administrator's entry", () => {
+    const row: ActivityRow = {
+      id: '1',
+      action: 'system.bootstrap',
+      subject_type: 'users',
+      subject_id: '1',
+      changes: { username: [null, 'admin'], staff_id: [null, 1] },
+      names: { staff: { '1': 'admin' } },
+    };
+    expect(changeLines(t, row, 'en')).toContainEqual({
+      field: 'staff_id',
+      label: 'Staff record',
+      before: '—',
+      after: 'admin',
+    });
+    // A reader who may not read staff gets no name: the id is marked as one, never a bare figure.
+    expect(changeLines(t, { ...row, names: {} }, 'en')[1]?.after).toBe('#1');
+    const signUp: ActivityRow = {
+      id: '2',
+      action: 'auth.register',
+      subject_type: 'users',
+      subject_id: '2',
+      changes: { role_ids: ['4'] },
+      names: { roles: { '4': 'Editors' } },
+    };
+    expect(changeLines(t, signUp, 'en')[0]).toMatchObject({ label: 'Roles', after: 'Editors' });
+  });
+
   it('reads account events, whose changes are plain values', () => {
     const row: ActivityRow = {
       id: '5',

@@ -1,3 +1,4 @@
+import { ACTIVITY_REFERENCES } from '../../../../resources/activities.ts';
 import type { Resource } from '../../../../resources/define.ts';
 import { fieldsOf, type FieldInfo } from '../../../../resources/fields.ts';
 import { resources as registered } from '../../../../resources/index.ts';
@@ -207,11 +208,13 @@ interface ValueContext {
   names: Record<string, Record<string, string>>;
   /** Labels of a dictionary field's values, when known. */
   dictionary?: Record<string, string>;
+  /** The resource an event field that is no record field names (ACTIVITY_REFERENCES), read by name. */
+  target?: string;
 }
 
 /** The items of a list value, each in words (references by name, permission names as pages). */
 function listItems(value: unknown[], ctx: ValueContext): string[] {
-  const target = ctx.info?.meta.relation?.resource;
+  const target = ctx.info?.meta.relation?.resource ?? ctx.target;
   return value.map((item) => {
     const id = String(item);
     if (target) return ctx.names[target]?.[id] ?? `#${id}`;
@@ -232,6 +235,9 @@ export function valueText(value: unknown, ctx: ValueContext): string {
   if (info?.kind === 'reference' && ctx.names && info.meta.relation) {
     const id = String(value);
     return ctx.names[info.meta.relation.resource]?.[id] ?? `#${id}`;
+  }
+  if (!info && ctx.target && (typeof value === 'string' || typeof value === 'number')) {
+    return ctx.names[ctx.target]?.[String(value)] ?? `#${String(value)}`;
   }
   if (info?.meta.dictionary && typeof value === 'string') return ctx.dictionary?.[value] ?? value;
   if (info?.kind === 'enum' && resource) {
@@ -309,6 +315,7 @@ export function changeLines(
       info,
       names: row.names ?? {},
       dictionary: info?.meta.dictionary ? dictionaries[info.meta.dictionary] : undefined,
+      target: !info && Object.hasOwn(ACTIVITY_REFERENCES, field) ? ACTIVITY_REFERENCES[field] : undefined,
     };
     const label = fieldLabelOf(t, row, field);
     if (!Array.isArray(raw) || raw.length !== 2)
@@ -318,7 +325,7 @@ export function changeLines(
     const newList = asList(after);
     const isList = [before, after].some((v) => v !== null && typeof v === 'object');
     if (isList && oldList && newList) {
-      const listCtx = info?.kind === 'references' ? ctx : { ...ctx, info: undefined };
+      const listCtx = info?.kind === 'references' || ctx.target ? ctx : { ...ctx, info: undefined };
       const oldKeys = oldList.map(String);
       const newKeys = newList.map(String);
       return {

@@ -36,6 +36,12 @@ const STORED: Record<string, Record<string, unknown>> = {
       },
     ],
   },
+  message: {
+    smtp_url_set: false,
+    smtp_url_source: 'environment',
+    mail_from: 'noreply@example.com',
+    templates: {},
+  },
   sms: {
     provider: 'log',
     endpoint: '',
@@ -173,6 +179,22 @@ describe('general settings', () => {
       expect.objectContaining({ id: 'corp', client_secret: '', scopes: ['openid', 'email'] }),
     ]);
     expect((body.oidc_providers as object[])[0]).not.toHaveProperty('client_secret_set');
+  });
+
+  it('says the SMTP URL in use comes from the environment, and never sends that fact back', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Message' }));
+    expect(await screen.findByText(/In use: SMTP_URL from the server environment/)).toBeTruthy();
+    expect(screen.queryByText('Not set')).toBeNull();
+    const from = screen.getByDisplayValue('noreply@example.com');
+    await userEvent.clear(from);
+    await userEvent.type(from, 'mail@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ smtp_url: '', mail_from: 'mail@example.com' });
+    expect(body).not.toHaveProperty('smtp_url_source');
   });
 
   it('shows the delivery keys read-only to a general settings writer, who still saves the rest', async () => {

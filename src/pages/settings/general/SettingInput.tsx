@@ -19,7 +19,7 @@ const optionLabel = (value: string, f?: SettingField) =>
 
 type Renderer = (
   field: SettingField,
-  ctx: { isSet: boolean; translate: (k: string) => string },
+  ctx: { isSet: boolean; hint?: string; translate: (k: string) => string },
 ) => ReactElement;
 
 /** Settings key kind -> input (lookup table, like the engine's). */
@@ -41,12 +41,14 @@ const INPUTS: Record<SettingKind, Renderer> = {
   ),
   text: (f) => <TextInput source={f.key} label={label(f.key)} />,
   boolean: (f) => <BooleanInput source={f.key} label={label(f.key)} />,
-  secret: (f, { isSet, translate }) => (
+  secret: (f, { isSet, hint, translate }) => (
     <PasswordInput
       source={f.key}
       label={label(f.key)}
       autoComplete="new-password"
-      helperText={translate(isSet ? 'settings.general.secret_set' : 'settings.general.secret_not_set')}
+      helperText={
+        hint ?? translate(isSet ? 'settings.general.secret_set' : 'settings.general.secret_not_set')
+      }
     />
   ),
   select: (f) => (
@@ -97,19 +99,22 @@ const INPUTS: Record<SettingKind, Renderer> = {
 };
 
 /**
- * One input of a settings group. `isSet` tells a secret whether a value is stored; `disabled` shows the key
- * read-only (a delivery key for someone who may not change it).
+ * One input of a settings group. `isSet` tells a secret whether a value is stored; `hint` replaces a
+ * secret's "Set / Not set" when the group says more (where the SMTP URL in use comes from); `disabled` shows
+ * the key read-only (a delivery key for someone who may not change it).
  */
 export function SettingInput({
   field,
   isSet,
+  hint,
   disabled = false,
 }: {
   field: SettingField;
   isSet: boolean;
+  hint?: string;
   disabled?: boolean;
 }) {
   const translate = useTranslate();
-  const input = INPUTS[field.kind](field, { isSet, translate });
+  const input = INPUTS[field.kind](field, { isSet, hint, translate });
   return disabled ? cloneElement(input, { disabled: true } as Record<string, unknown>) : input;
 }

@@ -103,9 +103,22 @@ export function SettingsGroupForm({ group }: { group: SettingsGroup }) {
           key={field.key}
           field={field}
           isSet={data[`${field.key}_set`] === true}
+          hint={sourceHint(field.key, data, translate)}
           disabled={locked.has(field.key)}
         />
       ))}
     </SimpleForm>
   );
+}
+
+/** The `message` group answers where its SMTP URL in use comes from (`smtp_url_source`): said under the input. */
+function sourceHint(
+  key: string,
+  data: Record<string, unknown>,
+  translate: (key: string) => string,
+): string | undefined {
+  const source = data[`${key}_source`];
+  return key === 'smtp_url' && typeof source === 'string'
+    ? translate(`settings.general.smtp_source.${source}`)
+    : undefined;
 }
