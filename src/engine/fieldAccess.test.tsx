@@ -174,6 +174,8 @@ describe('the generated screens follow the caller’s field access', () => {
     await renderEngine({ path: '/settings/contacts', profile: member });
     await screen.findByText('Alice');
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    // The export menu: CSV or Excel.
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV (.csv)' }));
     await screen.findByText('Download successful');
     const exported = calls.find((c) => c.path === '/api/v1/test/contacts/export');
     expect(exported).toBeDefined();

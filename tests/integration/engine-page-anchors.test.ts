@@ -13,6 +13,7 @@ import {
 } from '../../server/engine/list/anchors.ts';
 import { createResourcesModule } from '../../server/engine/module.ts';
 import { parseListQuery } from '../../server/engine/list/query.ts';
+import { textCollation } from '../../server/engine/list/related.ts';
 import { modules as defaultModules, resourceHooks } from '../../server/modules/index.ts';
 import type { CursorPagination } from '../../schemas/pagination.ts';
 import { hooksOf } from '../../server/engine/hooks.ts';
@@ -100,7 +101,9 @@ async function expectedPage(
   pagination: CursorPagination,
 ): Promise<{ ids: string[]; more: boolean }> {
   const raw = Object.fromEntries(new URLSearchParams(query));
-  const q = parseListQuery(gadgets, raw, { filters: hooksOf(resourceHooks, gadgets).filters });
+  // Text sorts in the collation the server uses for a request without Accept-Language (zh-CN, related.ts).
+  const context = { collation: await textCollation(t.db, 'zh-CN'), related: new Map() };
+  const q = parseListQuery(gadgets, raw, { filters: hooksOf(resourceHooks, gadgets).filters, context });
   // Lists show live rows only: a record deleted through the API waits in the trash (deleted_at set).
   const where = q.where ? `${q.where} AND deleted_at IS NULL` : 'WHERE deleted_at IS NULL';
   const offset = (page - 1) * size;
@@ -108,7 +111,7 @@ async function expectedPage(
   if (pagination.total_is_estimate && remaining > 0 && remaining < offset) {
     const limit = Math.min(size, remaining);
     const fromEnd = remaining - limit;
-    const reversed = parseListQuery(gadgets, { ...raw, ...reverseOrder(q.order) }).orderBy;
+    const reversed = parseListQuery(gadgets, { ...raw, ...reverseOrder(q.order) }, { context }).orderBy;
     const { rows } = await t.db.query<{ id: string }>(
       `SELECT id::text AS id FROM gadgets ${where} ${reversed} LIMIT ${limit} OFFSET ${fromEnd}`,
       q.params,

@@ -287,6 +287,17 @@ function expectedTablesSql(s: TableSnapshot): string[] {
     const col = qi(c.name);
     if (c.index) out.push(`CREATE INDEX ${qi(`${t}_${c.name}_idx`)} ${on} (${col})`);
     if (c.sortIndex) out.push(`CREATE INDEX ${qi(`${t}_${c.name}_sort`)} ${on} (${col}, "id")${live}`);
+    // A sortable text column's collated sort indexes (migration 0137): case-insensitive on both databases,
+    // pinyin where the database's ICU has Chinese rules. Not the activity log's: it lists through its own
+    // module, which sorts text in plain column order, so 0137 gave it none.
+    if (c.sortIndex && c.type === 'text' && t !== 'activity_logs') {
+      const collated = (suffix: string, collation: string) =>
+        `CREATE INDEX ${qi(`${t}_${c.name}_${suffix}`.slice(0, 63))} ${on} (${col} COLLATE "${collation}", "id")${live}`;
+      out.push(collated('ci', 'und-x-icu'));
+      out.push(
+        `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'zh-x-icu') THEN ${collated('zh', 'zh-x-icu')}; END IF; END $$`,
+      );
+    }
     if (c.trigram)
       out.push(`CREATE INDEX ${qi(`${t}_${c.name}_trgm`)} ${on} USING gin (${col} gin_trgm_ops)`);
   }

@@ -216,6 +216,8 @@ describe('ResourceList', () => {
     });
     await screen.findByText('Alice');
     await userEvent.click(await screen.findByRole('button', { name: 'Export' }));
+    // The export menu: CSV or Excel.
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV (.csv)' }));
     await screen.findByText('Download successful');
     const exported = calls.find((c) => c.path === '/api/v1/test/contacts/export');
     expect(exported?.query.get('search')).toBe('name:Ali');
