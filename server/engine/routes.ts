@@ -2,17 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, isSoftDelete, type Resource } from '../../resources/define.ts';
 import { ok, okWithMeta } from '../core/envelope.ts';
 import { idempotencyKeyOf, REPLAYED_HEADER } from '../core/idempotency.ts';
-import { readSettlingAuth, requirePermission } from '../core/principal.ts';
+import { readSettlingAuth } from '../core/principal.ts';
 import { route } from '../core/route.ts';
 import type { Db } from '../db/index.ts';
-import { permissionFor } from './access.ts';
 import type { CsvJobs } from './csv/jobs.ts';
 import { registerCsvRoutes } from './csv/routes.ts';
 import type { ResourceHooksTable } from './hooks.ts';
-import { fieldLabel } from './labels.ts';
 import { idParams, routeDoc, routeSchemas } from './openapi.ts';
 import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
+import { requestContext } from './request-context.ts';
 import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from './operations.ts';
 import { listTrash, purgeTrashed, restoreTrashed } from './trash.ts';
 import { recordHistory, restoreVersion } from './history.ts';
@@ -47,25 +46,8 @@ export function registerResourceRoutes(
 ): void {
   const base = `/api/${resource.endpoint}`;
   const schemas = routeSchemas(resource, registry, hooks);
-  const ctxOf = (request: FastifyRequest, through: Db = db): OperationContext => ({
-    db: through,
-    resource,
-    registry,
-    hooks,
-    async authorize(action) {
-      const principal = await requirePermission(request, permissionFor(resource, action));
-      const ua = request.headers['user-agent'];
-      return {
-        userId: principal.userId,
-        ip: request.ip,
-        userAgent: typeof ua === 'string' ? ua : null,
-        principal,
-        origin: publicOrigin ?? `${request.protocol}://${request.host}`,
-      };
-    },
-    label: (field) => fieldLabel(request, resource, field),
-    lang: request,
-  });
+  const ctxOf = (request: FastifyRequest, through: Db = db): OperationContext =>
+    requestContext(request, { db: through, resource, registry, hooks, publicOrigin });
   const has = (operation: Parameters<typeof hasOperation>[1]) => hasOperation(resource, operation);
 
   if (has('list'))

@@ -2,13 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
-import { requirePermission } from '../core/principal.ts';
 import { route, unchecked } from '../core/route.ts';
 import type { Db } from '../db/index.ts';
-import { permissionFor } from './access.ts';
 import type { OperationContext } from './context.ts';
+import { requestContext } from './request-context.ts';
 import type { ResourceHooksTable } from './hooks.ts';
-import { fieldLabel } from './labels.ts';
 import { UNDO_DAYS, undoOperation } from './undo.ts';
 
 export const UNDO_URL = '/api/v1/operations/:id/undo';
@@ -58,25 +56,14 @@ export function registerUndoRoute(
   if (app.hasRoute({ method: 'POST', url: UNDO_URL })) return;
   const contextFor =
     (request: FastifyRequest) =>
-    (resource: Resource): OperationContext => ({
-      db,
-      resource,
-      registry: known.get(resource.name)?.registry ?? registry,
-      hooks: known.get(resource.name)?.hooks ?? hooks,
-      async authorize(action) {
-        const principal = await requirePermission(request, permissionFor(resource, action));
-        const ua = request.headers['user-agent'];
-        return {
-          userId: principal.userId,
-          ip: request.ip,
-          userAgent: typeof ua === 'string' ? ua : null,
-          principal,
-          origin: publicOrigin ?? `${request.protocol}://${request.host}`,
-        };
-      },
-      label: (field) => fieldLabel(request, resource, field),
-      lang: request,
-    });
+    (resource: Resource): OperationContext =>
+      requestContext(request, {
+        db,
+        resource,
+        registry: known.get(resource.name)?.registry ?? registry,
+        hooks: known.get(resource.name)?.hooks ?? hooks,
+        publicOrigin,
+      });
   route(app, {
     method: 'POST',
     url: UNDO_URL,
