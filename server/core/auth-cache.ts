@@ -6,6 +6,7 @@ import {
   type TokenLookup,
 } from '../credentials/tokens.ts';
 import type { Db } from '../db/index.ts';
+import { databaseOf } from '../db/identity.ts';
 
 /**
  * Per-process cache of who a Bearer token is (its owner) and what that user may do (staff record and
@@ -49,7 +50,9 @@ interface AuthCache {
 
 const caches = new WeakMap<Db, AuthCache>();
 
-function cacheOf(db: Db): AuthCache {
+function cacheOf(handle: Db): AuthCache {
+  // A request's or a hook's wrapper of the database shares the database's cache.
+  const db = databaseOf(handle);
   let cache = caches.get(db);
   if (!cache) {
     cache = { listening: 0, generation: 0, tokens: new Map(), principals: new Map() };

@@ -6,6 +6,7 @@ import { hiddenFields } from '../field-access.ts';
 import { rowScope, scopeSql } from '../scope.ts';
 import { fieldsOf, ident, includeNameOf } from '../schema/fields.ts';
 import { mayRead } from './include-access.ts';
+import { databaseOf } from '../../db/identity.ts';
 
 /**
  * What a list query knows beyond the resource's own declaration (contract amendment "Lists that work like
@@ -134,15 +135,17 @@ export async function textCollation(db: Queryable, locale: string | undefined): 
 
 const collationCache = new WeakMap<object, Promise<Set<string>>>();
 
+/** Read once per database (a request's or a hook's wrapper shares its database's). */
 function collationsOf(db: Queryable): Promise<Set<string>> {
-  let found = collationCache.get(db);
+  const key = databaseOf(db);
+  let found = collationCache.get(key);
   if (!found) {
     found = db
       .query<{ name: string }>(
         `SELECT collname AS name FROM pg_collation WHERE collname IN ('und-x-icu', 'zh-x-icu')`,
       )
       .then(({ rows }) => new Set(rows.map((r) => r.name)));
-    collationCache.set(db, found);
+    collationCache.set(key, found);
   }
   return found;
 }
