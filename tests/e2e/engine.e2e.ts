@@ -110,9 +110,11 @@ describe('the engine on the gadgets fixture', () => {
   });
 
   test('export: the downloaded CSV has the BOM, labelled headers and only the filtered rows', async () => {
+    // The export menu offers CSV and Excel.
+    await page.getByRole('button', { name: engine.action.export }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: engine.action.export }).click(),
+      page.getByRole('menuitem', { name: engine.xlsx.export_csv }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^gadgets-.*\.csv$/);
     const csv = fs.readFileSync(await download.path(), 'utf8');
@@ -167,7 +169,11 @@ describe('the engine on the gadgets fixture', () => {
       `E2E 导入一,IMP-1,10,${gadgets.enums.color.green}\nE2E 导入二,IMP-2,-5,${gadgets.enums.color.blue}\n`,
     );
     await dialog.getByText(t(engine.import.summary, { total: 2, valid: 1 })).waitFor();
-    const errorRow = dialog.getByRole('row').filter({ hasText: F.price! });
+    // The row errors' table, not the column mapping above it (which names the price column too).
+    const errorRow = dialog
+      .getByRole('table', { name: engine.import.row_errors })
+      .getByRole('row')
+      .filter({ hasText: F.price! });
     await errorRow.first().waitFor();
     expect(await errorRow.first().textContent()).toContain('3');
     expect(await dialog.getByRole('button', { name: engine.import.confirm }).isDisabled()).toBe(true);

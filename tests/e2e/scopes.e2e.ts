@@ -257,9 +257,11 @@ describe.skipIf(!hasServerSide)('a department-scoped member', () => {
     const page = await pageAs(memberToken);
     await page.goto('/settings/staff');
     await page.getByRole('cell', { name: `东部员工${RUN}` }).waitFor();
+    // The export menu offers CSV and Excel.
+    await page.getByRole('button', { name: '导出' }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: '导出' }).click(),
+      page.getByRole('menuitem', { name: 'CSV（.csv）' }).click(),
     ]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
     const [header, ...rows] = csv
