@@ -91,7 +91,9 @@ describe.each(SIZES)('the bulk bar at $name size', ({ viewport }) => {
       await bar.waitFor();
       for (const input of await inputs.all()) {
         await expect.poll(() => input.isVisible(), POLL).toBe(true);
-        // Checking a card may have scrolled the phone's page: bring the filter back, then measure both.
+        // Checking a card may have scrolled the phone's page: bring the filter back, then measure both. From
+        // the top of the page: scrolling just far enough can leave the filter under the fixed app bar.
+        await page.evaluate(() => window.scrollTo(0, 0));
         await input.scrollIntoViewIfNeeded();
         const barBox = await page.locator('.RaBulkActionsToolbar-toolbar').boundingBox();
         expect(barBox).not.toBeNull();

@@ -96,7 +96,8 @@ describe('generated lists', () => {
     await select();
     await bulkBar.getByRole('button', { name: engine.bulk.disable }).click();
     await page.getByRole('dialog').getByRole('button', { name: ra.action.confirm }).click();
-    await page.getByText(ra.notification.updated_other.replace('{{smart_count}}', '2')).first().waitFor();
+    // Our toast, which offers Undo (the operation's id): "2 changed".
+    await page.getByText(engine.undo_ui.updated.replace('{{count}}', '2')).first().waitFor();
     for (const [name, state] of [
       ['Lists alpha', false],
       ['Lists beta', false],
@@ -111,7 +112,7 @@ describe('generated lists', () => {
     await select();
     await bulkBar.getByRole('button', { name: ra.action.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: ra.action.confirm }).click();
-    await page.getByText(ra.notification.deleted_other.replace('{{smart_count}}', '2')).first().waitFor();
+    await page.getByText(engine.undo_ui.trashed.replace('{{count}}', '2')).first().waitFor();
     await expect.poll(() => rows().count(), POLL).toBe(1);
     await page.getByRole('cell', { name: 'Lists gamma' }).waitFor();
     expect((await api('GET', `v1/test/gadgets/${ids['Lists alpha']}`)).status).toBe(404);
