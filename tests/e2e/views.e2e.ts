@@ -149,6 +149,8 @@ for (const [size, viewport] of [
         .getByRole('list', { name: fill(views.pinned_menu, { page: app.menu.staff }) })
         .getByRole('link', { name: new RegExp(viewName) });
       await expect.poll(async () => (await pinned.innerText()).replace(/\s+/g, ' '), POLL).toMatch(/ ?2$/);
+      // A tooltip still fading in reads as low contrast: let transitions end before axe looks.
+      await member.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
       expect(await seriousViolations(member)).toEqual([]);
 
       // A record created elsewhere reaches the count over the event stream.
