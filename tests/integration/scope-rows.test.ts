@@ -324,6 +324,57 @@ describe('CSV', () => {
   });
 });
 
+describe('import references', () => {
+  it('names and ids of departments outside the scope or in the trash read as unknown, and never make a name ambiguous', async () => {
+    // A namesake of an in-scope department, outside the lead's subtree, and a trashed one inside it.
+    const twin = await insert('INSERT INTO departments (name, parent_id) VALUES ($1, $2)', [
+      'East Sales A',
+      dept.west,
+    ]);
+    await insert('INSERT INTO departments (name, parent_id, deleted_at) VALUES ($1, $2, now())', [
+      'Gone East',
+      dept.east,
+    ]);
+    const csv = [
+      'name,department_id',
+      'Import West,West',
+      'Import Nowhere,Nowhere',
+      `Import West id,${dept.west}`,
+      'Import Gone,Gone East',
+      'Import Sales A,East Sales A',
+      'Import Sales,East Sales',
+    ].join('\n');
+    const res = await t.request({
+      method: 'POST',
+      url: `${STAFF}/import?dry_run=1`,
+      token: lead.token,
+      headers: { 'accept-language': 'en' },
+      ...multipartFile('staff.csv', Buffer.from(csv), 'text/csv'),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Import messages follow the account's language (zh-CN, the default), not the request's.
+    const unknown = (value: string) => ({ department_id: [`找不到名为“${value}”的部门`] });
+    expect(res.json().data.errors).toEqual([
+      { row: 2, errors: unknown('West') },
+      { row: 3, errors: unknown('Nowhere') },
+      { row: 4, errors: unknown(dept.west) },
+      { row: 5, errors: unknown('Gone East') },
+    ]);
+    // The administrator sees both namesakes: for it the name is ambiguous, and the trashed one stays unknown.
+    const asAdmin = await t.request({
+      method: 'POST',
+      url: `${STAFF}/import?dry_run=1`,
+      token: admin,
+      headers: { 'accept-language': 'en' },
+      ...multipartFile('staff.csv', Buffer.from(csv), 'text/csv'),
+    });
+    const errors = asAdmin.json().data.errors as { row: number; errors: Record<string, string[]> }[];
+    expect(errors.map((e) => e.row)).toEqual([3, 5, 6]);
+    expect(errors[2]!.errors.department_id![0]).toMatch(/有多个名为/);
+    await t.db.query('DELETE FROM departments WHERE id = $1', [twin]);
+  });
+});
+
 describe('dashboard', () => {
   it('counts the staff of the caller scope', async () => {
     const res = await call('GET', '/api/v1/system/dashboard', desk.token);

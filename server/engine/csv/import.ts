@@ -180,7 +180,7 @@ export async function runImport(
     const key = upsert ? input[upsert] : undefined;
     return key !== undefined ? (existing.get(String(key)) ?? null) : null;
   });
-  const referenceErrors = await resolveReferences(ctx, lang, inputs, existingIds);
+  const referenceErrors = await resolveReferences(ctx, actor.principal, lang, inputs, existingIds);
   inputs.forEach((input, i) => {
     const row = i + 2;
     const existingId = existingIds[i]!;

@@ -3,11 +3,16 @@ import type { Queryable } from '../../db/index.ts';
 import { escapeFormula, unescapeFormula } from './formula.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
+import type { Principal } from '../../core/principal.ts';
+import { rowScope, scopeSql } from '../scope.ts';
 
 /**
  * References in CSV files, for people: an export writes the referenced record's representation (its
  * `recordRepresentation` field; the id when that is empty), an import reads a representation or an id back.
- * Names are resolved in one query per column and file, never per row.
+ * Names are resolved in one query per column and file, never per row, among the target's records the caller
+ * may see (its data scope, live rows only): a name or id of a record outside them reads as unknown, as a read
+ * of that record would be a 404, so an import can neither learn that such a record exists nor bind to it.
+ * The record's own current reference is the exception: an untouched export row keeps it.
  */
 
 /** The table and column a resource's records are written as, or null when it declares none. */
@@ -40,10 +45,12 @@ function partsOf(text: string): string[] {
 const isId = (v: string) => /^\d{1,18}$/.test(v);
 
 interface Lookup {
-  /** representation -> ids with it */
+  /** representation -> ids with it, of the records the caller may see */
   byName: Map<string, string[]>;
-  /** id -> representation as exported ('' when it has none) */
+  /** id -> representation as exported ('' when it has none): the visible records and the rows' current ones */
   nameOf: Map<string, string>;
+  /** ids of the records the caller may see */
+  visible: Set<string>;
 }
 
 /**
@@ -54,6 +61,7 @@ interface Lookup {
  */
 export async function resolveReferences(
   ctx: { db: Queryable; resource: Resource; registry: readonly Resource[] },
+  principal: Principal | undefined,
   lang: Lang,
   inputs: Record<string, unknown>[],
   existingIds: (string | null)[],
@@ -74,7 +82,14 @@ export async function resolveReferences(
       texts.add(cell.text);
       if (field.kind === 'references') for (const part of partsOf(cell.text)) texts.add(part);
     }
-    const lookup = await lookUp(ctx.db, ctx.registry, target, [...texts], [...current.values()].flat());
+    const lookup = await lookUp(
+      ctx.db,
+      ctx.registry,
+      target,
+      principal,
+      [...texts],
+      [...current.values()].flat(),
+    );
     const label = lang.t(`resources.${target.name}.name_one`);
     const resourceLabel = label === `resources.${target.name}.name_one` ? target.name : label;
     inputs.forEach((input, i) => {
@@ -113,10 +128,10 @@ export async function resolveReferences(
 
 /** The one id a text names (preferring the record's current ones), or the error key. */
 function pick(lookup: Lookup, text: string, current: string[]): string | { error: string } {
-  const named = lookup.byName.get(text) ?? [];
-  const candidates = named.length ? named : isId(text) && lookup.nameOf.has(text) ? [text] : [];
-  const own = candidates.find((id) => current.includes(id));
+  const own = current.find((id) => id === text || (lookup.nameOf.get(id) || undefined) === text);
   if (own) return own;
+  const named = lookup.byName.get(text) ?? [];
+  const candidates = named.length ? named : isId(text) && lookup.visible.has(text) ? [text] : [];
   if (candidates.length === 1) return candidates[0]!;
   return { error: candidates.length ? 'engine.csv.ambiguous_reference' : 'engine.csv.unknown_reference' };
 }
@@ -129,26 +144,37 @@ function exportedText(lookup: Lookup, ids: string[]): string {
     .join(', ');
 }
 
-/** Records of `target` named by `texts` (representation, or id), and the representations of `ids`. */
+/**
+ * Records of `target` named by `texts` (representation, or id) among those the caller may see, and the
+ * representations of `ids` (the rows' current references, whatever their scope).
+ */
 async function lookUp(
   db: Queryable,
   registry: readonly Resource[],
   target: Resource,
+  principal: Principal | undefined,
   texts: string[],
   ids: string[],
 ): Promise<Lookup> {
   const rep = representationOf(registry, target.name);
-  const wantedIds = [...new Set([...ids, ...texts.filter(isId)])];
   const column = rep ? `${ident(rep.column)}::text` : `NULL::text`;
-  const { rows } = await db.query<{ id: string; name: string | null }>(
-    `SELECT "id"::text AS id, ${column} AS name FROM ${ident(target.table)}
-      WHERE "id" = ANY($1::bigint[])${rep ? ` OR ${column} = ANY($2::text[])` : ''}`,
-    rep ? [wantedIds, texts] : [wantedIds],
+  const params: unknown[] = [[...new Set(ids)], texts.filter(isId)];
+  const named = rep
+    ? `"id" = ANY($2::bigint[]) OR ${column} = ANY($${params.push(texts)}::text[])`
+    : `"id" = ANY($2::bigint[])`;
+  const scope = scopeSql(target, await rowScope(db, target, principal), (value) => `$${params.push(value)}`);
+  const visible = scope ? `((${named}) AND ${scope})` : `(${named})`;
+  const { rows } = await db.query<{ id: string; name: string | null; visible: boolean }>(
+    `SELECT "id"::text AS id, ${column} AS name, ${visible} AS visible FROM ${ident(target.table)}
+      WHERE "id" = ANY($1::bigint[]) OR ${visible}`,
+    params,
   );
-  const lookup: Lookup = { byName: new Map(), nameOf: new Map() };
+  const lookup: Lookup = { byName: new Map(), nameOf: new Map(), visible: new Set() };
   for (const row of rows) {
     const name = row.name ?? '';
     lookup.nameOf.set(row.id, name);
+    if (!row.visible) continue;
+    lookup.visible.add(row.id);
     if (name === '') continue;
     const same = lookup.byName.get(name) ?? [];
     if (!same.includes(row.id)) same.push(row.id);
