@@ -344,16 +344,16 @@ describe('import references', () => {
       'Import Sales A,East Sales A',
       'Import Sales,East Sales',
     ].join('\n');
+    const file = multipartFile('staff.csv', Buffer.from(csv), 'text/csv');
     const res = await t.request({
       method: 'POST',
       url: `${STAFF}/import?dry_run=1`,
       token: lead.token,
-      headers: { 'accept-language': 'en' },
-      ...multipartFile('staff.csv', Buffer.from(csv), 'text/csv'),
+      ...file,
+      headers: { ...file.headers, 'accept-language': 'en' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    // Import messages follow the account's language (zh-CN, the default), not the request's.
-    const unknown = (value: string) => ({ department_id: [`找不到名为“${value}”的部门`] });
+    const unknown = (value: string) => ({ department_id: [`No Department record is named "${value}"`] });
     expect(res.json().data.errors).toEqual([
       { row: 2, errors: unknown('West') },
       { row: 3, errors: unknown('Nowhere') },
@@ -365,12 +365,12 @@ describe('import references', () => {
       method: 'POST',
       url: `${STAFF}/import?dry_run=1`,
       token: admin,
-      headers: { 'accept-language': 'en' },
-      ...multipartFile('staff.csv', Buffer.from(csv), 'text/csv'),
+      ...file,
+      headers: { ...file.headers, 'accept-language': 'en' },
     });
     const errors = asAdmin.json().data.errors as { row: number; errors: Record<string, string[]> }[];
     expect(errors.map((e) => e.row)).toEqual([3, 5, 6]);
-    expect(errors[2]!.errors.department_id![0]).toMatch(/有多个名为/);
+    expect(errors[2]!.errors.department_id![0]).toMatch(/More than one/);
     await t.db.query('DELETE FROM departments WHERE id = $1', [twin]);
   });
 });
