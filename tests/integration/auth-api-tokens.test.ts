@@ -65,6 +65,11 @@ describe('personal API tokens', () => {
     const created = res.json().data;
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.permissions).toEqual([DEPTS, `${DEPTS}.create`]);
+    // The activity row writes the two permissions as a list change, which the log reads as "added".
+    const { rows: made } = await t.db.query<{ changes: Record<string, unknown> }>(
+      `SELECT changes FROM activity_logs WHERE action = 'auth.token_created' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(made[0]!.changes.permissions).toEqual([[], [DEPTS, `${DEPTS}.create`]]);
 
     const list = await t.request({ method: 'GET', url: '/api/v1/user/tokens', token: owner.session });
     expect(list.json().data).toEqual([{ ...created, token: undefined }].map(({ token: _, ...rest }) => rest));

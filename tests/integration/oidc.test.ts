@@ -319,6 +319,14 @@ describe('sign-in', () => {
     expect(rows).toEqual([
       { username: 'erin', email: 'erin@corp.test', password_hash: null, roles: ['oidc-readers'] },
     ]);
+    // The activity row writes the granted roles as a list change (before, after), never as a bare list.
+    const register = await t.db.query<{ changes: Record<string, unknown> }>(
+      `SELECT changes FROM activity_logs WHERE action = 'auth.register' ORDER BY id DESC LIMIT 1`,
+    );
+    const roleId = (
+      await t.db.query<{ id: string }>(`SELECT id::text FROM roles WHERE name = 'oidc-readers'`)
+    ).rows[0]!.id;
+    expect(register.rows[0]!.changes.role_ids).toEqual([[], [roleId]]);
     // The second time the same subject signs in to the same account.
     const again = await callback(b, 'auto', 'erin-sub');
     const second = await b.post('/api/v1/oidc/login', { ticket: again.searchParams.get('oidc_ticket')! });

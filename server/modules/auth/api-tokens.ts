@@ -77,7 +77,8 @@ export async function createApiToken(
     action: 'auth.token_created',
     operatorId: principal.userId,
     subjectId: principal.userId,
-    changes: { token_id: String(row.id), name, permissions: scope },
+    // The list as the pair `[before, after]`: a bare list of two would read as a before/after pair.
+    changes: { token_id: String(row.id), name, permissions: [[], scope] },
   });
   return {
     id: String(row.id),

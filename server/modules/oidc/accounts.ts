@@ -57,7 +57,9 @@ export async function createAccount(
       action: 'auth.register',
       operatorId: null,
       subjectId: userId,
-      changes: { username, method: 'oidc', provider: provider.id, role_ids: roleIds },
+      // A list is written as the pair `[before, after]`, as every other list change: a bare list of two
+      // would read as one (activities/describe.ts `changeLines`).
+      changes: { username, method: 'oidc', provider: provider.id, role_ids: [[], roleIds] },
     });
     return userId;
   });

@@ -36,6 +36,21 @@ const staffUpdate: ActivityRow = {
 };
 
 describe('activity rows in words', () => {
+  it("reads an account event's list of two as what was added, not as before -> after", () => {
+    const register: ActivityRow = {
+      id: '10',
+      action: 'auth.register',
+      subject_type: 'users',
+      subject_id: '5',
+      subject: { label: 'erin', deleted: false },
+      names: { roles: { '1': 'Auditors', '3': 'Editors' } },
+      changes: { method: 'oidc', role_ids: [[], ['1', '3']] },
+    };
+    const roles = changeLines(t, register, 'en').find((l) => l.field === 'role_ids')!;
+    expect(roles.added).toEqual(['Auditors', 'Editors']);
+    expect(roles.removed).toEqual([]);
+  });
+
   it('names actions in both languages', async () => {
     expect(actionLabel(t, 'staff.create', 'en')).toBe('Created staff member');
     expect(actionLabel(t, 'roles.delete', 'en')).toBe('Deleted role');
