@@ -1,13 +1,17 @@
 /**
- * `npm run bench:startup [-- --runs 3] [--data-dir <existing DATA_DIR>]`: cold start of the server on an existing PGlite directory, the way
- * `npm start` ran it before (scripts/start.ts transpiled by tsx at every start) and the way it runs now
- * (scripts/start.mjs: the compiled build in dist-server/), interleaved round by round in one run.
+ * `npm run bench:startup [-- --runs 3] [--data-dir <existing DATA_DIR>] [--tsx]`: cold start of the server on an
+ * existing PGlite directory as `npm start` runs it (scripts/start.mjs: the compiled build in dist-server/),
+ * against its baseline (issue 37 item 3): a bare script that opens the same directory with PGlite and serves a
+ * health route with Fastify (bench/lib/bareStartup.mjs), interleaved round by round in one run. `--tsx` adds
+ * the way `npm start` ran before (scripts/start.ts transpiled by tsx at every start).
  *
  * For each start it prints the `startup_ms` the server logs (process start to listening, builds excluded),
  * the wall time from spawning the process to the first 200 on /api/health, and the CPU time the process had
  * used by then (user + system, from /proc): on a loaded machine the CPU time is the steadier figure.
  * A first start creates the database (and builds dist/ and dist-server/ when stale) and is not counted.
- * Prints figures only; the target (issue 14: <= 3 s) is shown beside them, never asserted.
+ * Printed: each variant's medians, and the compiled start's ratio to the bare script (median of the
+ * per-round ratios, wall and CPU; target <= 1.3x). `--cpu-prof <dir>`: the compiled start writes a V8 CPU
+ * profile there when it stops. Figures only; the targets (<= 3 s, <= 1.3x) are shown, never asserted.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,11 +26,20 @@ const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
 const say = (line: string): void => void process.stdout.write(`[bench:startup] ${line}\n`);
 
+const TARGET_RATIO = 1.3;
+const profArg = process.argv.indexOf('--cpu-prof');
+const profDir = profArg > 0 ? path.resolve(process.argv[profArg + 1] ?? 'startup-profiles') : null;
 const VARIANTS = {
+  'bare PGlite + Fastify': [process.execPath, 'bench/lib/bareStartup.mjs'],
+  'compiled (npm start)': [
+    process.execPath,
+    ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+    'scripts/start.mjs',
+  ],
   'tsx (before)': [path.join(repoRoot, 'node_modules', '.bin', 'tsx'), 'scripts/start.ts'],
-  'compiled (npm start)': [process.execPath, 'scripts/start.mjs'],
 } as const;
 type Variant = keyof typeof VARIANTS;
+const withTsx = process.argv.includes('--tsx');
 
 interface Sample {
   startupMs: number | null;
@@ -42,8 +55,12 @@ try {
   say(`data directory ${dataDir}; the first start (not counted) creates the database if needed ...`);
   const first = await startOnce('compiled (npm start)');
   say(`first start: ${(first.wallMs / 1000).toFixed(1)} s`);
-  const samples: Record<Variant, Sample[]> = { 'tsx (before)': [], 'compiled (npm start)': [] };
-  const names = Object.keys(VARIANTS) as Variant[];
+  const samples: Record<Variant, Sample[]> = {
+    'bare PGlite + Fastify': [],
+    'compiled (npm start)': [],
+    'tsx (before)': [],
+  };
+  const names = (Object.keys(VARIANTS) as Variant[]).filter((n) => withTsx || n !== 'tsx (before)');
   for (let round = 0; round < runs; round++) {
     // Alternate which goes first, so neither always starts right after the other's shutdown.
     for (const name of round % 2 ? [...names].reverse() : names) {
@@ -69,6 +86,15 @@ try {
         `first 200 <= ${TARGET_MS} ms: ${wall <= TARGET_MS ? 'ok' : 'over'}\n`,
     );
   }
+  const bare = samples['bare PGlite + Fastify'];
+  const compiled = samples['compiled (npm start)'];
+  const ratio = (of: (s: Sample) => number | null) =>
+    median(compiled.flatMap((s, i) => (of(s) && of(bare[i]!) ? [of(s)! / of(bare[i]!)!] : [])));
+  const wallRatio = ratio((s) => s.wallMs);
+  process.stdout.write(
+    `  compiled / bare: first 200 ${wallRatio.toFixed(2)}x, cpu ${ratio((s) => s.cpuMs).toFixed(2)}x   ` +
+      `target <= ${TARGET_RATIO}x: ${wallRatio <= TARGET_RATIO ? 'ok' : 'over'}\n`,
+  );
 } finally {
   if (!givenDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
@@ -76,10 +102,10 @@ try {
 /** Starts one server, waits for the first 200 on /api/health, reads its CPU time, stops it (SIGTERM). */
 async function startOnce(name: Variant): Promise<Sample> {
   const port = await freePort();
-  const [command, script] = VARIANTS[name];
+  const [command, ...args] = VARIANTS[name];
   const server = await startServerProcess({
     command,
-    args: [script],
+    args,
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -65,6 +65,9 @@ export function isAllowedHost(rule: HostRule, host: string | undefined): boolean
   return rule.suffixes.some((suffix) => parsed.hostname.endsWith(suffix));
 }
 
+/** At most this many allowed Host header values are remembered (a wildcard suffix allows many names). */
+const MAX_REMEMBERED_HOSTS = 64;
+
 /**
  * Answers 400 in the envelope for a request whose Host (or, behind TRUST_PROXY, X-Forwarded-Host) is not
  * configured, before anything else runs: links the server writes from the request (invitations, the WeChat
@@ -72,8 +75,16 @@ export function isAllowedHost(rule: HostRule, host: string | undefined): boolean
  */
 export function registerHostCheck(app: FastifyInstance, config: Config): void {
   const rule = hostRule(config);
+  // Host headers already found allowed: a request with one of them skips the parse (a URL per request). Only
+  // allowed values are kept, so the set is bounded by the configured hosts and their spellings.
+  const allowed = new Set<string>();
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (isAllowedHost(rule, request.host)) return;
+    const host = request.host;
+    if (allowed.has(host)) return;
+    if (isAllowedHost(rule, host)) {
+      if (allowed.size < MAX_REMEMBERED_HOSTS) allowed.add(host);
+      return;
+    }
     // Runs before the transport hook, so the envelope's language is negotiated here.
     request.locale = negotiateLocale(request.headers['accept-language']);
     throw new AppError(400, 'errors.bad_host');

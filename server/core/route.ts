@@ -36,6 +36,7 @@ export function route<
     method,
     url,
     ...(spec.config ? { config: spec.config } : {}),
+    ...(spec.compress === false ? { compress: false } : {}),
     schema: documentOf(spec),
     handler: async (request, reply) => {
       const principal = (access ? await access(request) : undefined) as A;
@@ -75,6 +76,11 @@ export interface RouteSpec<P extends Input, Q extends Input, B extends Input, A>
   config?: NonNullable<RouteOptions['config']> & { pathId?: 'any' };
   /** More of the operation's document that nothing validates (a multipart body, `produces`). */
   openapi?: JsonSchema;
+  /**
+   * `false` for an answer always too small to gain from compression (under the 1 kB threshold): the route
+   * then runs none of @fastify/compress's hooks (issue 37: compression only where it pays).
+   */
+  compress?: false;
   handler(input: {
     params: Parsed<P>;
     query: Parsed<Q>;

@@ -102,3 +102,21 @@ describe('the request log', () => {
     expect(typeof lines[0]!.responseTime).toBe('number');
   });
 });
+
+describe('compression', () => {
+  // Only where it pays: the health routes' few bytes skip @fastify/compress's hooks; answers over 1 kB are
+  // still compressed for a client that accepts it.
+  it('leaves the health answers alone and compresses a list', async () => {
+    const br = { 'accept-encoding': 'br, gzip' };
+    const health = await t.request({ url: '/api/health', headers: br });
+    expect(health.statusCode).toBe(200);
+    expect(health.headers['content-encoding']).toBeUndefined();
+    expect(health.json()).toEqual({ code: 200, data: { status: 'ok' } });
+    const ready = await t.request({ url: '/api/health/ready', headers: br });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.headers['content-encoding']).toBeUndefined();
+    const docs = await t.request({ url: '/api/docs/json', headers: br });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-encoding']).toBe('br');
+  });
+});

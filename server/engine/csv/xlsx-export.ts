@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { isFlag } from '../../../resources/flag.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { getSettings } from '../../core/settings.ts';
@@ -47,7 +47,9 @@ export async function openXlsxExport(
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   let rows = 0;
   const write = async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    // exceljs is imported on the first XLSX export, not when the server starts (issue 37 item 3).
+    const { default: Excel } = await import('exceljs');
+    const workbook = new Excel.stream.xlsx.WorkbookWriter({
       stream: out,
       useSharedStrings: false,
       useStyles: true,

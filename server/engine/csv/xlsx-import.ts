@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { AppError } from '../../core/errors.ts';
 
 /**
@@ -23,7 +23,9 @@ export function isZip(head: Buffer): boolean {
  */
 export async function readXlsx(bytes: Buffer, max: number): Promise<string[][]> {
   checkZip(bytes);
-  const workbook = new ExcelJS.Workbook();
+  // exceljs is imported on the first XLSX import, not when the server starts (issue 37 item 3).
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   } catch {

@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { TokenAnswer } from '../../../schemas/auth.ts';
 import type { Passkey } from '../../../schemas/mfa.ts';
 import { randomToken, sha256 } from '../../credentials/tokens.ts';
@@ -17,6 +10,8 @@ import { findPendingMfa, spendMfa } from './mfa.ts';
 import { openSession } from './session.ts';
 import type { UserRow } from './users.ts';
 
+/** @simplewebauthn/server is imported on a passkey's first use, not when the server starts (issue 37 item 3). */
+const webauthn = () => import('@simplewebauthn/server');
 /**
  * Passkeys (issue 31, item 2) through @simplewebauthn/server: register several, name and delete them, sign
  * in with one as the first factor (user verification required: the passkey is both factors) or as the
@@ -38,7 +33,9 @@ export async function passkeyRegistrationOptions(
   { user, rp }: { user: UserRow; rp: RelyingParty },
 ): Promise<Record<string, unknown> & { challenge: string }> {
   const existing = await credentialsOf(db, user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user.username,
@@ -65,13 +62,17 @@ export async function registerPasskey(
 ): Promise<Passkey> {
   const json = response as RegistrationResponseJSON;
   const challenge = await takeChallenge(db, { response: json, purpose: 'register', userId });
-  const result = await verifyRegistrationResponse({
-    response: json,
-    expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    requireUserVerification: false,
-  }).catch(() => null);
+  const result = await (
+    await webauthn()
+  )
+    .verifyRegistrationResponse({
+      response: json,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+    })
+    .catch(() => null);
   if (!result?.verified) throw AppError.validation({ response: ['auth.passkey.invalid'] });
   const { credential } = result.registrationInfo;
   const { rows } = await db.query<PasskeyRow>(
@@ -149,7 +150,9 @@ export async function passkeyLoginOptions(
 ): Promise<Record<string, unknown> & { challenge: string }> {
   const pending = mfaToken ? await findPendingMfa(db, mfaToken) : null;
   const allow = pending ? await credentialsOf(db, pending.user_id) : [];
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: mfaToken ? 'preferred' : 'required',
     ...(allow.length ? { allowCredentials: allow.map((c) => ({ id: c.credential_id })) } : {}),
@@ -212,19 +215,23 @@ export async function signInWithPasskey(
   };
   if (!stored || !stored.state || (pending && pending.user_id !== stored.user_id))
     throw await refuse('unknown_passkey');
-  const result = await verifyAuthenticationResponse({
-    response: json,
-    expectedChallenge: challenge,
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    requireUserVerification: !pending,
-    credential: {
-      id: stored.credential_id,
-      publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
-      counter: Number(stored.counter),
-      transports: JSON.parse(stored.transports) as never,
-    },
-  }).catch(() => null);
+  const result = await (
+    await webauthn()
+  )
+    .verifyAuthenticationResponse({
+      response: json,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: !pending,
+      credential: {
+        id: stored.credential_id,
+        publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
+        counter: Number(stored.counter),
+        transports: JSON.parse(stored.transports) as never,
+      },
+    })
+    .catch(() => null);
   if (!result?.verified) throw await refuse('wrong_signature');
   // A counter that does not move forward (when the authenticator keeps one) is a cloned key: refused.
   const moved = await db.query(

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { OidcProvider } from '../../../schemas/settings.ts';
 
 /** How long one call to a provider (discovery, token, keys) may take. */
@@ -25,13 +25,16 @@ export class OidcFailure extends Error {
   }
 }
 
-const cache = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+/** openid-client is imported on the first OpenID sign-in, not when the server starts (issue 37 item 3). */
+export const openidClient = () => import('openid-client');
+
+const cache = new Map<string, { at: number; config: Promise<Oidc.Configuration> }>();
 
 /**
  * The provider's configuration (openid-client: issuer discovery, checked against the issuer named). http is
  * accepted only on loopback (schemas/settings.ts `isIssuerUrl`). Cached per issuer, client and secret.
  */
-export function configurationOf(provider: OidcProvider): Promise<oidc.Configuration> {
+export function configurationOf(provider: OidcProvider): Promise<Oidc.Configuration> {
   const key = JSON.stringify([provider.issuer, provider.client_id, provider.client_secret]);
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.config;
@@ -48,6 +51,7 @@ export async function authorisationUrl(
   input: { redirectUri: string; state: string; nonce: string; codeVerifier: string },
 ): Promise<string> {
   const config = await configurationOf(provider);
+  const oidc = await openidClient();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: input.redirectUri,
     scope: provider.scopes.join(' '),
@@ -70,7 +74,8 @@ export async function exchangeCode(
   const config = await configurationOf(provider).catch(() => {
     throw new OidcFailure('unavailable');
   });
-  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  const oidc = await openidClient();
+  let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>;
   try {
     tokens = await oidc.authorizationCodeGrant(config, input.callbackUrl, {
       pkceCodeVerifier: input.codeVerifier,
@@ -100,9 +105,10 @@ export async function exchangeCode(
   };
 }
 
-async function discover(provider: OidcProvider): Promise<oidc.Configuration> {
+async function discover(provider: OidcProvider): Promise<Oidc.Configuration> {
+  const oidc = await openidClient();
   const issuer = new URL(provider.issuer);
-  const options: oidc.DiscoveryRequestOptions = { timeout: OIDC_TIMEOUT_MS / 1000 };
+  const options: Oidc.DiscoveryRequestOptions = { timeout: OIDC_TIMEOUT_MS / 1000 };
   if (issuer.protocol === 'http:') options.execute = [oidc.allowInsecureRequests];
   // client_secret_basic is the default method of the specification and every provider's; post where only it is.
   const config = await oidc.discovery(

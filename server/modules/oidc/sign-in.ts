@@ -1,11 +1,10 @@
-import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { type Client, finishSignIn, findUserById, recordActivity, type SignInResult } from '../auth/index.ts';
 import { isSafePath } from '../wechat/index.ts';
 import { createAccount } from './accounts.ts';
-import { authorisationUrl, configurationOf, exchangeCode, OidcFailure } from './client.ts';
+import { authorisationUrl, configurationOf, exchangeCode, OidcFailure, openidClient } from './client.ts';
 import { findProvider, requireProvider } from './settings.ts';
 import {
   createState,
@@ -49,6 +48,7 @@ export async function startOidc(
   },
 ): Promise<string> {
   const provider = await requireProvider(db, input.providerId);
+  const oidc = await openidClient();
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   // Discovery first: an unreachable provider leaves no state behind.
