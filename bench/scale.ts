@@ -20,7 +20,10 @@
  * unscoped call of the same page on the same table in the same rounds (ratio = scoped / unscoped p50), and
  * the exports as rows/s; then the first page sorted by a related field (`orderBy=department.name`) and
  * filtered by one (`department.name` like "Top 1"). Before data scopes exist (the role refuses `data_scope`) the section says so.
- * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL.
+ * The related rows come with the plain `orderBy=name` of the same table in the same rounds, and the ratio of
+ * each to it (the related sort's target: a small multiple of the plain sort).
+ * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL,
+ * SCALE_SECTIONS=scoped (only the department-scoped section: no users rows, no users cases).
  */
 import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
@@ -38,6 +41,7 @@ const ROWS = Number(process.env.SCALE_ROWS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.SCALE_PGLITE_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 15);
 const DRIVERS = (process.env.SCALE_DRIVERS ?? 'postgres,pglite').split(',');
+const ONLY_SCOPED = process.env.SCALE_SECTIONS === 'scoped';
 const SIZE = 15;
 /** SCOPE_TOPS top departments of SCOPE_CHILDREN children each; staff rows spread evenly over all of them. */
 const SCOPE_TOPS = 10;
@@ -58,7 +62,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
   await migrate(db);
   await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
   const t0 = performance.now();
-  for (let start = 0; start < rows; start += 250_000) {
+  for (let start = 0; start < (ONLY_SCOPED ? 0 : rows); start += 250_000) {
     const end = Math.min(rows, start + 250_000);
     // Names repeat (ties), 10% are disabled, a third never signed in (NULLs), phones only on some.
     await db.query(
@@ -78,6 +82,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const token = await adminToken(db);
   try {
+    if (ONLY_SCOPED) return await scopedRun(db, base, token, rows);
     const first = await api(base, token, `size=${SIZE}`);
     const totalPages = first.pagination.total_pages;
     const deepPage = Math.min(25_000, Math.max(2, Math.floor(totalPages / 2)));
@@ -285,14 +290,22 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
     { name: 'first page', admin: '', scoped: '' },
     { name: `page ${deep}`, admin: `page=${deep}`, scoped: `page=${deep}` },
     { name: `page ${deep} by cursor`, admin: `cursor=${adminCursor}`, scoped: `cursor=${scopedCursor}` },
+    // The plain sort a related one is measured against (same table, same rounds).
+    { name: 'sort name', admin: 'orderBy=name', scoped: 'orderBy=name' },
     // Related fields (issue 32 item 5): the department's name per row, and the rows whose department matches.
     { name: 'related sort', admin: 'orderBy=department.name', scoped: 'orderBy=department.name' },
+    {
+      name: 'related sort desc',
+      admin: 'orderBy=department.name&sortedBy=desc',
+      scoped: 'orderBy=department.name&sortedBy=desc',
+    },
     {
       name: 'related filter',
       admin: 'search=department.name:Top 1&searchFields=department.name:like',
       scoped: 'search=department.name:Top 1&searchFields=department.name:like',
     },
   ];
+  const plainSort = { unscoped: 0, scoped: 0 };
   for (const c of cases) {
     const unscoped: number[] = [];
     const scoped: number[] = [];
@@ -306,8 +319,12 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
     }
     const u50 = pct(unscoped, 50);
     const s50 = pct(scoped, 50);
+    if (c.name === 'sort name') Object.assign(plainSort, { unscoped: u50, scoped: s50 });
+    const vsPlain = c.name.startsWith('related')
+      ? `; / sort name: unscoped ${(u50 / plainSort.unscoped).toFixed(2)}x, scoped ${(s50 / plainSort.scoped).toFixed(2)}x`
+      : '';
     say(
-      `${c.name.padEnd(26)} ${ms(u50).padStart(12)} ${ms(pct(unscoped, 95)).padStart(8)} ${ms(s50).padStart(10)} ${ms(pct(scoped, 95)).padStart(8)}  ${(s50 / u50).toFixed(2)}x`,
+      `${c.name.padEnd(26)} ${ms(u50).padStart(12)} ${ms(pct(unscoped, 95)).padStart(8)} ${ms(s50).padStart(10)} ${ms(pct(scoped, 95)).padStart(8)}  ${(s50 / u50).toFixed(2)}x${vsPlain}`,
     );
   }
   const rate = (n: number, sec: number) => `${Math.round(n / sec).toLocaleString('en')} rows/s`;

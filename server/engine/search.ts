@@ -8,7 +8,7 @@ import type { Db } from '../db/index.ts';
 import { permissionFor } from './access.ts';
 import { hiddenFields } from './field-access.ts';
 import { hooksOf, type ResourceHooksTable } from './hooks.ts';
-import { parseListQuery, qFields } from './list/query.ts';
+import { escapeLike, parseListQuery, qFields } from './list/query.ts';
 import { loadRecords, selectColumns } from './list/records.ts';
 import type { WireRecord } from './list/wire.ts';
 import { ident } from './schema/fields.ts';
@@ -27,63 +27,62 @@ export const SEARCH_MAX_TEXT = 100;
 /** Largest `limit`; larger is a 422. */
 export const SEARCH_MAX_LIMIT = 50;
 export const SEARCH_DEFAULT_LIMIT = 10;
-/** The whole search answers within this long: resources still running then are left out of the answer. */
-export const SEARCH_DEADLINE_MS = 2_000;
+/** One resources module's part of the search: its resources and their hooks (module.ts). */
+export interface SearchSource {
+  resources: readonly Resource[];
+  hooks: ResourceHooksTable;
+}
 
 /**
- * Global search: the text in every `like` field (the resource's `q`, list/query.ts) of every resource the
- * caller may read, each through the engine's own list path (parseListQuery with the caller's hidden fields,
- * so a hidden field is neither matched nor shown; rowScope + scopeList, so the scope and the trash hold; the
- * trigram indexes serve the `ILIKE`), at most `limit` rows per resource, all resources at once. A resource
- * still running at the deadline is left out rather than holding the answer. The rows found are ranked: the
- * label equal to the text first, then labels starting with it, then other fields starting with it, then the
- * rest; ties by shorter label. Example: `await globalSearch({ db, resources, hooks, principal, text: 'li' })`.
+ * Global search: the text in every `like` field (the resource's `q`, list/query.ts) of every resource of
+ * every resources module the caller may read, each through the engine's own list path (parseListQuery with
+ * the caller's hidden fields, so a hidden field is neither matched nor shown; rowScope + scopeList, so the
+ * scope and the trash hold; the trigram indexes serve the `ILIKE`), all resources at once. Each resource's
+ * statement ranks its matches itself (searchStatement: the label equal to the text first, then labels
+ * starting with it, then another field starting with it, then the rest; shorter labels first) and answers
+ * its best `limit`: the best `limit` of all are among them, so the merged answer, ranked the same way (then
+ * by resource name and id), is the ranking over every match. A resource name met again in a later module
+ * is searched once. Example: `await globalSearch({ db, sources: [{ resources, hooks }], principal, text: 'li' })`.
  */
 export async function globalSearch({
   db,
-  resources,
-  hooks,
+  sources,
   principal,
   text,
   limit = SEARCH_DEFAULT_LIMIT,
-  deadlineMs = SEARCH_DEADLINE_MS,
 }: {
   db: Db;
-  resources: readonly Resource[];
-  hooks: ResourceHooksTable;
+  sources: readonly SearchSource[];
   principal: Principal;
   text: string;
   limit?: number;
-  deadlineMs?: number;
 }): Promise<SearchHit[]> {
-  const readable = resources.filter(
-    (r) => hasOperation(r, 'list') && can(principal, permissionFor(r, 'read')),
+  const seen = new Set<string>();
+  const searched: { resource: Resource; source: SearchSource }[] = [];
+  for (const source of sources)
+    for (const resource of source.resources) {
+      if (seen.has(resource.name)) continue;
+      seen.add(resource.name);
+      if (hasOperation(resource, 'list') && can(principal, permissionFor(resource, 'read')))
+        searched.push({ resource, source });
+    }
+  const found = await Promise.all(
+    searched.map(({ resource, source }) =>
+      searchOne({ db, resource, resources: source.resources, hooks: source.hooks, principal, text, limit }),
+    ),
   );
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), deadlineMs);
-  });
-  try {
-    const found = await Promise.all(
-      readable.map((resource) =>
-        Promise.race([searchOne({ db, resource, resources, hooks, principal, text, limit }), deadline]),
-      ),
-    );
-    return rank(
-      found.flat().filter((h): h is Ranked => h !== null),
-      text,
-    )
-      .slice(0, limit)
-      .map(({ resource, id, label, sublabel }) => ({ resource, id, label, sublabel }));
-  } finally {
-    clearTimeout(timer);
-  }
+  return rank(found.flat())
+    .slice(0, limit)
+    .map(({ resource, id, label, sublabel }) => ({ resource, id, label, sublabel }));
 }
 
 interface Ranked extends SearchHit {
-  /** The searchable values shown or matched, lower-cased, for the ranking. */
-  values: string[];
+  /** 0 label equal to the text, 1 label starting with it, 2 another field starting with it, 3 the rest. */
+  score: number;
 }
+
+/** The column of a search row holding its rank (searchStatement), read before the records are built. */
+const SCORE = '__score';
 
 async function searchOne({
   db,
@@ -108,16 +107,27 @@ async function searchOne({
   const scope = await rowScope(db, resource, principal);
   const statement = searchStatement({ resource, hooks, hidden, scope, text, limit });
   const { rows } = await db.query<Record<string, unknown>>(statement.sql, statement.params);
+  const scores = new Map(rows.map((r) => [String(r.id), Number(r[SCORE])]));
   const records = await loadRecords(db, { resource, registry: resources, hooks, viewer: principal }, rows);
+  const labelField = labelFieldOf(resource, hidden);
+  return records.map((record) => ({
+    ...hitOf(resource, record, { labelField, fields, text }),
+    score: scores.get(String(record.id)) ?? 3,
+  }));
+}
+
+/** The field whose value is a record's label: its representation, unless the caller may not see it. */
+function labelFieldOf(resource: Resource, hidden: ReadonlySet<string>): string | null {
   const representation = resource.options.recordRepresentation;
-  const labelField = representation && !hidden.has(representation) ? representation : null;
-  return records.map((record) => hitOf(resource, record, { labelField, fields, text }));
+  return representation && !hidden.has(representation) ? representation : null;
 }
 
 /**
  * The one statement a resource's search sends: the list path's own `q` WHERE (hidden fields left out) in
- * the caller's scope over the live rows, in the resource's default order, `limit` rows. Exported for the
- * test that EXPLAINs it.
+ * the caller's scope over the live rows, ranked (see globalSearch; the rank is the `__score` column; `ILIKE`
+ * without wildcards is the case-insensitive equality), then the shorter label, then the id: `limit` rows.
+ * The label is the representation's value, or the first searched field with a value, or `#<id>`, as the
+ * answer's (hitOf). Exported for the test that EXPLAINs it.
  */
 export function searchStatement({
   resource,
@@ -137,9 +147,22 @@ export function searchStatement({
   const q = parseListQuery(resource, { q: text }, { filters: hooksOf(hooks, resource).filters, hidden });
   const scoped = scopeList(resource, q, scope);
   const from = ident(resource.table);
+  const params = [...scoped.params];
+  const exact = `$${params.push(escapeLike(text))}`;
+  const prefix = `$${params.push(`${escapeLike(text)}%`)}`;
+  const fields = qFields(resource, hidden).map((f) => `NULLIF(${ident(f.name)}::text, '')`);
+  const labelField = labelFieldOf(resource, hidden);
+  const id = `'#' || ${from}."id"::text`;
+  const label = labelField
+    ? `COALESCE(NULLIF(${ident(labelField)}::text, ''), ${id})`
+    : `COALESCE(${[...fields, id].join(', ')})`;
+  const others = fields.map((f) => `${f} ILIKE ${prefix}`).join(' OR ') || 'FALSE';
+  const score = `CASE WHEN ${label} ILIKE ${exact} THEN 0 WHEN ${label} ILIKE ${prefix} THEN 1 WHEN ${others} THEN 2 ELSE 3 END`;
   return {
-    sql: `SELECT ${selectColumns(resource)} FROM ${from} ${scoped.where} ${scoped.orderBy} LIMIT ${limit}`,
-    params: scoped.params,
+    sql:
+      `SELECT ${selectColumns(resource)}, ${score} AS ${ident(SCORE)} FROM ${from} ${scoped.where} ` +
+      `ORDER BY ${ident(SCORE)}, length(${label}), ${from}."id" LIMIT ${limit}`,
+    params,
   };
 }
 
@@ -147,7 +170,7 @@ function hitOf(
   resource: Resource,
   record: WireRecord,
   { labelField, fields, text }: { labelField: string | null; fields: string[]; text: string },
-): Ranked {
+): SearchHit {
   const textOf = (name: string) => {
     const v = record[name];
     return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
@@ -164,23 +187,19 @@ function hitOf(
     id: record.id,
     label,
     sublabel: sub ? textOf(sub) : null,
-    values: [label, ...rest.map(textOf)].map((v) => v.toLowerCase()),
   };
 }
 
-function rank(hits: Ranked[], text: string): Ranked[] {
-  const needle = text.toLowerCase();
-  const score = (h: Ranked) => {
-    const [label = '', ...rest] = h.values;
-    if (label === needle) return 0;
-    if (label.startsWith(needle)) return 1;
-    if (rest.some((v) => v === needle || v.startsWith(needle))) return 2;
-    return 3;
-  };
-  return hits
-    .map((h, order) => ({ h, order, score: score(h) }))
-    .sort((a, b) => a.score - b.score || a.h.label.length - b.h.label.length || a.order - b.order)
-    .map(({ h }) => h);
+/** The merged answer's order: rank, shorter label, resource name, id (as numbers). */
+function rank(hits: Ranked[]): Ranked[] {
+  const byId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+  return [...hits].sort(
+    (a, b) =>
+      a.score - b.score ||
+      a.label.length - b.label.length ||
+      (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0) ||
+      byId(a.id, b.id),
+  );
 }
 
 const SEARCH_URL = '/api/v1/search';
@@ -194,15 +213,25 @@ const searchHitSchema = z
   })
   .meta({ 'x-name': 'SearchHit' });
 
+/** The modules searched by an app's route, by the app's server (shared by its encapsulated instances). */
+const sourcesByApp = new WeakMap<object, SearchSource[]>();
+
 /**
  * `GET v1/search?q=&limit=` for a signed-in user (a caller who may read nothing gets `[]`): the command
- * palette's records. Mounted once per app, over the resources of the first resources module (as the
- * explain route, explain.ts).
+ * palette's records. Mounted once per app by the first resources module; every resources module's
+ * resources are searched (each module calls this with its own).
  */
 export function registerSearchRoute(
   app: FastifyInstance,
   { db, resources, hooks }: { db: Db; resources: readonly Resource[]; hooks: ResourceHooksTable },
 ): void {
+  const known = sourcesByApp.get(app.server);
+  if (known) {
+    known.push({ resources, hooks });
+    return;
+  }
+  const sources: SearchSource[] = [{ resources, hooks }];
+  sourcesByApp.set(app.server, sources);
   if (app.hasRoute({ method: 'GET', url: SEARCH_URL })) return;
   route(app, {
     method: 'GET',
@@ -222,8 +251,7 @@ export function registerSearchRoute(
       ok(
         await globalSearch({
           db,
-          resources,
-          hooks,
+          sources,
           principal,
           text: query.q,
           limit: query.limit ?? SEARCH_DEFAULT_LIMIT,

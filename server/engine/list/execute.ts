@@ -5,7 +5,8 @@ import { isCurrent, recordRead, type Anchor, type AnchorScope } from './anchors.
 import { badCursorOnDataError, encodeCursor } from './cursor.ts';
 import { KEYS, keysColumn, keysetPredicate, keysOf } from './keyset.ts';
 import type { PagePlan, Place, Read } from './plan.ts';
-import { orderBySql, type ListQuery } from './query.ts';
+import { orderBySql, type ListQuery, type SortKey } from './query.ts';
+import { RELATED_ORDER_COLUMN, relatedPageSql } from './related.ts';
 import { selectColumns } from './records.ts';
 import { countRows, seenSoFar, type Total } from './totals.ts';
 
@@ -72,6 +73,7 @@ async function readPlanned(
 /** Sends one Read's statement; the rows come back in the query's order. */
 async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Read): Promise<Rows> {
   const order = read.isReversed ? q.order.map((o) => ({ ...o, desc: !o.desc })) : q.order;
+  if (order[0]?.related) return runRelatedRead(db, resource, q, read, order);
   const select = `SELECT ${selectColumns(resource)}, ${keysColumn(q.order)} FROM ${ident(resource.table)}`;
   let where = q.where;
   const params = [...q.params];
@@ -85,6 +87,36 @@ async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Re
   const send = () => db.query(sql, params);
   const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
   const kept = rows.slice(0, read.count);
+  return { rows: read.isReversed ? kept.reverse() : kept, hasMore: read.more ?? rows.length > read.count };
+}
+
+/** runRead of a list sorted first by a related field: one statement of related.ts relatedPageSql. */
+async function runRelatedRead(
+  db: Queryable,
+  resource: Resource,
+  q: ListQuery,
+  read: Read,
+  order: readonly SortKey[],
+): Promise<Rows> {
+  const params = [...q.params];
+  const limit = read.count + (read.more === null ? 1 : 0);
+  const sql = relatedPageSql(resource, {
+    select: selectColumns(resource),
+    where: q.where.replace(/^WHERE /, ''),
+    order,
+    keyOrder: q.order,
+    from: read.from && { keys: read.from.keys, inclusive: read.from.source === 'anchor' },
+    bind: (value) => `$${params.push(value)}`,
+    limit,
+    offset: read.offset,
+  });
+  const send = () => db.query(sql, params);
+  const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
+  // Without the branches' own sort columns (copies, as finish() does for the keys).
+  const clean = rows.map((row) =>
+    Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith(RELATED_ORDER_COLUMN))),
+  );
+  const kept = clean.slice(0, read.count);
   return { rows: read.isReversed ? kept.reverse() : kept, hasMore: read.more ?? rows.length > read.count };
 }
 

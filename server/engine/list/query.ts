@@ -82,6 +82,11 @@ export interface SortKey {
   desc: boolean;
   sql: string;
   isNullable: boolean;
+  /**
+   * A related sort: the field, and the SQL of its value on the target's row itself (alias `r`, collated as
+   * `sql`), which the joined read of related.ts relatedPageSql orders by through the target's index.
+   */
+  related?: { field: RelatedField; targetSql: string };
 }
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
@@ -431,6 +436,10 @@ export function sortKeySql(resource: Resource, field: string, context: ListConte
   const value = related
     ? relatedValueSql(resource.table, related)
     : `${ident(resource.table)}.${ident(field)}`;
+  return collated(value, kind, context);
+}
+
+function collated(value: string, kind: FieldKind | undefined, context: ListContext): string {
   return context.collation && kind && COLLATED_KINDS.has(kind)
     ? `${value} COLLATE ${ident(context.collation)}`
     : value;
@@ -464,14 +473,22 @@ function parseOrder(
   const seen = new Set<string>();
   return order
     .filter((o) => !seen.has(o.field) && seen.add(o.field))
-    .map((o) => ({
-      field: o.field,
-      desc: o.order === 'desc',
-      sql: sortKeySql(resource, o.field, context),
-      isNullable:
-        context.related.has(o.field) ||
-        (o.field !== 'id' && (fieldsOf(resource).find((f) => f.name === o.field)?.isNullable ?? false)),
-    }));
+    .map((o) => {
+      const related = context.related.get(o.field);
+      const key: SortKey = {
+        field: o.field,
+        desc: o.order === 'desc',
+        sql: sortKeySql(resource, o.field, context),
+        isNullable:
+          related !== undefined ||
+          (o.field !== 'id' && (fieldsOf(resource).find((f) => f.name === o.field)?.isNullable ?? false)),
+      };
+      if (related) {
+        const targetSql = collated(`${RELATED_ALIAS}.${ident(related.column)}`, related.kind, context);
+        key.related = { field: related, targetSql };
+      }
+      return key;
+    });
 }
 
 function parseIncludes(resource: Resource, raw: RawQuery, hidden: ReadonlySet<string>): string[] {

@@ -159,7 +159,9 @@ function columnOf(
   const onDelete = isChildKey ? 'CASCADE' : f.isNullable ? 'SET NULL' : 'RESTRICT';
   // An integer's column type follows its declared bounds (resources/fields.ts intRange).
   const type = f.intRange?.column ?? COLUMN_TYPES[kind];
-  const sortIndex = f.isSortable;
+  // A reference whose target's fields sort the list (`sortBy`, server/engine/list/related.ts) is walked by
+  // `(reference, id)` for each target row in the target's order: the same btree as a sortable column's.
+  const sortIndex = f.isSortable || (kind === 'reference' && (f.meta.sortBy?.length ?? 0) > 0);
   return {
     name: (f.meta.writeOnly && f.meta.column) || f.name,
     type,
