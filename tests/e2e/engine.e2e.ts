@@ -128,7 +128,12 @@ describe('the engine on the gadgets fixture', () => {
 
   test('edit: leaving with unsaved changes asks first; saving says "Save successful"', async () => {
     await page.goto('/settings/gadgets');
-    await page.getByRole('cell', { name: 'E2E 手机' }).click();
+    // A click on a cell of an editable list selects the cell: the row's own edit button opens the record.
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'E2E 手机', exact: true }) })
+      .getByRole('link', { name: ra.action.edit })
+      .click();
     await page.waitForURL((url) => /^\/settings\/gadgets\/\d+$/.test(url.pathname));
     const editPath = new URL(page.url()).pathname;
     const name = page.getByRole('textbox', { name: label(F.name!) });
@@ -149,7 +154,11 @@ describe('the engine on the gadgets fixture', () => {
     await page.getByText(engine.notification.saved).first().waitFor();
     await page.goto(`/settings/gadgets?filter=${encodeURIComponent(JSON.stringify({ name: 'Pro' }))}`);
     await page.getByRole('cell', { name: 'E2E 手机 Pro' }).waitFor();
-    await page.getByRole('cell', { name: 'E2E 手机 Pro' }).click();
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'E2E 手机 Pro' }) })
+      .getByRole('link', { name: ra.action.edit })
+      .click();
     const price = page.getByRole('spinbutton', { name: label(F.price!) });
     await expect.poll(() => price.inputValue()).toBe('249');
   });

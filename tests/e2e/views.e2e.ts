@@ -12,7 +12,8 @@ import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/
 // staff list's current search as a view shared with a role; a member of that role sees it in the list's
 // Views menu, pins it, and the side menu shows it under Staff with its count, which changes after a record
 // is created elsewhere (through the API, reaching the page over the event stream). axe finds nothing serious
-// with the dialog open and with the pinned entry shown. Records are seeded through the API.
+// with the dialog open, with the member's Views menu open and with the pinned entry shown. Records are seeded
+// through the API.
 const RUN = Date.now().toString(36);
 const POLL = { timeout: 20_000 };
 const views = engine.views;
@@ -129,6 +130,10 @@ for (const [size, viewport] of [
       const member = await pageAs(memberToken, viewport);
       await member.goto('/settings/staff');
       await member.getByRole('button', { name: views.button, exact: true }).click();
+      // axe with the Views menu open, once its opening transition has ended.
+      await member.getByRole('menuitem', { name: new RegExp(viewName) }).waitFor();
+      await member.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      expect(await seriousViolations(member)).toEqual([]);
       await member.getByRole('menuitem', { name: new RegExp(viewName) }).click();
       await member.getByText(`${tag}员工1`).first().waitFor();
       await member.getByRole('button', { name: fill(views.button_named, { name: viewName }) }).click();

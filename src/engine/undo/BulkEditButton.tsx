@@ -118,6 +118,9 @@ function BulkEditDialog({
       fullWidth
       maxWidth="sm"
       aria-labelledby={titleId}
+      // The form sits between the paper and its parts: it lays them out as the paper would (the content
+      // scrolls, the buttons stay at the bottom), else on a full-screen phone the content overlaps them.
+      slotProps={{ paper: { sx: { '& > form': formLayout } } }}
       // Rendered inside the list's toolbar: its clicks and keys must not reach the rows (React bubbles them
       // through the portal), which would also cancel the form's submission.
       onClick={(event) => event.stopPropagation()}
@@ -167,3 +170,5 @@ function BulkEditDialog({
     </Dialog>
   );
 }
+
+const formLayout = { display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 } as const;

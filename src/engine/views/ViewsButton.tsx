@@ -7,13 +7,21 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import type { ResourceDescriptor as Resource } from '../data/descriptor.ts';
 import { useSavedViews, useViewCalls, type SavedView } from './savedViews.ts';
 import { useApplyView } from './useApplyView.ts';
-import { ViewDialog, type ViewForm } from './ViewDialog.tsx';
+import type { ViewForm } from './ViewDialog.tsx';
+
+/**
+ * The save / edit dialog loads when it first opens: its form, radios and role picker are not needed to show
+ * a list (they were in the first list page's bundle). Pointing at or focusing the Views button fetches it.
+ */
+const loadViewDialog = () => import('./ViewDialog.tsx');
+const ViewDialog = lazy(() => loadViewDialog().then((m) => ({ default: m.ViewDialog })));
+const prefetchViewDialog = () => void loadViewDialog().catch(() => undefined);
 
 /** The URL parameter a pinned menu entry opens its view with (`/settings/staff?view=12`). */
 export const VIEW_PARAM = 'view';
@@ -96,6 +104,8 @@ export function ViewsButton({ resource, preferenceKey }: { resource: Resource; p
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? true : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
+        onMouseEnter={prefetchViewDialog}
+        onFocus={prefetchViewDialog}
         sx={{ lineHeight: 1.5 }}
       >
         {active
@@ -138,23 +148,25 @@ export function ViewsButton({ resource, preferenceKey }: { resource: Resource; p
           </MenuItem>
         ) : null}
       </Menu>
-      {dialog?.kind === 'save' ? (
-        <ViewDialog
-          title={translate('engine.views.save_title')}
-          initial={{ name: '', shared: 'private', role_ids: [], pinned: false, is_default: false }}
-          onSubmit={save}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {dialog?.kind === 'edit' ? (
-        <ViewDialog
-          title={translate('engine.views.edit_title', { name: dialog.view.name })}
-          initial={dialog.view}
-          canShare={dialog.view.can_edit}
-          onSubmit={edit(dialog.view)}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'save' ? (
+          <ViewDialog
+            title={translate('engine.views.save_title')}
+            initial={{ name: '', shared: 'private', role_ids: [], pinned: false, is_default: false }}
+            onSubmit={save}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+        {dialog?.kind === 'edit' ? (
+          <ViewDialog
+            title={translate('engine.views.edit_title', { name: dialog.view.name })}
+            initial={dialog.view}
+            canShare={dialog.view.can_edit}
+            onSubmit={edit(dialog.view)}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+      </Suspense>
       <Confirm
         isOpen={dialog?.kind === 'delete'}
         title={translate('engine.views.delete_title')}

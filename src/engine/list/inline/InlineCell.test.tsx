@@ -142,4 +142,30 @@ describe('inline editing in a list', () => {
     await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
     expect(document.activeElement?.getAttribute('data-grid-cell')).toBe('email');
   });
+
+  it('a click selects the cell without opening the record; the cells hold one tab stop', async () => {
+    api();
+    let at = '';
+    await renderEngine({ path: '/settings/contacts', onLocation: (pathname) => (at = pathname) });
+    const name = (await screen.findByRole('cell', { name: 'Alice' })).querySelector<HTMLElement>(
+      '[data-grid-cell]',
+    )!;
+    const stops = () => document.querySelectorAll('tbody [data-grid-cell][tabindex="0"]');
+    // At first the first cell of the first row is the grid's tab stop.
+    await waitFor(() => expect(Array.from(stops())).toEqual([name]));
+    const gender = screen
+      .getByRole('cell', { name: 'Bob' })
+      .closest('tr')!
+      .querySelector<HTMLElement>('[data-grid-cell="gender"]')!;
+    await userEvent.click(gender);
+    expect(document.activeElement).toBe(gender);
+    expect(Array.from(stops())).toEqual([gender]);
+    expect(screen.queryByRole('group', { name: /Editing/ })).toBeNull();
+    expect(at).toBe('/settings/contacts');
+    // Enter on a cell that cannot be edited (the masked email) opens the record.
+    await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(document.activeElement?.getAttribute('data-grid-cell')).toBe('email');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(at).toMatch(/^\/settings\/contacts\/2(\/show)?$/));
+  });
 });

@@ -39,3 +39,22 @@ export function nextEditableCell(cell: HTMLElement): HTMLElement | null {
 export function firstCellOf(row: HTMLElement): HTMLElement | null {
   return row.querySelector<HTMLElement>(CELL);
 }
+
+/**
+ * The roving tabindex of a grid's cells (InlineCell): the focused cell becomes the cells' one tab stop, so
+ * Tab leaves the grid and Shift+Tab comes back to the cell left. The attribute is set on the elements
+ * themselves: React renders every cell with -1 and never rewrites it.
+ */
+export function claimTabStop(cell: HTMLElement): void {
+  const table = cell.closest('table');
+  if (!table || cell.tabIndex === 0) return;
+  for (const other of table.querySelectorAll<HTMLElement>(`tbody ${CELL}[tabindex="0"]`)) other.tabIndex = -1;
+  cell.tabIndex = 0;
+}
+
+/** Makes `cell` the tab stop when it is the grid's first cell and no cell holds the tab stop yet. */
+export function offerFirstTabStop(cell: HTMLElement): void {
+  const table = cell.closest('table');
+  if (!table || table.querySelector(`tbody ${CELL}[tabindex="0"]`)) return;
+  if (table.querySelector(`tbody ${CELL}`) === cell) cell.tabIndex = 0;
+}

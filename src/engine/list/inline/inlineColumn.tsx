@@ -45,6 +45,7 @@ export function useInlineColumns(
         source={field.name}
         resource={resource}
         isEditable={canUpdate && isInlineEditable(field, readOnly)}
+        isInGrid={canUpdate}
       >
         {column as ReactElement}
       </InlineCell>
