@@ -29,6 +29,15 @@ export function adminTheme(mode: ThemeMode, { loadingLabel }: { loadingLabel: st
  */
 const BULK_BAR_IN_FLOW = {
   styleOverrides: {
-    root: { '& .RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } },
+    root: {
+      '& .RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' },
+      // Open, it grows to fit: on a phone its buttons (Change, Edit, Enable, Disable, Delete) wrap onto a second
+      // row instead of widening the page past the screen (428 px on a 390 px phone in English).
+      '& .RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)': {
+        height: 'auto',
+        flexWrap: 'wrap',
+      },
+      '& .RaBulkActionsToolbar-topToolbar': { flexWrap: 'wrap', justifyContent: 'flex-end' },
+    },
   },
 };
