@@ -82,6 +82,23 @@ export interface FieldMeta {
    */
   sortBy?: readonly string[];
   searchBy?: readonly string[];
+  /**
+   * A read-only column the row does not store (issue 35): an SQL expression over the row's own columns
+   * (`sql`, sortable and searchable when declared so) or a function of the record (`value`, shown only).
+   * Set by `computed()` (define.ts), which also makes the field `readOnly`.
+   */
+  computed?: ComputedColumn;
+}
+
+/**
+ * How a computed column gets its value. `sql` receives `column(name)`, which answers the qualified SQL of one
+ * of the row's own readable columns (any other name throws when the resource is first queried): the
+ * expression is the developer's, written in the resource file; a request never reaches it.
+ */
+export interface ComputedColumn {
+  by: 'sql' | 'value';
+  sql?: (column: (name: string) => string) => string;
+  value?: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
 /**

@@ -94,7 +94,7 @@ export async function relatedFields(
     const visible = scopeSql(target, scope, literal, `${RELATED_ALIAS}.`);
     for (const name of new Set([...sortBy, ...searchBy])) {
       const tf = fieldsOf(target).find((x) => x.name === name);
-      if (!tf || hidden.has(name)) continue;
+      if (!tf || hidden.has(name) || tf.meta.computed) continue;
       const path = `${includeNameOf(f)}.${name}`;
       out.set(path, {
         path,
