@@ -189,6 +189,19 @@ export interface ActionHeader {
   bulk?: boolean;
   /** The action asks for input (its zod schema stays on the server side): the screens need a form for it. */
   hasInput?: boolean;
+  /**
+   * The input's fields as the dialog's form shows them (src/engine/data/descriptor.ts, from the input's zod
+   * object): labelled `resources.<name>.actions.<key>_input.<field>`; the server validates (422 per field).
+   */
+  inputFields?: readonly ActionInputField[];
+}
+
+/** One field of an action's input form. */
+export interface ActionInputField {
+  name: string;
+  kind: 'string' | 'text' | 'int' | 'number' | 'boolean' | 'enum' | 'date';
+  required: boolean;
+  enumValues?: readonly string[];
 }
 
 /**
