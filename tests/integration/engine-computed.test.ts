@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
+import { createUser } from '../helpers/users.ts';
 
 /**
  * Computed columns (issue 35 item 8; the fixture's `stock_value`, `price * stock` in SQL, and `label`, a
@@ -167,6 +169,35 @@ describe('computed columns', () => {
       expect(res.statusCode, res.body).toBe(422);
     }
     expect((await get(`${BASE}/${id}`)).json().data).toEqual(before);
+  });
+
+  it('is hidden by field access: left out of records, a 422 in orderBy and search', async () => {
+    const user = await createUser(t.db, { staff: {} });
+    const { rows } = await t.db.query<{ id: string }>(
+      `INSERT INTO roles (name, permissions, data_scope, field_access) VALUES ($1, $2, 'all', $3) RETURNING id`,
+      [
+        `role ${crypto.randomUUID()}`,
+        JSON.stringify({ menu_ids: ['test', 'test.gadgets', 'test.gadgets.export'] }),
+        JSON.stringify({ 'gadgets.stock_value': 'hidden' }),
+      ],
+    );
+    await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [
+      user.staffId,
+      rows[0]!.id,
+    ]);
+    const list = await get(`${BASE}?size=5`, user.token);
+    expect(list.statusCode, list.body).toBe(200);
+    const records = list.json().data.data as Row[];
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records) {
+      expect(r).not.toHaveProperty('stock_value');
+      expect(r).toHaveProperty('label');
+    }
+    for (const query of ['orderBy=stock_value', 'search=stock_value:1&searchFields=stock_value:>=']) {
+      const res = await get(`${BASE}?${query}`, user.token);
+      expect(res.statusCode, query).toBe(422);
+    }
+    expect((await get(`${BASE}/export?fields=sku,stock_value`, user.token)).statusCode).toBe(422);
   });
 
   it('is typed read-only in the OpenAPI document', async () => {
