@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { ID_MAX, isIdString } from '../schemas/ids.ts';
 import type { DictionaryDeclaration } from './default-dictionaries.ts';
-import type { FieldMeta, HasMany, MenuPlace, PlainResourceOptions, ResourceOperation } from './meta.ts';
+import type {
+  ComputedColumn,
+  FieldMeta,
+  HasMany,
+  MenuPlace,
+  PlainResourceOptions,
+  ResourceOperation,
+} from './meta.ts';
 
 export {
   CONDITIONS,
   RESOURCE_OPERATIONS,
   hasOperation,
   searchConditions,
+  type ComputedColumn,
   type Condition,
   type FieldMeta,
   type HasMany,
@@ -174,6 +182,30 @@ export function image(
   meta: Omit<FieldMeta, 'relation' | 'upload'> & { required?: boolean } = {},
 ): z.ZodType<string | null | undefined> {
   return reference('assets', { ...meta, upload: 'image' });
+}
+
+/**
+ * A read-only column computed from the row (issue 35): by an SQL expression over its own columns, sortable
+ * and searchable when declared so, answered on list, read, include, export and events; or by a function of
+ * the record (`value`), answered on list, read, include and events, never sorted, searched or exported.
+ * Never written: a body naming it is a 422 like any read-only field's. Example:
+ * `stock_value: computed(z.number(), { sql: (c) => `${c('price')} * ${c('stock')}`, sort: true })`,
+ * `label: computed(z.string(), { value: (r) => `${String(r.name)} (${String(r.sku)})` })`.
+ */
+export function computed<S extends z.ZodType>(
+  schema: S,
+  meta: Omit<FieldMeta, 'computed' | 'readOnly' | 'writeOnly' | 'relation' | 'unique' | 'hash' | 'column'> &
+    (
+      | { sql: NonNullable<ComputedColumn['sql']>; value?: never }
+      | { value: NonNullable<ComputedColumn['value']>; sql?: never; sort?: never; search?: never }
+    ),
+): S {
+  const { sql, value, ...rest } = meta;
+  return field(schema, {
+    ...rest,
+    readOnly: true,
+    computed: sql ? { by: 'sql', sql } : { by: 'value', value },
+  });
 }
 
 export interface ResourceOptions<S extends z.ZodObject> extends PlainResourceOptions {

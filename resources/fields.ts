@@ -53,7 +53,7 @@ export interface FieldInfo {
   defaultValue: unknown;
   enumValues: string[];
   conditions: readonly Condition[];
-  /** Stored in the resource's own table (everything but many-to-many). */
+  /** Stored in the resource's own table (everything but many-to-many and computed fields). */
   isColumn: boolean;
   /** Allowed in `orderBy` (declared `sort`, a column, not write-only). */
   isSortable: boolean;
@@ -158,7 +158,10 @@ export function describeField(name: string, schema: z.ZodType, meta: FieldMeta):
   const kind = kindOf(node, meta);
   const def = defOf(node);
   const enumValues = def.type === 'enum' ? Object.values(def.entries ?? {}).map(String) : literalValues(node);
-  const isColumn = kind !== 'references';
+  // A computed field has no column of its own; an SQL one still sorts and searches by its expression.
+  const isColumn = kind !== 'references' && !meta.computed;
+  // (`by` survives the JSON the client's descriptor is, the functions do not.)
+  const isQueryable = kind !== 'references' && (!meta.computed || meta.computed.by === 'sql');
   return {
     name,
     kind,
@@ -169,9 +172,9 @@ export function describeField(name: string, schema: z.ZodType, meta: FieldMeta):
     hasDefault,
     defaultValue,
     enumValues,
-    conditions: meta.writeOnly ? [] : searchConditions(meta),
+    conditions: meta.writeOnly || (meta.computed && !isQueryable) ? [] : searchConditions(meta),
     isColumn,
-    isSortable: meta.sort === true && isColumn && !meta.writeOnly,
+    isSortable: meta.sort === true && isQueryable && !meta.writeOnly,
     intRange: kind === 'int' ? intRangeOf(node) : null,
   };
 }

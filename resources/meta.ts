@@ -82,6 +82,23 @@ export interface FieldMeta {
    */
   sortBy?: readonly string[];
   searchBy?: readonly string[];
+  /**
+   * A read-only column the row does not store (issue 35): an SQL expression over the row's own columns
+   * (`sql`, sortable and searchable when declared so) or a function of the record (`value`, shown only).
+   * Set by `computed()` (define.ts), which also makes the field `readOnly`.
+   */
+  computed?: ComputedColumn;
+}
+
+/**
+ * How a computed column gets its value. `sql` receives `column(name)`, which answers the qualified SQL of one
+ * of the row's own readable columns (any other name throws when the resource is first queried): the
+ * expression is the developer's, written in the resource file; a request never reaches it.
+ */
+export interface ComputedColumn {
+  by: 'sql' | 'value';
+  sql?: (column: (name: string) => string) => string;
+  value?: (record: Readonly<Record<string, unknown>>) => unknown;
 }
 
 /**
@@ -172,6 +189,19 @@ export interface ActionHeader {
   bulk?: boolean;
   /** The action asks for input (its zod schema stays on the server side): the screens need a form for it. */
   hasInput?: boolean;
+  /**
+   * The input's fields as the dialog's form shows them (src/engine/data/descriptor.ts, from the input's zod
+   * object): labelled `resources.<name>.actions.<key>_input.<field>`; the server validates (422 per field).
+   */
+  inputFields?: readonly ActionInputField[];
+}
+
+/** One field of an action's input form. */
+export interface ActionInputField {
+  name: string;
+  kind: 'string' | 'text' | 'int' | 'number' | 'boolean' | 'enum' | 'date';
+  required: boolean;
+  enumValues?: readonly string[];
 }
 
 /**

@@ -459,7 +459,7 @@ function recordDocs(resource: Resource, registry: readonly Resource[], hooks: Re
   const answers = Object.hasOwn(hooks, resource.name) ? (hooks[resource.name]!.answers ?? {}) : {};
   const bare = (r: Resource) => {
     const own = Object.hasOwn(hooks, r.name) ? (hooks[r.name]!.answers?.read ?? {}) : {};
-    return wireJson(recordSchema(r).extend(own));
+    return withComputed(r, wireJson(recordSchema(r).extend(own)));
   };
   const base = bare(resource);
   const embedded = embeddedDocs(resource, registry, bare);
@@ -554,6 +554,21 @@ function embeddedDocs(
     };
   }
   return out;
+}
+
+/** Computed fields (issue 35) are answered, never taken: `readOnly` in the record's schema. */
+function withComputed(resource: Resource, record: JsonSchema): JsonSchema {
+  const computed = fieldsOf(resource).filter((f) => f.meta.computed);
+  if (!computed.length) return record;
+  const props = { ...(record.properties as Record<string, JsonSchema>) };
+  for (const f of computed)
+    if (props[f.name])
+      props[f.name] = {
+        ...props[f.name],
+        readOnly: true,
+        description: 'computed from the record; read-only',
+      };
+  return { ...record, properties: props };
 }
 
 /** Boolean fields also take 1 and 0 (and "1"/"0") in a body, as the contract allows. */

@@ -213,7 +213,8 @@ function exportColumns(resource: Resource, fields: unknown, hidden: ReadonlySet<
   const readable = [
     'id',
     ...fieldsOf(resource)
-      .filter((f) => !f.meta.writeOnly && !hidden.has(f.name))
+      // A computed field exports when the database computes it (`sql`); a function's value is not in a row.
+      .filter((f) => !f.meta.writeOnly && !hidden.has(f.name) && f.meta.computed?.by !== 'value')
       .map((f) => f.name),
   ];
   if (resource.timestamps) readable.push('created_at', 'updated_at');

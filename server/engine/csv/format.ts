@@ -7,6 +7,7 @@ import { restrictedFields } from '../field-access.ts';
 import { rowScope, scopeSql } from '../scope.ts';
 import { representationOf } from './references.ts';
 import { escapeFormula } from './formula.ts';
+import { computedSql } from '../list/computed.ts';
 import { loadDictionary } from '../dictionaries.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo, type FieldKind } from '../schema/fields.ts';
 import { enumLabel, type Lang } from '../labels.ts';
@@ -172,7 +173,7 @@ export async function exportQuery(
       meta: {},
       enumValues: [],
     };
-    const col = `${table}.${ident(name)}`;
+    const col = (f.meta.computed && computedSql(resource, f)) || `${table}.${ident(name)}`;
     const cell = CELLS[f.kind](col, {
       labels: () => {
         const map = labelMap(lang, resource, f, dictionaries.get(name));

@@ -18,6 +18,7 @@ import {
   type FieldKind,
 } from '../schema/fields.ts';
 import type { ResourceHooks } from '../hooks.ts';
+import { computedSql, fieldValueSql } from './computed.ts';
 import {
   NO_CONTEXT,
   RELATED_ALIAS,
@@ -277,7 +278,8 @@ function conditionSql(
   }
   const custom = Object.hasOwn(filters, target.name) ? filters[target.name] : undefined;
   if (custom) return custom({ column: ident(target.name), condition, values, bind });
-  return CONDITION_SQL[condition](ident(target.name), values, bind);
+  const expression = target.info && computedSql(resource, target.info);
+  return CONDITION_SQL[condition](expression ?? ident(target.name), values, bind);
 }
 
 /**
@@ -322,7 +324,7 @@ function anyField(resource: Resource, value: string, hidden: ReadonlySet<string>
     reads: [],
     toSql: (bind) => {
       const p = bind(`%${escapeLike(value)}%`);
-      return fields.map((f) => `${ident(f.name)}::text ILIKE ${p}`).join(' OR ');
+      return fields.map((f) => `${computedSql(resource, f) ?? ident(f.name)}::text ILIKE ${p}`).join(' OR ');
     },
   };
 }
@@ -332,7 +334,7 @@ export function qFields(resource: Resource, hidden: ReadonlySet<string> = NONE_H
   return fieldsOf(resource).filter(
     (f) =>
       f.conditions.includes('like') &&
-      f.isColumn &&
+      (f.isColumn || f.meta.computed?.by === 'sql') &&
       !f.meta.writeOnly &&
       TEXT_KINDS.has(f.kind) &&
       !hidden.has(f.name),
@@ -360,7 +362,7 @@ function likeEverywhere(
           const hook = custom[f.name];
           if (hook) return `(${hook({ column: ident(f.name), condition: 'like', values: [value], bind })})`;
           shared ??= bind(`%${escapeLike(value)}%`);
-          return `${ident(f.name)}::text ILIKE ${shared}`;
+          return `${computedSql(resource, f) ?? ident(f.name)}::text ILIKE ${shared}`;
         })
         .join(' OR ');
     },
@@ -433,9 +435,7 @@ const COLLATED_KINDS = new Set<FieldKind>(['string', 'text', 'email', 'url']);
 export function sortKeySql(resource: Resource, field: string, context: ListContext = NO_CONTEXT): string {
   const related = context.related.get(field);
   const kind = related ? related.kind : fieldsOf(resource).find((f) => f.name === field)?.kind;
-  const value = related
-    ? relatedValueSql(resource.table, related)
-    : `${ident(resource.table)}.${ident(field)}`;
+  const value = related ? relatedValueSql(resource.table, related) : fieldValueSql(resource, field);
   return collated(value, kind, context);
 }
 

@@ -6,6 +6,7 @@ import { fieldsOf, ident, includeNameOf, joinTableOf, type FieldInfo } from '../
 import { hooksOf, type ResourceHooksTable } from '../hooks.ts';
 import { toWire, type WireRecord } from './wire.ts';
 import { liveSql, rowScope, scopeSql } from '../scope.ts';
+import { applyComputedValues, computedSql } from './computed.ts';
 
 /** Columns every engine table has (the snapshot adds them): who created and who last wrote the record. */
 export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
@@ -14,6 +15,8 @@ export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
 export function selectColumns(resource: Resource): string {
   const cols = ['"id"'];
   for (const f of fieldsOf(resource)) {
+    const expression = computedSql(resource, f);
+    if (expression) cols.push(`${expression} AS ${ident(f.name)}`);
     if (!f.isColumn || f.meta.writeOnly) continue;
     // Dates travel as YYYY-MM-DD text: a JS Date would shift them by the server's time zone.
     cols.push(f.kind === 'date' ? `${ident(f.name)}::text AS ${ident(f.name)}` : ident(f.name));
@@ -66,6 +69,7 @@ async function loadWhole(
   const { resource } = scope;
   const records = rows.map(toWire);
   if (records.length === 0) return records;
+  applyComputedValues(resource, records);
   const ids = records.map((r) => r.id);
   for (const f of fieldsOf(resource).filter((x) => x.kind === 'references')) {
     const linked = await linkedIds(db, resource, f, ids, scope.registry);

@@ -105,7 +105,7 @@ export async function relatedFields(
     const unseen = [trashed, own && `(${own}) IS NOT TRUE`].filter(Boolean).join(' OR ') || null;
     for (const name of new Set([...sortBy, ...searchBy])) {
       const tf = fieldsOf(target).find((x) => x.name === name);
-      if (!tf || hidden.has(name)) continue;
+      if (!tf || hidden.has(name) || tf.meta.computed) continue;
       const path = `${includeNameOf(f)}.${name}`;
       out.set(path, {
         path,

@@ -25,11 +25,16 @@ describe('resource descriptors', () => {
     }
   });
 
-  it('carry row actions without their handler and input schema', () => {
+  it('carry row actions without their handler and input schema, with the input form fields', () => {
     const described = describeResource(gadgets);
     expect(JSON.parse(JSON.stringify(described))).toEqual(described);
     expect(described.options.actions).toEqual({
-      ship: { icon: 'LocalShipping', confirm: true, hasInput: true },
+      ship: {
+        icon: 'LocalShipping',
+        confirm: true,
+        hasInput: true,
+        inputFields: [{ name: 'quantity', kind: 'int', required: true }],
+      },
       retire: { icon: 'Archive', confirm: true, bulk: true },
     });
   });

@@ -9,7 +9,14 @@ import {
   type FieldKind as ModelKind,
 } from '../../../resources/fields.ts';
 import { isFlag } from '../../../resources/flag.ts';
-import type { Condition, FieldMeta, PlainResourceOptions, ResourceHeader } from '../../../resources/meta.ts';
+import type {
+  ActionInputField,
+  Condition,
+  FieldMeta,
+  PlainResourceOptions,
+  ResourceHeader,
+} from '../../../resources/meta.ts';
+import type { z } from 'zod';
 import { enumValues, fieldKind, isRequired, type FieldKind } from '../fields/fieldKind.ts';
 
 /**
@@ -81,7 +88,7 @@ function describe(resource: Resource): ResourceDescriptor {
           ...(icon ? { icon } : {}),
           ...(confirm ? { confirm } : {}),
           ...(bulk ? { bulk } : {}),
-          ...(input ? { hasInput: true } : {}),
+          ...(input ? { hasInput: true, inputFields: inputFieldsOf(input) } : {}),
         },
       ]),
     );
@@ -113,6 +120,30 @@ function describe(resource: Resource): ResourceDescriptor {
       kind: f.kind,
       conditions: [...f.conditions],
     })),
+  });
+}
+
+/** Input kinds the action dialog has an input for; anything else is typed as text. */
+const INPUT_KINDS: Partial<Record<ModelKind, ActionInputField['kind']>> = {
+  int: 'int',
+  number: 'number',
+  boolean: 'boolean',
+  enum: 'enum',
+  date: 'date',
+  text: 'text',
+};
+
+/** The fields of an action's input (a zod object) for its dialog's form (issue 35). */
+function inputFieldsOf(input: z.ZodType): ActionInputField[] {
+  const shape = (input as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.entries(shape).map(([name, schema]) => {
+    const info = describeField(name, schema, metaDeep(schema));
+    return {
+      name,
+      kind: INPUT_KINDS[info.kind] ?? 'string',
+      required: !info.isOptional,
+      ...(info.enumValues.length ? { enumValues: info.enumValues } : {}),
+    };
   });
 }
 

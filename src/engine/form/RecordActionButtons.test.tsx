@@ -23,7 +23,12 @@ const contacts: ResourceDescriptor = {
     ...base.options,
     actions: {
       clone: { label: 'ra.action.clone', confirm: 'ra.message.are_you_sure' },
-      ship: { hasInput: true },
+      ship: {
+        label: 'ra.action.save',
+        confirm: 'ra.message.are_you_sure',
+        hasInput: true,
+        inputFields: [{ name: 'quantity', kind: 'int', required: true }],
+      },
     },
   },
 };
@@ -47,8 +52,7 @@ describe('record action buttons', () => {
   it('confirm naming the record, then call the action with its version', async () => {
     const calls = fakeFetch(() => ({ body: { code: 200, data: { ...record, version: 4 } } }));
     await renderButtons();
-    // The action with an input waits for its form: no button for it yet.
-    expect(screen.getAllByRole('button')).toHaveLength(1);
+    expect(screen.getAllByRole('button')).toHaveLength(2);
     fireEvent.click(screen.getByRole('button', { name: 'Clone' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Clone: Alice')).toBeTruthy();
@@ -57,6 +61,41 @@ describe('record action buttons', () => {
     expect(await screen.findByText('Clone: done for Alice')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.method, c.path, c.body])).toEqual([
       ['POST', '/api/v1/test/contacts/7/actions/clone', { version: 3 }],
+    ]);
+  });
+
+  it('open the form of an action with an input: required, the 422 under its field, then the call', async () => {
+    const calls = fakeFetch((call) =>
+      (call.body as { input?: { quantity?: number } })?.input?.quantity === 0
+        ? {
+            status: 422,
+            body: {
+              code: 422,
+              message: 'Invalid data',
+              errors: { quantity: ['Must be at least 1'] },
+              data: null,
+            },
+          }
+        : { body: { code: 200, data: { ...record, version: 4 } } },
+    );
+    await renderButtons();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    // The confirm question sits above the inputs.
+    expect(within(dialog).getByText('Are you sure?')).toBeTruthy();
+    const quantity = within(dialog).getByRole('spinbutton', { name: /quantity/ });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Required')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    fireEvent.change(quantity, { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Must be at least 1')).toBeTruthy();
+    fireEvent.change(quantity, { target: { value: '3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Save: done for Alice')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
+      ['/api/v1/test/contacts/7/actions/ship', { version: 3, input: { quantity: 0 } }],
+      ['/api/v1/test/contacts/7/actions/ship', { version: 3, input: { quantity: 3 } }],
     ]);
   });
 
