@@ -8,6 +8,11 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const REAL_REGISTRY = path.join(root, 'resources', 'index.ts');
 const FIXTURE_REGISTRY = path.join(root, 'tests', 'fixtures', 'registry.ts');
 const FIXTURE_LABELS = path.join(root, 'tests', 'fixtures', 'labels.ts');
+/** The custom pages (resources/define-page.ts): the fixture's declarations and screens beside the product's. */
+const SWAPPED: Record<string, string> = {
+  [path.join(root, 'resources', 'pages.ts')]: path.join(root, 'tests', 'fixtures', 'pages.ts'),
+  [path.join(root, 'src', 'admin', 'pageScreens.ts')]: path.join(root, 'tests', 'fixtures', 'pageScreens.ts'),
+};
 
 /**
  * The browser tests' build of the engine fixture (tests/e2e/engine.e2e.ts): the app with resources/index.ts
@@ -38,6 +43,10 @@ function fixtureRegistry(): Plugin {
     name: 'e2e-fixture-registry',
     enforce: 'pre',
     async resolveId(source, importer, options) {
+      if (importer && /(pages|pageScreens)\.ts$/.test(source) && !Object.values(SWAPPED).includes(importer)) {
+        const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+        return (resolved && SWAPPED[resolved.id]) ?? null;
+      }
       if (!importer || importer === FIXTURE_REGISTRY || !source.endsWith('resources/index.ts')) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved?.id === REAL_REGISTRY ? FIXTURE_REGISTRY : null;

@@ -308,7 +308,33 @@ export function resourceMenuItem(resource: MenuResource): MenuItem {
   };
 }
 
+/**
+ * What `settingsMenu` reads of a custom page (resources/define-page.ts `PageDeclaration` fits it): a
+ * hand-written screen a module declares, with its own permission name and no actions.
+ */
+export interface MenuPage {
+  name: string;
+  permission: string;
+  /** Below /settings/ (`gadget-report` -> `/settings/gadget-report`). */
+  path: string;
+  /** Locale key of its title. */
+  title: string;
+  menu?: { icon?: string; order?: number };
+}
+
+/** The menu entry of a custom page: its permission, title, path and icon, no actions. */
+export function pageMenuItem(page: MenuPage): MenuItem {
+  return {
+    name: page.permission,
+    title: page.title,
+    icon: page.menu?.icon || 'Article',
+    path: `/settings/${page.path}`,
+    actions: [],
+  };
+}
+
 const merged = new WeakMap<readonly MenuResource[], MenuItem[]>();
+const mergedWithPages = new WeakMap<readonly MenuResource[], WeakMap<readonly MenuPage[], MenuItem[]>>();
 
 /**
  * The whole settings menu: the built-in tree plus one page per resource whose permission it does not already
@@ -323,22 +349,32 @@ const merged = new WeakMap<readonly MenuResource[], MenuItem[]>();
 export function settingsMenu(
   resources: readonly MenuResource[],
   base: readonly MenuItem[] = SETTINGS_MENU,
+  /** Custom pages the modules declare (resources/define-page.ts): placed by the same rule as resources. */
+  customPages: readonly MenuPage[] = [],
 ): MenuItem[] {
-  const hit = base === SETTINGS_MENU ? merged.get(resources) : undefined;
+  const cache = customPages.length ? mergedWithPages.get(resources)?.get(customPages) : merged.get(resources);
+  const hit = base === SETTINGS_MENU ? cache : undefined;
   if (hit) return hit;
   const known = new Set(menuPermissionNames(base));
-  const pages = resources
-    .filter((r) => !known.has(r.permission))
-    .map((r) => ({ resource: r, item: resourceMenuItem(r) }))
-    .sort(
-      (a, b) => orderOf(a.resource) - orderOf(b.resource) || a.resource.name.localeCompare(b.resource.name),
-    );
+  const pages = [
+    ...resources
+      .filter((r) => !known.has(r.permission))
+      .map((r) => ({ permission: r.permission, name: r.name, order: orderOf(r), item: resourceMenuItem(r) })),
+    ...customPages
+      .filter((p) => !known.has(p.permission))
+      .map((p) => ({
+        permission: p.permission,
+        name: p.name,
+        order: p.menu?.order ?? DEFAULT_MENU_ORDER,
+        item: pageMenuItem(p),
+      })),
+  ].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
   const out: MenuItem[] = base.map((item) => ({
     ...item,
     ...(item.children ? { children: [...item.children] } : {}),
   }));
-  for (const { resource, item } of pages) {
-    const group = menuGroupOf(resource.permission);
+  for (const { permission, item } of pages) {
+    const group = menuGroupOf(permission);
     if (group === null) {
       out.push(item);
       continue;
@@ -353,7 +389,11 @@ export function settingsMenu(
   // A new group whose every page is hidden stays out of the menu (its name is still grantable).
   for (const group of out.slice(base.length))
     if (group.children?.length && group.children.every((c) => c.hidden)) group.hidden = true;
-  if (base === SETTINGS_MENU) merged.set(resources, out);
+  if (base === SETTINGS_MENU && customPages.length) {
+    const byPages = mergedWithPages.get(resources) ?? new WeakMap<readonly MenuPage[], MenuItem[]>();
+    byPages.set(customPages, out);
+    mergedWithPages.set(resources, byPages);
+  } else if (base === SETTINGS_MENU) merged.set(resources, out);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { Resource } from '../../resources/define.ts';
+import type { Page } from '../../resources/define-page.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppModule } from '../core/app-module.ts';
 import { createCsvJobs } from './csv/jobs.ts';
@@ -9,7 +10,7 @@ import { registerSearchRoute } from './search.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { registerUndoRoute } from './undo-route.ts';
 import { registerAnchors } from './list/anchors.ts';
-import { addServedResources } from './served.ts';
+import { addServedPages, addServedResources } from './served.ts';
 import { migrationProblems } from './schema/snapshot.ts';
 import { createHookServices, withHookRuntime } from './hook-runtime.ts';
 import { outboxQueue, outboxSweepQueue } from './outbox.ts';
@@ -24,11 +25,14 @@ export function createResourcesModule({
   resources,
   hooks = {},
   migrationsDir = MIGRATIONS_DIR,
+  pages = [],
 }: {
   resources: readonly Resource[];
   /** The hooks the domain modules declare for their resources, by resource name (hooks.ts). */
   hooks?: ResourceHooksTable;
   migrationsDir?: string;
+  /** Custom pages besides resources/pages.ts (a fixture's): their permissions join the menu and the roles. */
+  pages?: readonly Page[];
 }): AppModule {
   return {
     name: 'resources',
@@ -38,6 +42,7 @@ export function createResourcesModule({
         throw new Error(`Resource migrations are missing or stale:\n${problems.join('\n')}`);
       // Their menu pages and permission names (schemas/permissions.ts settingsMenu).
       addServedResources(resources);
+      addServedPages(pages);
       // Large CSV exports/imports as jobs; the queues are worked once pg-boss starts (jobs module).
       const jobs = () => (app.hasDecorator('jobs') ? app.jobs : null);
       // Hooks get the services and an after-commit stage through the database they write with (hook-runtime.ts).

@@ -5,6 +5,8 @@ import { engineRoutes } from '../engine/engineRoutes.tsx';
 import { registeredDescriptors as resources } from '../engine/data/registry.ts';
 import { lazyScreen } from './lazyScreen.ts';
 import { overrides } from './overrides.ts';
+import { registeredPages } from '../engine/data/pages.ts';
+import { pageScreens } from './pageScreens.ts';
 
 // The system pages load on first visit, with their messages (SettingsLayout shows a loading state meanwhile).
 const FilesPage = lazyScreen(
@@ -91,4 +93,13 @@ export const settingsRoutes: SettingsRoute[] = [
   { path: 'modules', permission: PERMISSION.settingsModules, element: <ModulesPage /> },
   { path: 'tasks', permission: PERMISSION.systemTasks, element: <TasksPage /> },
   { path: 'jobs', permission: PERMISSION.systemJobs, element: <JobsPage /> },
+  // The modules' custom pages (resources/pages.ts), each behind its own permission.
+  ...registeredPages.map((page) => {
+    const Screen = pageScreens[page.name];
+    return {
+      path: page.path,
+      permission: page.permission,
+      element: Screen ? <Screen /> : <PlaceholderPage titleKey={page.title} />,
+    };
+  }),
 ];

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { filterMenu, settingsMenu, visibleMenu } from '../../schemas/permissions.ts';
 import { registeredDescriptors as resources } from '../engine/data/registry.ts';
+import { registeredPages } from '../engine/data/pages.ts';
 import type { MenuItem } from '../../schemas/permissions.ts';
 import { useSettingsMenu } from '../providers/useSettingsMenu.ts';
 import { hasPermission } from '../providers/permissions.ts';
@@ -40,7 +41,7 @@ export function SettingsMenu({ collapsed, items, onNavigate }: SettingsMenuProps
       // The server's tree is already filtered; the static one is filtered here with the same rule.
       !items && server.items
         ? server.items
-        : filterMenu(visibleMenu(items ?? settingsMenu(resources)), (name) =>
+        : filterMenu(visibleMenu(items ?? settingsMenu(resources, undefined, registeredPages)), (name) =>
             hasPermission(permissions, name),
           ),
     [items, server.items, permissions],

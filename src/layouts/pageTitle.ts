@@ -1,6 +1,7 @@
 import type { ResourceHeader } from '../../resources/meta.ts';
 import { registeredDescriptors as registered } from '../engine/data/registry.ts';
 import { SETTINGS_MENU, type MenuItem } from '../../schemas/permissions.ts';
+import { registeredPages } from '../engine/data/pages.ts';
 
 /** One step of the breadcrumb trail; the last one is the page itself (no link). */
 export interface Crumb {
@@ -60,7 +61,9 @@ export function pageTitleOf(
   const root: Crumb = { label: t('app.nav.settings'), to: '/settings' };
   if (!channel) return finish([root, { label: t('app.menu.general') }]);
   const resource = list.find((r) => r.name === channel);
-  const menu = findByPath(SETTINGS_MENU, `/settings/${channel}`);
+  const menu =
+    findByPath(SETTINGS_MENU, `/settings/${channel}`) ??
+    registeredPages.find((custom) => custom.path === channel);
   const pageName = menu
     ? t(menu.title)
     : resource

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { LOCALES } from '../../locales/languages.ts';
 import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../schemas/permissions.ts';
 import { registeredDescriptors } from '../engine/data/registry.ts';
+import { registeredPages } from '../engine/data/pages.ts';
 import { hasPermission } from '../providers/permissions.ts';
 import { usePermissionList } from '../providers/useCan.ts';
 import { useSettingsMenu } from '../providers/useSettingsMenu.ts';
@@ -40,7 +41,7 @@ export function usePaletteEntries(): PaletteEntry[] {
     const isStaff = permissions.length > 0;
     const menu =
       server.items ??
-      filterMenu(visibleMenu(settingsMenu(registeredDescriptors)), (name) =>
+      filterMenu(visibleMenu(settingsMenu(registeredDescriptors, undefined, registeredPages)), (name) =>
         hasPermission(permissions, name),
       );
     const pages: PaletteEntry[] = [

@@ -210,6 +210,9 @@ describe.skipIf(skipOnPg)('docs/adding-a-resource.md, followed', () => {
     expect(flat).toContain('"shop.products"');
     expect(flat).toContain('/settings/products');
     expect(flat).not.toContain('/settings/product_lines');
+    // The doc's custom page ("Custom pages"): in the administrator's menu, in the shop group.
+    expect(flat).toContain('"shop.sales_report"');
+    expect(flat).toContain('/settings/sales-report');
 
     const department = await call('POST', 'v1/user/departments', admin, {
       name: 'Shop floor',
@@ -247,6 +250,7 @@ describe.skipIf(skipOnPg)('docs/adding-a-resource.md, followed', () => {
     const own = JSON.stringify((await call('GET', 'v1/system/menus', clerk)).data);
     expect(own).toContain('/settings/products');
     expect(own).not.toContain('/settings/staff');
+    expect(own).not.toContain('/settings/sales-report');
     expect((await call('GET', 'v1/user/users', clerk)).status).toBe(403);
 
     const [script] = of('script');

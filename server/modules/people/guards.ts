@@ -7,7 +7,7 @@ import { users } from '../../../resources/users.ts';
 import type { Queryable } from '../../db/index.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import type { Actor } from '../../engine/write/audit.ts';
-import { servedResources } from '../../engine/served.ts';
+import { servedPages, servedResources } from '../../engine/served.ts';
 
 /**
  * The no-self-escalation rules shared by the staff, role and user hooks: nobody grants a name they do not
@@ -20,7 +20,7 @@ export type StaffPrincipal = Principal & { staff: NonNullable<Principal['staff']
  * every served resource included (their actions follow the operations each one has).
  */
 export function grantableNames(items?: readonly MenuItem[]): Set<string> {
-  return grantablePermissionNames(items ?? settingsMenu(servedResources()));
+  return grantablePermissionNames(items ?? settingsMenu(servedResources(), undefined, servedPages()));
 }
 
 /** The staff principal behind an engine write (routes always set it). */

@@ -4,7 +4,7 @@ import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../s
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';
 import { route } from '../../core/route.ts';
-import { servedResources } from '../../engine/served.ts';
+import { servedPages, servedResources } from '../../engine/served.ts';
 import { isMenuHidden } from '../system-tools/index.ts';
 
 /** A menu item on the wire: the title translated, its locale key beside it for clients that translate. */
@@ -50,7 +50,7 @@ export function registerMenuRoutes(app: FastifyInstance): void {
       });
       return ok(
         filterMenu(
-          visibleMenu(settingsMenu(servedResources())),
+          visibleMenu(settingsMenu(servedResources(), undefined, servedPages())),
           (name) => can(principal, name) && !isMenuHidden(request, name),
         ).map(toWire),
       );

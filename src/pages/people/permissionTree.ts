@@ -1,5 +1,6 @@
 import { resources } from '../../../resources/index.ts';
 import { settingsMenu, type MenuItem } from '../../../schemas/permissions.ts';
+import { registeredPages } from '../../engine/data/pages.ts';
 
 /** One checkbox of the role editor: a group, a page or an action, with its label key and children. */
 export interface PermissionNode {
@@ -17,7 +18,9 @@ export interface PermissionNode {
  * monitor has no actions, general settings only `update`), then the names a page grants besides them (general
  * settings: `system.settings.delivery`, dangerous).
  */
-export function permissionNodes(items: readonly MenuItem[] = settingsMenu(resources)): PermissionNode[] {
+export function permissionNodes(
+  items: readonly MenuItem[] = settingsMenu(resources, undefined, registeredPages),
+): PermissionNode[] {
   return items.flatMap((item): PermissionNode[] => {
     if (!item.name) return [];
     const children = item.children

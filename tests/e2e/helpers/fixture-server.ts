@@ -112,6 +112,7 @@ async function serve(): Promise<void> {
     import('../../fixtures/gadgets.ts'),
     import('../../fixtures/registry.ts'),
   ]);
+  const { fixturePages } = await import('../../fixtures/pages.ts');
   const config = loadConfig(process.env);
   const db = await openDatabase(config);
   await migrations.migrate(db);
@@ -131,6 +132,7 @@ async function serve(): Promise<void> {
     ...engine.createResourcesModule({
       resources: fixtures.fixtureResources,
       migrationsDir: FIXTURE_MIGRATIONS,
+      pages: fixturePages,
     }),
     name: 'fixture-resources',
   };
