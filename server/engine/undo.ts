@@ -26,7 +26,7 @@ import { assertReferencesLive, restoreWithChildren } from './write/trash-writes.
 export type OperationKind = 'update' | 'delete' | 'import';
 
 /** The permission each kind needed, and so the one its undo needs. */
-const NEEDED = { update: 'update', delete: 'delete', import: 'import' } as const;
+export const NEEDED = { update: 'update', delete: 'delete', import: 'import' } as const;
 
 /** An operation is undone within this many days of it. */
 export const UNDO_DAYS = 7;
