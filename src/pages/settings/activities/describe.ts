@@ -332,19 +332,21 @@ export function changeLines(
     const isList = [before, after].some((v) => v !== null && typeof v === 'object');
     if (isList && oldList && newList) {
       const listCtx = info?.kind === 'references' || ctx.target ? ctx : { ...ctx, info: undefined };
-      const oldKeys = oldList.map(String);
-      const newKeys = newList.map(String);
+      // Items of an inline list are objects (`{ id, name }`, issue 36): compared whole.
+      const keyOf = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+      const oldKeys = oldList.map(keyOf);
+      const newKeys = newList.map(keyOf);
       return {
         field,
         label,
         before: valueText(before, ctx),
         after: valueText(after, ctx),
         added: listItems(
-          newList.filter((v) => !oldKeys.includes(String(v))),
+          newList.filter((v) => !oldKeys.includes(keyOf(v))),
           listCtx,
         ),
         removed: listItems(
-          oldList.filter((v) => !newKeys.includes(String(v))),
+          oldList.filter((v) => !newKeys.includes(keyOf(v))),
           listCtx,
         ),
       };
