@@ -6,9 +6,10 @@ import type { Queryable } from '../db/index.ts';
 import type { OperationContext } from './context.ts';
 import { hiddenFields, restrictedFields } from './field-access.ts';
 import { inlineLists } from '../../resources/inline-lists.ts';
-import { readableLists } from './write/inline-writes.ts';
+import { readableLists, splitInline } from './write/inline-writes.ts';
 import { fieldsOf } from './schema/fields.ts';
-import { publishChanges } from './write/record-events.ts';
+import { publishChanges, type RecordChange } from './write/record-events.ts';
+import { inlineSnapshot, inlineWriter, itemsToRestore } from './write/inline-history.ts';
 import { MASK } from './write/audit.ts';
 import { fetchRecord, patchRecord } from './write/record-writes.ts';
 import { validateBody } from './operations.ts';
@@ -43,7 +44,9 @@ export async function recordHistory(
   const { page, size } = pageOf(query);
   const rows = await versionRows(ctx.db, ctx, id, { limit: size, offset: (page - 1) * size });
   const hidden = hiddenFields(actor.principal, ctx.resource);
-  const known = new Set(fieldsOf(ctx.resource).map((f) => f.name));
+  // The record's fields, and its inline lists whose children the caller may read (inline-history.ts).
+  const lists = readableLists(inlineLists(ctx.resource, ctx.registry), actor);
+  const known = new Set([...fieldsOf(ctx.resource).map((f) => f.name), ...lists]);
   const data = rows.rows.map((row) => ({
     version: versionOf(row),
     action: historyAction(row.action.slice(ctx.resource.name.length + 1)),
@@ -73,6 +76,7 @@ export async function restoreVersion(
   if (typeof target !== 'number' || !Number.isInteger(target) || target < 1 || target > 2147483647)
     throw new AppError(422, 'engine.version.bad', { fields: { version: ['engine.version.bad_short'] } });
   const restricted = restrictedFields(actor.principal, ctx.resource);
+  const written: RecordChange[] = [];
   await ctx.db.transaction(async (tx) => {
     const scope = await rowScope(tx, ctx.resource, actor.principal);
     // Locked: no write slips between reading the history and writing over it.
@@ -84,17 +88,25 @@ export async function restoreVersion(
       if (JSON.stringify(values[f.name] ?? null) === JSON.stringify(current[f.name] ?? null)) continue;
       data[f.name] = values[f.name];
     }
-    const given = validateBody(ctx, 'update', data);
+    // Inline lists changed since that version: their children as they were then (inline-history.ts).
+    const lists = inlineLists(ctx.resource, ctx.registry).filter((l) => l.key in values);
+    for (const list of lists) {
+      const now = await inlineSnapshot(ctx, tx, list, id);
+      if (JSON.stringify(now) === JSON.stringify(values[list.key])) continue;
+      data[list.key] = itemsToRestore(list, values[list.key], now, actor);
+    }
+    const { own, children } = splitInline(validateBody(ctx, 'update', data), lists);
     await patchRecord(ctx, {
       tx,
       id,
-      data: given,
+      data: own,
       actor,
       expectedVersion: current.version as number,
       auditAction: 'restore',
+      inline: inlineWriter(ctx, { tx, parentId: id, children, actor, written }),
     });
   });
-  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'update' }], actor);
+  await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'update' }, ...written], actor);
   const lists = inlineLists(ctx.resource, ctx.registry);
   const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
   return fetchRecord(ctx, {

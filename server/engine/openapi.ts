@@ -393,7 +393,7 @@ const HISTORY_ENTRY: JsonSchema = {
     },
     changes: {
       type: 'object',
-      description: 'field -> [old, new]',
+      description: 'field -> [old, new]; an inline list -> its items before and after',
       additionalProperties: { type: 'array', items: {}, minItems: 2, maxItems: 2 },
     },
   },

@@ -11,6 +11,7 @@ import { assertWritable, hiddenFields } from './field-access.ts';
 import { hooksOf } from './hooks.ts';
 import { assertIncludesReadable } from './list/include-access.ts';
 import { readableLists, splitInline, writeInlineLists } from './write/inline-writes.ts';
+import { inlineWriter } from './write/inline-history.ts';
 import { readPage } from './list/paging.ts';
 import { parseListQuery, type RawQuery } from './list/query.ts';
 import { listContext } from './list/related.ts';
@@ -150,8 +151,8 @@ export async function updateRecord(
   try {
     await withUsersCounted(ctx, async () => {
       await ctx.db.transaction(async (tx) => {
-        await patchRecord(ctx, { tx, id, data: own, actor, extras, expectedVersion });
-        written.push(...(await writeInlineLists(ctx, { tx, parentId: id, children, actor, isNew: false })));
+        const inline = inlineWriter(ctx, { tx, parentId: id, children, actor, written });
+        await patchRecord(ctx, { tx, id, data: own, actor, extras, expectedVersion, inline });
       });
     });
   } catch (error) {

@@ -13,6 +13,9 @@ import { publishChanges, type RecordChange } from './write/record-events.ts';
 import { selectRow, trashedAt } from './write/record-sql.ts';
 import { patchRecord, removeRecord, StaleVersion } from './write/record-writes.ts';
 import { assertReferencesLive, restoreWithChildren } from './write/trash-writes.ts';
+import { inlineLists } from '../../resources/inline-lists.ts';
+import { inlineSnapshot, inlineWriter, itemsToRestore } from './write/inline-history.ts';
+import { splitInline } from './write/inline-writes.ts';
 
 /**
  * Undo of a whole operation (issue 36 item 5; contract "Nothing lost"). A bulk PATCH/DELETE or an import
@@ -26,7 +29,7 @@ import { assertReferencesLive, restoreWithChildren } from './write/trash-writes.
 export type OperationKind = 'update' | 'delete' | 'import';
 
 /** The permission each kind needed, and so the one its undo needs. */
-const NEEDED = { update: 'update', delete: 'delete', import: 'import' } as const;
+export const NEEDED = { update: 'update', delete: 'delete', import: 'import' } as const;
 
 /** An operation is undone within this many days of it. */
 export const UNDO_DAYS = 7;
@@ -196,13 +199,22 @@ async function revertRecord(
   if (action === 'update') {
     const changes = row.changes as Record<string, [unknown, unknown]>;
     const data = oldValues(ctx, changes, actor);
+    // Inline children the operation changed (the parent's audit row keeps them, inline-history.ts) go back
+    // to their items before it.
+    const lists = inlineLists(resource, ctx.registry).filter((l) => Array.isArray(changes[l.key]));
+    for (const list of lists) {
+      const now = await inlineSnapshot(ctx, tx, list, id);
+      data[list.key] = itemsToRestore(list, changes[list.key]![0], now, actor);
+    }
     const written = changes.version?.[1];
+    const { own, children } = splitInline(validateBody(ctx, 'update', data), lists);
     await patchRecord(ctx, {
       tx,
       id,
-      data: validateBody(ctx, 'update', data),
+      data: own,
       actor,
       expectedVersion: typeof written === 'number' ? written : null,
+      inline: inlineWriter(ctx, { tx, parentId: id, children, actor, written: [] }),
     });
     return { resource, id, action: 'update' };
   }

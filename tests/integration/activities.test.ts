@@ -148,3 +148,74 @@ describe('activity log', () => {
     expect(await count('10.0.0.2')).toBe(0);
   });
 });
+
+describe('activity log: the operation of a bulk call (issue 36 item 5)', () => {
+  it('answers operation_id and undoable by the undo rules, and not once undone', async () => {
+    const ids: string[] = [];
+    for (const slug of ['op_a', 'op_b']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/dictionary/types',
+        token: admin,
+        payload: { name: slug, slug },
+      });
+      ids.push(res.json().data.id);
+    }
+    const bulk = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/dictionary/types?ids=${ids.join(',')}`,
+      token: admin,
+      payload: { name: 'Renamed' },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const operationId = bulk.json().meta.operation_id as string;
+    const rowsOf = async (token: string) => {
+      const res = await list('search=action:dictionaries.update&size=50', token);
+      expect(res.statusCode, res.body).toBe(200);
+      return (
+        res.json().data.data as {
+          id: string;
+          subject_id: string;
+          operation_id: string | null;
+          undoable: boolean;
+        }[]
+      ).filter((r) => ids.includes(r.subject_id));
+    };
+    const mine = await rowsOf(admin);
+    expect(mine).toHaveLength(2);
+    expect(mine.every((r) => r.operation_id === operationId && r.undoable)).toBe(true);
+    // One read answers the same; a row of no operation answers null and false.
+    const one = (await t.request({ url: `${BASE}/${mine[0]!.id}`, token: admin })).json().data;
+    expect(one).toMatchObject({ operation_id: operationId, undoable: true });
+    const plain = (await list('search=action:dictionaries.create&size=1', admin)).json().data.data[0];
+    expect(plain).toMatchObject({ operation_id: null, undoable: false });
+    // Someone else's operation, or a reader without the permission it needed: not undoable.
+    const editor = await createUser(t.db, {
+      staff: {
+        permissions: [
+          'system.users.activities',
+          'system.settings.dictionaries',
+          'system.settings.dictionaries.update',
+        ],
+      },
+    });
+    expect((await rowsOf(editor.token)).map((r) => r.undoable)).toEqual([false, false]);
+    expect((await rowsOf(auditor.token)).map((r) => [r.operation_id, r.undoable])).toEqual([
+      [operationId, false],
+      [operationId, false],
+    ]);
+    const undo = await t.request({
+      method: 'POST',
+      url: `/api/v1/operations/${operationId}/undo`,
+      token: admin,
+    });
+    expect(undo.statusCode, undo.body).toBe(200);
+    // The undo's own rows are no operation's; the operation's rows are no longer undoable.
+    const after = await rowsOf(admin);
+    expect(after.filter((r) => r.operation_id === null)).toHaveLength(2);
+    expect(after.filter((r) => r.operation_id === operationId).map((r) => r.undoable)).toEqual([
+      false,
+      false,
+    ]);
+  });
+});

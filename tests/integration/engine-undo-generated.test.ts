@@ -160,6 +160,7 @@ describe('undo of an operation, per resource', () => {
     const chosen = fieldToWrite(r);
     if (!chosen) continue;
     const name = chosen.field.name;
+    const lists = inlineListsOf(r);
     it(`${r.name}: undo reverts exactly the records not written since, once, for its operator`, async () => {
       const next = random(SEED + index);
       const outsider = await createUser(t.db, {
@@ -180,15 +181,22 @@ describe('undo of an operation, per resource', () => {
         const ids = records.map((x) => x.id);
         const before = new Map<string, unknown>();
         for (const id of ids) before.set(id, await read(id));
+        // Its inline children (a bulk PATCH may replace them; undo puts them back, inline-history.ts).
+        const kidsBefore = new Map<string, string | undefined>();
+        if (lists.length) for (const id of ids) kidsBefore.set(id, await readKids(r, id));
+        let kidsWritten: string | undefined;
         const live = ids.filter((id) => before.get(id) !== undefined);
         const roll = next();
         const deletable = live.filter((id) => created.has(id));
+        // A resource with inline lists starts with a bulk PATCH that replaces them (in the sample too).
         const kind =
-          roll < 0.35 && hasOperation(r, 'delete') && isSoftDelete(r) && deletable.length
-            ? 'delete'
-            : roll < 0.7 && hasOperation(r, 'import') && hasOperation(r, 'export')
-              ? 'import'
-              : 'update';
+          lists.length && round === 0
+            ? 'update'
+            : roll < 0.35 && hasOperation(r, 'delete') && isSoftDelete(r) && deletable.length
+              ? 'delete'
+              : roll < 0.7 && hasOperation(r, 'import') && hasOperation(r, 'export')
+                ? 'import'
+                : 'update';
         let touched: string[];
         let operationId: string | undefined;
         if (kind === 'delete') {
@@ -230,9 +238,21 @@ describe('undo of an operation, per resource', () => {
         } else {
           touched = pick(next, live);
           const v = chosen.valueOf((value += 1));
-          const res = await call('PATCH', `${api(r)}?ids=${touched.join(',')}`, { payload: { [name]: v } });
+          // Half the time the bulk call replaces the inline lists of every record too.
+          const kids =
+            lists.length && (round === 0 || next() < 0.5)
+              ? Object.fromEntries(lists.map((l) => [l.key, l.items(value)]))
+              : {};
+          const res = await call('PATCH', `${api(r)}?ids=${touched.join(',')}`, {
+            payload: { [name]: v, ...kids },
+          });
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           operationId = res.body.meta?.operation_id;
+          if (Object.keys(kids).length) {
+            kidsWritten = await readKids(r, touched[0]!);
+            expect(kidsWritten).not.toEqual(kidsBefore.get(touched[0]!));
+            cases[`${r.name}.update_inline`] = (cases[`${r.name}.update_inline`] ?? 0) + 1;
+          }
         }
         expect(operationId, `${r.name} ${kind}: meta.operation_id`).toMatch(/^\d+$/);
         // Later writes by another user on some of the operation's records.
@@ -265,6 +285,11 @@ describe('undo of an operation, per resource', () => {
         for (const id of ids) {
           const want = later.has(id) ? later.get(id) : before.get(id);
           expect(await read(id), `${r.name} ${kind}: record ${id}`).toEqual(want);
+          if (!lists.length || want === undefined) continue;
+          // Children: back as before, except on a record written since (the later write left them alone).
+          const kidsWant =
+            kidsWritten && later.has(id) && touched.includes(id) ? kidsWritten : kidsBefore.get(id);
+          expect(await readKids(r, id), `${r.name} ${kind}: children of record ${id}`).toEqual(kidsWant);
         }
         // Once.
         expect((await call('POST', url)).status).toBe(409);
@@ -280,4 +305,46 @@ async function labelOf(r: Resource, field: string): Promise<string | undefined> 
   const key = fieldsOf(r).find((f) => f.name === field)?.meta.label ?? `resources.${r.name}.fields.${field}`;
   const text = translate('en', key);
   return text === key ? undefined : text;
+}
+
+/**
+ * The inline has-many lists of a resource: items a bulk PATCH may write (required and plain fields, none
+ * unique) and the list's content as the oracle compares it (items without ids, sorted).
+ */
+function inlineListsOf(r: Resource) {
+  return Object.entries(r.options.hasMany ?? {})
+    .filter(([, spec]) => spec.inline)
+    .map(([key, spec]) => {
+      const child = registry.find((x) => x.name === spec.resource)!;
+      const fields = fieldsOf(child).filter(
+        (f) =>
+          f.name !== spec.foreignKey &&
+          !f.meta.readOnly &&
+          !f.meta.unique &&
+          !f.meta.writeOnly &&
+          !f.meta.relation &&
+          !f.meta.dictionary &&
+          (f.kind === 'int' || f.kind === 'string' || f.kind === 'text'),
+      );
+      return {
+        key,
+        items: (n: number) =>
+          [0, 1].map((i) =>
+            Object.fromEntries(fields.map((f) => [f.name, f.kind === 'int' ? (n + i) % 100 : `k-${n}-${i}`])),
+          ),
+        content: (items: unknown) =>
+          ((items ?? []) as Record<string, unknown>[])
+            .map((item) => JSON.stringify(fields.map((f) => item[f.name] ?? null)))
+            .sort(),
+      };
+    });
+}
+
+/** A record's inline children as the oracle compares them; undefined when it cannot be read. */
+async function readKids(r: Resource, id: string): Promise<string | undefined> {
+  const lists = inlineListsOf(r);
+  const res = await call('GET', `${api(r)}/${id}?include=${lists.map((l) => l.key).join(',')}`);
+  if (res.status !== 200) return undefined;
+  const data = res.body.data as Record<string, unknown>;
+  return JSON.stringify(lists.map((l) => l.content(data[l.key])));
 }

@@ -47,7 +47,8 @@ afterAll(async () => {
   console.info(
     `[versions] seed ${SEED}, ${STEPS} steps per resource (${generatedCases}); generated cases: ${JSON.stringify(cases)} ` +
       `(total ${Object.values(cases).reduce((a, b) => a + b, 0)}); 409s seen: ` +
-      `${Object.values(conflictCount).reduce((a, b) => a + b, 0)}; trash then restore: ${JSON.stringify(trashCases)}`,
+      `${Object.values(conflictCount).reduce((a, b) => a + b, 0)}; trash then restore: ${JSON.stringify(trashCases)}; ` +
+      `restores with inline children: ${JSON.stringify(inlineRestores)}`,
   );
   await t.close();
 });
@@ -155,6 +156,36 @@ async function someRecord(r: Resource, depth = 0): Promise<Rec> {
   return created.body.data as Rec;
 }
 
+/**
+ * The inline has-many lists of a resource (hasMany ... inline), each with a generated item (its required
+ * fields and plain fields, no unique ones) and the content a restore must bring back (items without ids,
+ * sorted).
+ */
+function inlineListsOf(r: Resource) {
+  return Object.entries(r.options.hasMany ?? {})
+    .filter(([, spec]) => spec.inline)
+    .map(([key, spec]) => {
+      const child = registry.find((x) => x.name === spec.resource)!;
+      const plain = plainFields(child).filter((p) => p.field.name !== spec.foreignKey);
+      const required = fieldsOf(child).filter(
+        (f) => !f.isOptional && !f.hasDefault && !f.meta.readOnly && f.name !== spec.foreignKey,
+      );
+      const shown = [...new Set([...plain.map((p) => p.field.name), ...required.map((f) => f.name)])];
+      return {
+        key,
+        item: (n: number) => ({
+          ...Object.fromEntries(required.map((f) => [f.name, f.kind === 'int' ? 1 : `i-${n}`])),
+          ...Object.fromEntries(plain.map((p) => [p.field.name, p.valueOf(n)])),
+        }),
+        content: (items: unknown) =>
+          ((items ?? []) as Record<string, unknown>[])
+            .map((item) => JSON.stringify(shown.map((f) => item[f] ?? null)))
+            .sort(),
+      };
+    });
+}
+const inlineRestores: Record<string, number> = {};
+
 describe('concurrent writers with versions, per resource', () => {
   it('generates resources to test', () => {
     expect(updatable.length).toBeGreaterThan(5);
@@ -164,8 +195,13 @@ describe('concurrent writers with versions, per resource', () => {
     it(`${r.name}: no acknowledged write is lost, stale writes change nothing, restore gives a version back`, async () => {
       const next = random(SEED + index);
       const chosen = fieldToWrite(r);
-      const start = await someRecord(r);
-      const url = `${api(r)}/${start.id}`;
+      const lists = inlineListsOf(r);
+      const first = await someRecord(r);
+      const url = `${api(r)}/${first.id}`;
+      // With its inline lists, as a write's answer embeds them (the oracle compares whole records).
+      const start = lists.length
+        ? ((await call('GET', `${url}?include=${lists.map((l) => l.key).join(',')}`)).body.data as Rec)
+        : first;
       const name = chosen?.field.name;
       // The oracle: the value each acknowledged version holds (the start included).
       const valueAt = new Map<number, unknown>([[start.version, name ? start[name] : null]]);
@@ -182,7 +218,17 @@ describe('concurrent writers with versions, per resource', () => {
         const extra = Object.fromEntries(
           others.filter(() => next() < 0.5).map((o) => [o.field.name, o.valueOf(writes * 7 + 1)]),
         );
-        const body = { ...extra, ...(name ? { [name]: value } : {}), version: known[client] };
+        // A resource with inline lists: a write replaces a list's children half the time (restore and
+        // history then carry them, inline-history.ts).
+        const children = Object.fromEntries(
+          lists
+            .filter(() => next() < 0.5)
+            .map((l) => [
+              l.key,
+              Array.from({ length: 1 + Math.floor(next() * 2) }, (_, i) => l.item(writes * 10 + i)),
+            ]),
+        );
+        const body = { ...extra, ...children, ...(name ? { [name]: value } : {}), version: known[client] };
         return { client, value, over: known[client], sent: call('PATCH', url, body) };
       };
       // The whole record as of each acknowledged version: a 409 must carry one that was current meanwhile.
@@ -263,6 +309,13 @@ describe('concurrent writers with versions, per resource', () => {
         for (const f of fieldsOf(r)) {
           if (f.meta.readOnly || f.meta.writeOnly || !(f.name in then)) continue;
           expect(data[f.name], `${r.name}.${f.name} restored to version ${target}`).toEqual(then[f.name]);
+        }
+        // And its inline children as they were then (a child gone since comes back under a new id).
+        for (const l of lists) {
+          expect(l.content(data[l.key]), `${r.name}.${l.key} restored to version ${target}`).toEqual(
+            l.content(then[l.key]),
+          );
+          inlineRestores[r.name] = (inlineRestores[r.name] ?? 0) + 1;
         }
         cases[r.name] = (cases[r.name] ?? 0) + 1;
       }

@@ -2,7 +2,8 @@ import { inlineLists } from '../../../resources/inline-lists.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { OperationContext } from '../context.ts';
-import { splitInline, writeInlineLists } from './inline-writes.ts';
+import { splitInline } from './inline-writes.ts';
+import { inlineWriter } from './inline-history.ts';
 import { assertWritable } from '../field-access.ts';
 import { validateBody } from '../operations.ts';
 import { publishChanges, publishManyChanged, type RecordChange } from './record-events.ts';
@@ -37,10 +38,9 @@ export async function updateRecords(
     for (const id of locked) {
       // Hooks may adjust the data they are given, so every record gets its own copy.
       const { own, children } = splitInline(structuredClone(given), lists);
-      await patchRecord(ctx, { tx, id, data: own, actor: opActor });
-      written.push(
-        ...(await writeInlineLists(ctx, { tx, parentId: id, children, actor: opActor, isNew: false })),
-      );
+      // The parent's audit row keeps its children before and after (inline-history.ts): undo reverts them.
+      const inline = inlineWriter(ctx, { tx, parentId: id, children, actor: opActor, written });
+      await patchRecord(ctx, { tx, id, data: own, actor: opActor, inline });
     }
     return opActor.operationId;
   });

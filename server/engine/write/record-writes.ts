@@ -4,7 +4,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
-import { diffChanges, writeAudit, type Actor } from './audit.ts';
+import { diffChanges, writeAudit, type Actor, type Changes } from './audit.ts';
 import type { OperationContext } from '../context.ts';
 import { countUsers, InUseError, mapDbError } from './db-errors.ts';
 import { loadDictionary } from '../dictionaries.ts';
@@ -88,6 +88,7 @@ export async function patchRecord(
     extras = {},
     expectedVersion = null,
     auditAction = 'update',
+    inline,
   }: {
     tx: Queryable;
     id: string;
@@ -97,6 +98,11 @@ export async function patchRecord(
     expectedVersion?: number | null;
     /** A row action's key names its audit row (`gadgets.ship`); history.ts counts it as an update. */
     auditAction?: 'update' | 'restore' | (string & {});
+    /**
+     * Writes the record's inline lists after its own row and answers their changes for its audit row
+     * (inline-history.ts inlineWriter), so the parent's version records its children.
+     */
+    inline?: () => Promise<Changes>;
   },
 ): Promise<void> {
   const { resource } = ctx;
@@ -130,7 +136,7 @@ export async function patchRecord(
     ...context,
   });
   Object.assign(extras, added ?? {});
-  const changes = diffChanges(resource, before, { ...before, ...given });
+  const changes = { ...diffChanges(resource, before, { ...before, ...given }), ...(await inline?.()) };
   changes.version = [version - 1, version];
   await writeAudit(tx, { resource, action: auditAction, subjectId: id, changes, actor });
   queueAfterCommit(hooks, { action: 'update', tx, id, before, data: given, actor });

@@ -54,6 +54,18 @@ const activitySchema = z.object({
     .record(z.string(), z.record(z.string(), z.string()))
     .optional()
     .describe('representations of the records the changes refer to: { roles: { "1": "Admin" } }'),
+  operation_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('the bulk call or import that wrote the row (`POST v1/operations/<id>/undo`), else null'),
+  undoable: z
+    .boolean()
+    .optional()
+    .describe(
+      'whether the caller may undo that operation now (its own or an administrator, the permission it ' +
+        'needed, within 7 days, not undone yet); the undo decides again',
+    ),
 });
 
 /**

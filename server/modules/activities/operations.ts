@@ -10,6 +10,7 @@ import { escapeLike, parseListQuery, type RawQuery } from '../../engine/list/que
 import { toWire, type WireRecord } from '../../engine/list/wire.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import { withNames } from './names.ts';
+import { operationLinks } from './undo-links.ts';
 
 /**
  * The activity log's operations, Fastify-free (the routes in ./index.ts check the permission and call these).
@@ -28,7 +29,11 @@ export async function listActivities(
 ): Promise<Paged<WireRecord>> {
   const q = parseListQuery(activities, query);
   const { rows, total } = await asSystem(db).page(activities, q);
-  const data = await withNames(db, principal, await withOperators(db, rows));
+  const data = await operationLinks(
+    db,
+    principal,
+    await withNames(db, principal, await withOperators(db, rows)),
+  );
   return paged(data, { total, page: q.page, size: q.size });
 }
 
@@ -40,7 +45,8 @@ export async function readActivity(
   if (!/^\d{1,19}$/.test(id)) throw AppError.notFound();
   const row = await asSystem(db).read(activities, id);
   if (!row) throw AppError.notFound();
-  return (await withNames(db, principal, await withOperators(db, [row])))[0]!;
+  const named = await withNames(db, principal, await withOperators(db, [row]));
+  return (await operationLinks(db, principal, named))[0]!;
 }
 
 /**

@@ -20,6 +20,7 @@ import { DateRangeInput } from './DateRangeInput.tsx';
 import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
+import { UndoOperationButton } from './UndoOperationButton.tsx';
 
 /** Subject types: every resource of the registry plus the settings groups (audited by the settings module). */
 const SUBJECT_TYPES = [...resources.map((r) => r.name), 'settings'];
@@ -97,6 +98,12 @@ export function ActivityLogPage() {
           <ChangesCell label="resources.activities.fields.changes" />
           <TextField source="ip" sortable={false} />
           <LocaleDateField source="created_at" showTime />
+          <FunctionField
+            source="undoable"
+            label="engine.undo_log.column"
+            sortable={false}
+            render={() => <UndoOperationButton />}
+          />
         </Datagrid>
       </TableScroll>
     </List>

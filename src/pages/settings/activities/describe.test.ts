@@ -139,6 +139,28 @@ describe('activity rows in words', () => {
     expect(lines.map((l) => l.field)).toContain('state');
   });
 
+  it('shows an inline list by its items, added and removed, and leaves out the operation link', () => {
+    const lines = changeLines(
+      t,
+      {
+        ...staffUpdate,
+        changes: {
+          parts: [
+            [{ id: '1', name: 'Bolt' }],
+            [
+              { id: '1', name: 'Bolt' },
+              { id: '2', name: 'Nut' },
+            ],
+          ],
+          operation_id: '7',
+        },
+      },
+      'en',
+    );
+    expect(lines.map((l) => l.field)).toEqual(['parts']);
+    expect(lines[0]).toMatchObject({ added: ['id: 2; name: Nut'], removed: [] });
+  });
+
   it('shows permission lists as page names, added and removed', () => {
     const row: ActivityRow = {
       id: '3',

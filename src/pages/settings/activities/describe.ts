@@ -25,6 +25,9 @@ export interface ActivityRow {
   names?: Record<string, Record<string, string>>;
   operator?: { id: string; username: string | null; name: string | null } | null;
   created_at?: string;
+  /** The bulk call or import that wrote the row, and whether the caller may still undo it (issue 36). */
+  operation_id?: string | null;
+  undoable?: boolean;
 }
 
 /** i18next's `t`, as far as this file needs it. */
@@ -304,8 +307,11 @@ export function changeLines(
   if (!changes || typeof changes !== 'object') return [];
   const resource = findResource(row.subject_type);
   const fields = resource ? fieldsOf(resource) : [];
-  // A record's `version: [old, new]` numbers its history (issue 36); it is no change a reader made.
-  const shown = Object.entries(changes).filter(([field]) => !(resource && field === 'version'));
+  // A record's `version: [old, new]` numbers its history (issue 36); it is no change a reader made, and
+  // `operation_id` links the row to its bulk call or import (answered as the row's own `operation_id`).
+  const shown = Object.entries(changes).filter(
+    ([field]) => !(resource && (field === 'version' || field === 'operation_id')),
+  );
   return shown.map(([field, raw]) => {
     const info = fields.find((f) => f.name === field);
     const ctx: ValueContext = {
@@ -326,19 +332,21 @@ export function changeLines(
     const isList = [before, after].some((v) => v !== null && typeof v === 'object');
     if (isList && oldList && newList) {
       const listCtx = info?.kind === 'references' || ctx.target ? ctx : { ...ctx, info: undefined };
-      const oldKeys = oldList.map(String);
-      const newKeys = newList.map(String);
+      // Items of an inline list are objects (`{ id, name }`, issue 36): compared whole.
+      const keyOf = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+      const oldKeys = oldList.map(keyOf);
+      const newKeys = newList.map(keyOf);
       return {
         field,
         label,
         before: valueText(before, ctx),
         after: valueText(after, ctx),
         added: listItems(
-          newList.filter((v) => !oldKeys.includes(String(v))),
+          newList.filter((v) => !oldKeys.includes(keyOf(v))),
           listCtx,
         ),
         removed: listItems(
-          oldList.filter((v) => !newKeys.includes(String(v))),
+          oldList.filter((v) => !newKeys.includes(keyOf(v))),
           listCtx,
         ),
       };
