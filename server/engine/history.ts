@@ -9,7 +9,7 @@ import { inlineLists } from '../../resources/inline-lists.ts';
 import { readableLists, splitInline } from './write/inline-writes.ts';
 import { fieldsOf } from './schema/fields.ts';
 import { publishChanges, type RecordChange } from './write/record-events.ts';
-import { inlineSnapshot, inlineWriter, itemsToRestore } from './write/inline-history.ts';
+import { inlineSnapshot, inlineWriter, itemsToRestore, visibleInlineChange } from './write/inline-history.ts';
 import { MASK } from './write/audit.ts';
 import { fetchRecord, patchRecord } from './write/record-writes.ts';
 import { validateBody } from './operations.ts';
@@ -45,7 +45,10 @@ export async function recordHistory(
   const rows = await versionRows(ctx.db, ctx, id, { limit: size, offset: (page - 1) * size });
   const hidden = hiddenFields(actor.principal, ctx.resource);
   // The record's fields, and its inline lists whose children the caller may read (inline-history.ts).
-  const lists = readableLists(inlineLists(ctx.resource, ctx.registry), actor);
+  const all = inlineLists(ctx.resource, ctx.registry);
+  const lists = readableLists(all, actor);
+  // Their items without the child fields the caller's roles hide.
+  const byKey = new Map(all.map((l) => [l.key, l]));
   const known = new Set([...fieldsOf(ctx.resource).map((f) => f.name), ...lists]);
   const data = rows.rows.map((row) => ({
     version: versionOf(row),
@@ -55,7 +58,12 @@ export async function recordHistory(
       ? { id: String(row.operator_id), username: row.username ?? '', name: row.name ?? '' }
       : null,
     changes: Object.fromEntries(
-      Object.entries(row.changes ?? {}).filter(([field]) => known.has(field) && !hidden.has(field)),
+      Object.entries(row.changes ?? {})
+        .filter(([field]) => known.has(field) && !hidden.has(field))
+        .map(([field, value]) => {
+          const list = byKey.get(field);
+          return [field, list ? visibleInlineChange(actor.principal, list, value) : value];
+        }),
     ) as HistoryEntry['changes'],
   }));
   return paged(data, { total: rows.total, page, size });

@@ -188,6 +188,24 @@ describe('answers leave hidden fields out', () => {
     expect(full.json().data.parts[0]).not.toHaveProperty('code');
   });
 
+  it('the history of a parent shows its inline children without their hidden fields', async () => {
+    const made = await req(admin, 'POST', BASE, newGadget({ parts: [{ name: 'Nut', code: 'SECRET-1' }] }));
+    expect(made.statusCode, made.body).toBe(201);
+    const id = String(made.json().data.id);
+    const part =
+      made.json().data.parts?.[0]?.id ??
+      (await req(admin, 'GET', `${BASE}/${id}?include=parts`)).json().data.parts[0].id;
+    const changed = await req(admin, 'PATCH', `${BASE}/${id}`, {
+      parts: [{ id: String(part), name: 'Nut', code: 'SECRET-2' }],
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const mine = await req(one.token, 'GET', `${BASE}/${id}/history`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.body).not.toContain('SECRET-');
+    const admins = await req(admin, 'GET', `${BASE}/${id}/history`);
+    expect(admins.body).toContain('SECRET-2');
+  });
+
   it('create and update answers', async () => {
     const created = await req(one.token, 'POST', BASE, newGadget());
     expect(created.statusCode, created.body).toBe(201);

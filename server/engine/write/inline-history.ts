@@ -1,7 +1,8 @@
 import type { InlineItem, InlineList } from '../../../resources/inline-lists.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { OperationContext } from '../context.ts';
-import { restrictedFields } from '../field-access.ts';
+import { hiddenFields, restrictedFields } from '../field-access.ts';
+import type { Principal } from '../../core/principal.ts';
 import { loadRecords } from '../list/records.ts';
 import { fieldsOf } from '../schema/fields.ts';
 import type { Actor, Changes } from './audit.ts';
@@ -16,6 +17,29 @@ import { writeInlineLists } from './inline-writes.ts';
  * back as they were and undo of a bulk PATCH reverts them. An item is the child's id and its writable,
  * readable fields (the foreign key, read-only fields and secrets left out).
  */
+
+/**
+ * An inline list's `[before, after]` change as `principal` may see it: the child resource's hidden fields
+ * (field access on roles) taken out of every item, as a read of the children would leave them out. Used by
+ * the history and the activity log, which show the parent's audit rows.
+ */
+export function visibleInlineChange(
+  principal: Principal | null | undefined,
+  list: InlineList,
+  value: unknown,
+): unknown {
+  const hidden = hiddenFields(principal, list.child);
+  if (hidden.size === 0 || !Array.isArray(value)) return value;
+  const strip = (side: unknown) =>
+    Array.isArray(side)
+      ? side.map((item: unknown) =>
+          item && typeof item === 'object'
+            ? Object.fromEntries(Object.entries(item).filter(([name]) => !hidden.has(name)))
+            : item,
+        )
+      : side;
+  return value.map(strip);
+}
 
 /** One child as its parent's history keeps it. */
 export type InlineSnapshot = Record<string, unknown> & { id: string };

@@ -3,6 +3,9 @@ import { resources } from '../../../resources/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { can, type Principal } from '../../core/principal.ts';
 import { hiddenFields } from '../../engine/field-access.ts';
+import { mayRead } from '../../engine/list/include-access.ts';
+import { visibleInlineChange } from '../../engine/write/inline-history.ts';
+import { inlineLists } from '../../../resources/inline-lists.ts';
 import { SETTINGS_READ } from '../settings.ts';
 
 /**
@@ -78,9 +81,16 @@ export function visibleChanges(
   }
   const shown: Record<string, unknown> = {};
   const withheld: string[] = [];
+  // A parent's inline lists (`parts: [items before, items after]`) follow the child resource's access: its
+  // read permission (else withheld) and its hidden fields (taken out of every item).
+  const resource = subjectResource(row.subject_type);
+  const lists = resource ? inlineLists(resource, resources) : [];
   for (const [field, value] of Object.entries(changes as Record<string, unknown>)) {
     const access = changeAccess(principal, row.subject_type, field);
-    if (access === 'visible') shown[field] = value;
+    const list = lists.find((l) => l.key === field);
+    if (access === 'visible' && list && !principal.staff?.isAdmin && !mayRead(principal, list.child))
+      withheld.push(field);
+    else if (access === 'visible') shown[field] = list ? visibleInlineChange(principal, list, value) : value;
     else if (access === 'withheld') withheld.push(field);
   }
   return { changes: shown, changes_withheld: withheld };
