@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import auth from '../locales/zh-CN/auth.json';
 import system from '../locales/zh-CN/system.json';
+import { GROUPS } from '../src/pages/settings/general/groupFields.ts';
 import { E2E_ADMIN, startServer } from '../tests/e2e/helpers/server.ts';
 import { ensureFrontendBuilt, repoRoot } from './lib/frontend.ts';
 
@@ -73,6 +74,18 @@ const PAGES: {
     },
   },
   { name: 'logs', route: '/settings/logs', signedIn: true },
+  // Every tab of the general settings page (the first is `settings-general`), e.g. the mail templates.
+  ...GROUPS.slice(1).map((group) => ({
+    name: `settings-${group}`,
+    route: '/settings',
+    signedIn: true,
+    then: async (page: Page) => {
+      const tab = page.locator(`#settings-tab-${group}`);
+      await tab.scrollIntoViewIfNeeded();
+      await tab.click();
+      await page.locator(`#settings-panel-${group}`).waitFor();
+    },
+  })),
 ];
 const SIZES = {
   desk: { viewport: { width: 1440, height: 900 }, isMobile: false },

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isIdString, isUnsafeText } from '../../resources/fields.ts';
 import { negotiateLocale, translate, type Locale } from '../../locales/index.ts';
-import { fieldErrors } from '../../schemas/messages.ts';
+import { decodeMessage, fieldErrors } from '../../schemas/messages.ts';
 import { appErrorOfDb } from './db-errors.ts';
 import { AppError } from './errors.ts';
 import { ZodAppError } from './validate.ts';
@@ -156,7 +156,12 @@ function toErrorResponse(
   }
   if (error instanceof AppError) {
     const translated = error.fields
-      ? Object.fromEntries(Object.entries(error.fields).map(([f, keys]) => [f, keys.map((k) => t(k))]))
+      ? Object.fromEntries(
+          Object.entries(error.fields).map(([f, keys]) => [
+            f,
+            keys.map((k) => t(decodeMessage(k).key, decodeMessage(k).params)),
+          ]),
+        )
       : undefined;
     const fields = error.literal ? { ...translated, ...error.literal } : translated;
     const body = errorBody(request, error.status, error.key, error.params, fields);

@@ -9,6 +9,7 @@ import { filesModule } from './files/index.ts';
 import { createJobsModule } from './jobs/index.ts';
 import { peopleModule, peopleResourceHooks } from './people/index.ts';
 import { settingsModule } from './settings.ts';
+import { mailPreviewModule } from './mail-preview.ts';
 import { systemModule } from './system.ts';
 import { systemToolsModule } from './system-tools/index.ts';
 import { maintenanceTaskHandlers, type TaskHandler } from './tasks/index.ts';
@@ -45,4 +46,5 @@ export const modules: AppModule[] = [
   systemToolsModule,
   createJobsModule({ taskHandlers }),
   createViewsModule({ hooks: resourceHooks }),
+  mailPreviewModule,
 ];

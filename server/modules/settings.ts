@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { DELIVERY_KEYS, settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
+import { templateIssues } from '../../schemas/mailTemplates.ts';
 import { ok } from '../core/envelope.ts';
 import { route, unchecked } from '../core/route.ts';
 import { AppError } from '../core/errors.ts';
@@ -159,6 +160,11 @@ export async function saveSettingsGroup(
   }
   keepListSecrets(group, before, input);
   const after = validate(settingsSchemas[group].strict(), input) as Record<string, unknown>;
+  // Checked on save only: a stored template that fails it must not reset the group to its defaults on read.
+  if (group === 'message') {
+    const issues = templateIssues(after.templates as Record<string, Record<string, string>>);
+    if (Object.keys(issues).length) throw AppError.validation(issues);
+  }
   const changes = diff(group, before, after);
   const deliveryChanged = (DELIVERY_KEYS[group] ?? []).filter((key) => key in changes);
   if (deliveryChanged.length) {

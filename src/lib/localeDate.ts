@@ -1,49 +1,35 @@
+import {
+  formatWallClock,
+  timeLayout,
+  type LayoutToken,
+  type WallClock,
+  type WallClockPart,
+} from '../../schemas/timeFormat.ts';
+
 /**
  * Dates and times written the way the interface language writes them, not the browser's: zh-CN
- * `2025/07/04 09:05`, en `07/04/2025, 09:05`. The order of day, month and year and the separators come from
- * Intl for the language; hours are always 24-hour (no AM/PM to type).
+ * `2025/07/04 09:05`, en `07/04/2025, 09:05`. The order of day, month and year and the separators are the
+ * language's format in schemas/timeFormat.ts, the one the CSV export writes too; hours are always 24-hour
+ * (no AM/PM to type).
  *
  * "Native" values are what `<input type="date">` and `<input type="datetime-local">` hold: `YYYY-MM-DD`
  * and `YYYY-MM-DDTHH:mm` (local time).
  */
 export type DateKind = 'date' | 'datetime';
 
-type Part = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
+type Part = WallClockPart;
 
-const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
-const TIME_OPTIONS: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
-
-const layouts = new Map<string, Intl.DateTimeFormatPart[]>();
-
-/** The language's sequence of parts and literals (cached per language, kind and seconds). */
-function layout(locale: string, kind: DateKind, seconds = false): Intl.DateTimeFormatPart[] {
-  const key = `${locale}|${kind}|${seconds}`;
-  let parts = layouts.get(key);
-  if (!parts) {
-    const options: Intl.DateTimeFormatOptions = {
-      ...DATE_OPTIONS,
-      ...(kind === 'datetime' ? { ...TIME_OPTIONS, ...(seconds ? { second: '2-digit' } : {}) } : {}),
-      timeZone: 'UTC',
-    };
-    parts = new Intl.DateTimeFormat(locale, options).formatToParts(new Date(Date.UTC(2000, 0, 2, 3, 4, 5)));
-    layouts.set(key, parts);
-  }
-  return parts;
+/** The language's sequence of parts and literals, from the format shared with the CSV export. */
+function layout(locale: string, kind: DateKind, seconds = false): LayoutToken[] {
+  return timeLayout(locale, kind, { seconds });
 }
 
-type Values = Record<Part, number>;
+type Values = WallClock;
 
 const DATE_PARTS = new Set<Part>(['year', 'month', 'day']);
 
 function write(locale: string, kind: DateKind, values: Values, seconds = false): string {
-  return layout(locale, kind, seconds)
-    .map((part) => {
-      if (part.type === 'literal') return part.value;
-      const value = values[part.type as Part];
-      if (value === undefined) return part.value;
-      return String(value).padStart(part.type === 'year' ? 4 : 2, '0');
-    })
-    .join('');
+  return formatWallClock(values, locale, kind, { seconds });
 }
 
 const NATIVE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/;
@@ -91,9 +77,7 @@ export function parseLocaleText(text: string, kind: DateKind, locale: string): s
   let values = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? nativeValues(trimmed.replace(' ', 'T')) : null;
   if (!values) {
     const numbers = trimmed.match(/\d+/g) ?? [];
-    const order = layout(locale, kind, true)
-      .map((p) => p.type)
-      .filter((t): t is Part => t !== 'literal');
+    const order = layout(locale, kind, true).flatMap((t) => ('part' in t ? [t.part] : []));
     // A date and time may be typed without its time (midnight) or without its seconds.
     const allowed = kind === 'date' ? [3] : [3, 5, 6];
     if (!allowed.includes(numbers.length)) return null;

@@ -101,10 +101,11 @@ describe('export', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.body.slice(1).split('\n').slice(1).join('\n')).toBe(
-      `${id},"Say ""hi"",\nthere",K-1,"",'+1@x.io,"https://x.io/?a=1,2",0.1,42,No,Blue,2026-02-03,` +
-        // Times in the site's zone (Asia/Shanghai by default), references by their representation.
-        `2026-02-03 12:05:06.789,"{""k"": [1, ""=x""]}",,,Acme,"csv-a, csv-b",2026-01-02 11:04:05,` +
-        `2026-01-02 11:04:05.5\n`,
+      `${id},"Say ""hi"",\nthere",K-1,"",'+1@x.io,"https://x.io/?a=1,2",0.1,42,No,Blue,02/03/2026,` +
+        // Dates and times in the language's format (schemas/timeFormat.ts), to the second, in the site's
+        // zone (Asia/Shanghai by default); references by their representation.
+        `"02/03/2026, 12:05:06","{""k"": [1, ""=x""]}",,,Acme,"csv-a, csv-b","01/02/2026, 11:04:05",` +
+        `"01/02/2026, 11:04:05"\n`,
     );
     await t.db.query(`DELETE FROM gadgets WHERE id = $1`, [id]);
   });
@@ -284,7 +285,8 @@ describe('CSV for people, and back', () => {
       });
       expect(exported.statusCode).toBe(200);
       expect(exported.body).toContain(`Round maker,"round, a, '=round-b"`);
-      expect(exported.body).toContain('2026-03-01 08:00:00.123456');
+      // Written to the second in the language's format; the microseconds stay in the record (unchanged).
+      expect(exported.body).toContain(lang === 'en' ? '"03/01/2026, 08:00:00"' : ',2026/03/01 08:00:00,');
       const audits = await auditCount();
       const res = await upload(exported.body, '', lang);
       expect(res.statusCode, res.body).toBe(200);
@@ -360,7 +362,7 @@ describe('CSV for people, and back', () => {
         token: admin,
         headers: { 'accept-language': 'en' },
       });
-      expect(res.body.slice(1).trim().split('\n')[1]).toBe('TZ-1,2026-07-04 12:00:00');
+      expect(res.body.slice(1).trim().split('\n')[1]).toBe('TZ-1,"07/04/2026, 12:00:00"');
       const imported = await upload('sku,launched_at\nTZ-1,2026-01-04 12:00:00\n', '?upsert=sku');
       expect(imported.statusCode, imported.body).toBe(200);
       const [row] = await state(['TZ-1']);

@@ -7,6 +7,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { hasOperation } from '../../resources/define.ts';
 import { createGadgetApp } from '../fixtures/engine-app.ts';
 import { fixtureResources } from '../fixtures/gadgets.ts';
+import { parseWallClock } from '../../schemas/timeFormat.ts';
 
 const BASE = '/api/v1/test/gadgets';
 let t: TestApp;
@@ -119,10 +120,11 @@ describe('XLSX export', () => {
     expect(first.getCell(5).value).toBe('Yes');
     expect(first.getCell(6).value).toBe('Green');
     expect(first.getCell(7).value).toEqual(new Date('2026-02-03T00:00:00Z'));
-    expect(first.getCell(7).numFmt).toBe('yyyy-mm-dd');
+    // The language's format (schemas/timeFormat.ts), as the CSV and the screens write it.
+    expect(first.getCell(7).numFmt).toBe('mm/dd/yyyy');
     // The site's time zone (Asia/Shanghai by default) as the wall clock a date cell shows.
-    expect(first.getCell(8).value).toEqual(new Date('2026-02-03T12:05:06.789Z'));
-    expect(first.getCell(8).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(first.getCell(8).value).toEqual(new Date('2026-02-03T12:05:06Z'));
+    expect(first.getCell(8).numFmt).toBe('mm/dd/yyyy", "hh:mm:ss');
     expect(first.getCell(9).value).toBe(24.99);
     expect(first.getCell(9).numFmt).toMatch(/#,##0\.00/);
     expect(first.getCell(10).value).toBe('Acme');
@@ -244,8 +246,18 @@ describe('every resource: xlsx as the CSV, typed, and back unchanged', () => {
         if (value === null || value === undefined) expect(text).toBe('');
         else if (typeof value === 'number') expect(Number(text)).toBe(value);
         else if (value instanceof Date) {
-          const iso = value.toISOString().replace('T', ' ').replace('Z', '');
-          expect(iso.startsWith(text.slice(0, 23)) || iso.slice(0, 10) === text).toBe(true);
+          const read = parseWallClock(text);
+          const at =
+            read &&
+            Date.UTC(
+              read.values.year,
+              read.values.month - 1,
+              read.values.day,
+              read.values.hour,
+              read.values.minute,
+              read.values.second,
+            );
+          expect(at, text).toBe(value.getTime());
         } else expect(value).toBe(text);
       });
     });

@@ -11,12 +11,14 @@ import { computedSql } from '../list/computed.ts';
 import { loadDictionary } from '../dictionaries.ts';
 import { fieldByName, ident, joinTableOf, type FieldInfo, type FieldKind } from '../schema/fields.ts';
 import { enumLabel, type Lang } from '../labels.ts';
+import { sqlTimePattern } from '../../../schemas/timeFormat.ts';
 
 /**
  * CSV export cells are formatted by the database, one text column per exported column, for people: a
  * belongs-to as the referenced record's representation, a many-to-many as representations joined by `, `,
- * labels for enums, dictionaries, booleans and 0/1 flags, times in the site's time zone (`site.timezone`) as
- * `YYYY-MM-DD HH:mm:ss` (with the fraction of a second when there is one), formula escaping. References are
+ * labels for enums, dictionaries, booleans and 0/1 flags, dates and times in the language's format the screens
+ * show too (schemas/timeFormat.ts: zh-CN `2025/07/04 09:05:07`, en `07/04/2025, 09:05:07`), times in the site's
+ * time zone (`site.timezone`) to the second, formula escaping. References are
  * resolved by joins in the same SELECT, never per row. PostgreSQL streams that SELECT with COPY (no row ever
  * becomes a JS object); PGlite reads it through a cursor and `csvLine` writes the same bytes COPY would.
  * Labels and the time zone are bound parameters, like every value. csv/parse-row.ts reads all of it back.
@@ -81,6 +83,9 @@ interface CellContext {
   no: () => string;
   /** The SQL of the bound site time zone. */
   zone: () => string;
+  /** The SQL of the bound `to_char` templates of the language's date and time formats. */
+  dateFormat: () => string;
+  timeFormat: () => string;
   /** A belongs-to's representation, or null when the target has none. */
   one: () => string | null;
   many: () => string;
@@ -100,9 +105,9 @@ const CELLS: Record<FieldKind, (col: string, c: CellContext) => string> = {
       : `${col}::text`,
   number: (col) => `${col}::text`,
   boolean: (col, c) => `CASE WHEN ${col} THEN ${c.yes()} WHEN NOT ${col} THEN ${c.no()} END`,
-  date: (col) => `${col}::text`,
-  // `timestamp` text under DateStyle ISO: `YYYY-MM-DD HH:MM:SS`, plus `.ffffff` only when not zero.
-  datetime: (col, c) => `(${col} AT TIME ZONE ${c.zone()})::text`,
+  // The language's format (schemas/timeFormat.ts), the one the screens show: to the second for times.
+  date: (col, c) => `to_char(${col}, ${c.dateFormat()})`,
+  datetime: (col, c) => `to_char(${col} AT TIME ZONE ${c.zone()}, ${c.timeFormat()})`,
   json: (col) => escapeSql(`${col}::text`),
   reference: (col, c) => c.one() ?? `${col}::text`,
   references: (_col, c) => c.many(),
@@ -146,6 +151,8 @@ export async function exportQuery(
   let yes: string | null = null;
   let no: string | null = null;
   let zone: string | null = null;
+  let dateFormat: string | null = null;
+  let timeFormat: string | null = null;
   const timezone = plan.columns.some((c) => (fieldByName(resource, c)?.kind ?? 'datetime') === 'datetime')
     ? (await getSettings(db, 'site')).timezone
     : 'UTC';
@@ -182,6 +189,8 @@ export async function exportQuery(
       yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
       no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
       zone: () => (zone ??= bind(timezone, 'text')),
+      dateFormat: () => (dateFormat ??= bind(sqlTimePattern(lang.locale, 'date'), 'text')),
+      timeFormat: () => (timeFormat ??= bind(sqlTimePattern(lang.locale, 'datetime'), 'text')),
       isFlag: isFlag(f as FieldInfo),
       one: () => {
         const target = targets.get(name);

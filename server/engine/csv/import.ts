@@ -279,13 +279,40 @@ async function writeRow(
     scope: UNRESTRICTED,
     viewer: actor.principal,
   });
-  if (isUnchanged(ctx.resource, before, p.data)) {
+  const data = keepWrittenTimes(ctx.resource, before, p.data);
+  if (isUnchanged(ctx.resource, before, data)) {
     counts.unchanged++;
     return;
   }
-  await patchRecord(ctx, { tx, id: p.existingId, data: p.data, actor });
+  await patchRecord(ctx, { tx, id: p.existingId, data, actor });
   updatedIds.push(p.existingId);
   counts.updated++;
+}
+
+/**
+ * `data` with each time the file wrote at a coarser precision than the record holds replaced by the record's
+ * own value when they agree at the file's precision: an export writes seconds (schemas/timeFormat.ts), so
+ * `09:05:07` read back from a record at `09:05:07.123` is no change, and writing another field of the row
+ * must not cut the milliseconds off this one.
+ */
+function keepWrittenTimes(
+  resource: Resource,
+  before: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  let out = data;
+  for (const [name, next] of Object.entries(data)) {
+    const old = before[name];
+    if (fieldByName(resource, name)?.kind !== 'datetime' || typeof next !== 'string' || old == null) continue;
+    const written = /:\d{2}(?:\.(\d+))?Z$/.exec(next);
+    if (!written) continue;
+    const step = 10 ** Math.max(0, 3 - (written[1]?.length ?? 0));
+    const [a, b] = [Date.parse(String(old)), Date.parse(next)];
+    if (Number.isNaN(a) || Number.isNaN(b) || Math.floor(a / step) !== Math.floor(b / step)) continue;
+    if (out === data) out = { ...data };
+    out[name] = old;
+  }
+  return out;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { isFlag } from '../../../resources/flag.ts';
 import { getSettings } from '../../core/settings.ts';
 import type { Queryable } from '../../db/index.ts';
+import { parseWallClock } from '../../../schemas/timeFormat.ts';
 import { unescapeFormula } from './formula.ts';
 import { ReferenceCell } from './references.ts';
 import { loadDictionary } from '../dictionaries.ts';
@@ -28,8 +29,7 @@ const READERS: Record<FieldKind, (cell: string, c: ReaderContext) => unknown> = 
   },
   number: toNumber,
   boolean: (v, c) => c.booleans.get(v.trim().toLowerCase()) ?? v,
-  // An .xlsx date cell reads as `YYYY-MM-DD 00:00:00` when its column holds times too.
-  date: (v) => v.trim().replace(/ 00:00:00(\.0+)?$/, ''),
+  date: dateToIso,
   datetime: (v, c) => zonedToIso(v.trim(), c.timezone),
   json: (v) => {
     try {
@@ -183,24 +183,38 @@ function readMoney(v: string): unknown {
   return m[1] === '-' ? -minor : minor;
 }
 
-/** `YYYY-MM-DD HH:mm[:ss[.fff]]` without an offset, as an export writes times. */
-const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+/**
+ * A date in any language's format (`2025/07/04`, `07/04/2025`, ISO) -> `YYYY-MM-DD`; an .xlsx date cell reads
+ * as `YYYY-MM-DD 00:00:00` when its column holds times too. Anything else is returned as it is, for the schema
+ * to refuse.
+ */
+function dateToIso(text: string): string {
+  const read = parseWallClock(text);
+  const v = read?.values;
+  if (!v || (read.hasTime && (v.hour || v.minute || v.second || /[1-9]/.test(read.fraction))))
+    return text.trim();
+  return `${String(v.year).padStart(4, '0')}-${pad(v.month)}-${pad(v.day)}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A local time in `zone` -> ISO 8601 UTC (`...Z`, the fraction kept digit for digit); anything else (an ISO
- * time with an offset, or text the schema will refuse) is returned as it is.
+ * A local time in `zone`, in any language's format (schemas/timeFormat.ts) or ISO without an offset -> ISO
+ * 8601 UTC (`...Z`, the fraction kept digit for digit); anything else (an ISO time with an offset, or text the
+ * schema will refuse) is returned as it is.
  */
 function zonedToIso(text: string, zone: string): string {
-  const m = LOCAL_TIME.exec(text);
-  if (!m) return text;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
-  const local = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
-  if (Number.isNaN(local) || y! < 1000) return text;
+  const read = parseWallClock(text);
+  if (!read?.hasTime) return text;
+  const { year: y, month: mo, day: d, hour: h, minute: mi, second: s } = read.values;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return text;
+  const local = Date.UTC(y, mo - 1, d, h, mi, s);
+  if (Number.isNaN(local) || y < 1000) return text;
   let utc = local - zoneOffset(local, zone);
   utc = local - zoneOffset(utc, zone);
   const iso = new Date(utc).toISOString();
   if (Number.isNaN(utc) || iso.length !== 24) return text;
-  return `${iso.slice(0, 19)}${m[7] ? `.${m[7]}` : ''}Z`;
+  return `${iso.slice(0, 19)}${read.fraction ? `.${read.fraction}` : ''}Z`;
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();

@@ -7,6 +7,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { getSettings } from '../../core/settings.ts';
 import { fieldByName, type FieldInfo } from '../schema/fields.ts';
 import type { Lang } from '../labels.ts';
+import { excelTimeFormat, parseWallClock } from '../../../schemas/timeFormat.ts';
 import type { OperationContext } from '../context.ts';
 import { openExport, type CsvExport, type ExportPlan } from './export.ts';
 
@@ -131,18 +132,21 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** The column's cell type and format by field kind (the system columns: id as text, times as datetimes). */
 function xlsxColumn(resource: Resource, name: string, lang: Lang, currency: string): XlsxColumn {
   const f: Pick<FieldInfo, 'kind' | 'meta'> | undefined = fieldByName(resource, name);
+  const DATETIME: XlsxColumn = {
+    type: 'datetime',
+    numFmt: excelTimeFormat(lang.locale, 'datetime'),
+    width: 22,
+  };
   if (!f) return name === 'id' ? { type: 'text', width: 10 } : DATETIME;
   if (f.meta.money) return { type: 'number', numFmt: moneyFormat(lang, currency), width: 14 };
   if (f.kind === 'number') return { type: 'number', width: 12 };
   if (f.kind === 'int')
     return isFlag(f as FieldInfo) ? { type: 'text', width: 8 } : { type: 'number', width: 10 };
-  if (f.kind === 'date') return { type: 'date', numFmt: 'yyyy-mm-dd', width: 12 };
+  if (f.kind === 'date') return { type: 'date', numFmt: excelTimeFormat(lang.locale, 'date'), width: 12 };
   if (f.kind === 'datetime') return DATETIME;
   if (f.kind === 'boolean' || f.kind === 'enum') return { type: 'text', width: 10 };
   return { type: 'text', width: f.kind === 'text' || f.kind === 'json' ? 40 : 20 };
 }
-
-const DATETIME: XlsxColumn = { type: 'datetime', numFmt: 'yyyy-mm-dd hh:mm:ss', width: 20 };
 
 /** `"¥"#,##0.00` for CNY in zh-CN, `"CN¥"#,##0.00` in en: the symbol as the language writes it. */
 function moneyFormat(lang: Lang, currency: string): string {
@@ -171,15 +175,14 @@ function typedCell(cell: string, column: XlsxColumn | undefined): string | numbe
       const n = Number(cell);
       return Number.isFinite(n) && cell.trim() !== '' ? n : cell;
     }
-    case 'date': {
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(cell);
-      return m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : cell;
-    }
+    case 'date':
     case 'datetime': {
-      const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(cell);
-      if (!m) return cell;
-      const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
-      return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, ms));
+      // The CSV cell is in the language's format (schemas/timeFormat.ts), read back by the shared parser.
+      const read = parseWallClock(cell);
+      if (!read || read.hasTime !== (column.type === 'datetime')) return cell;
+      const v = read.values;
+      const ms = read.fraction ? Math.floor(Number(`0.${read.fraction}`) * 1000) : 0;
+      return new Date(Date.UTC(v.year, v.month - 1, v.day, v.hour, v.minute, v.second, ms));
     }
     default:
       return cell;

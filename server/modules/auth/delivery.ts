@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { translate, type Locale } from '../../../locales/index.ts';
 import type { Channel, Scene } from '../../../schemas/auth.ts';
+import { fillTemplate } from '../../../schemas/mailTemplates.ts';
 import { CODE_TTL_MS } from '../../credentials/codes.ts';
 import type { Config } from '../../config.ts';
 import { safeError } from '../../core/http.ts';
@@ -79,8 +80,7 @@ export async function deliverCode(
     const custom = message.templates[locale];
     const mail = {
       to,
-      subject: fill(custom?.code_subject || translate(locale, 'auth.mail.code_subject', params), params),
-      text: fill(custom?.code_body || translate(locale, 'auth.mail.code_body', params), params),
+      ...renderCodeMail({ locale, params, custom }),
     };
     if (deliverable) await mailer.send(mail);
     return;
@@ -91,9 +91,26 @@ export async function deliverCode(
   if (deliverable) await sms.send({ to, template: 'code', params: { code }, text });
 }
 
-/** Fills `{{name}}` in an administrator's template (the catalogue's own texts are already filled). */
-function fill(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+/**
+ * A code mail's subject and text in `locale`: the administrator's template (filled, schemas/mailTemplates.ts)
+ * or the catalogue's text. The preview of the settings screen renders through this too.
+ */
+export function renderCodeMail({
+  locale,
+  params,
+  custom,
+}: {
+  locale: Locale;
+  params: Record<string, unknown>;
+  custom: { code_subject?: string; code_body?: string } | undefined;
+}): { subject: string; text: string } {
+  return {
+    subject: fillTemplate(
+      custom?.code_subject || translate(locale, 'auth.mail.code_subject', params),
+      params,
+    ),
+    text: fillTemplate(custom?.code_body || translate(locale, 'auth.mail.code_body', params), params),
+  };
 }
 
 function maskAddress(channel: Channel, to: string): string {

@@ -15,6 +15,7 @@ import { registerSessionRoutes } from './sessions.ts';
 export { purgeAuthRows } from '../../credentials/purge.ts';
 // The public face that other ways of signing in (wechat) build on: sessions, account lookups, the limits,
 // the activity log and the caller. Other modules import auth only from here (eslint.config.js).
+export { renderCodeMail } from './delivery.ts';
 export { recordActivity, type Client } from './activity.ts';
 export { clientOf, perAddress, type AuthScope } from './context.ts';
 export { readDevice, rememberDevice, type DeviceCookie } from './device.ts';

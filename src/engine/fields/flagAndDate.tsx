@@ -1,4 +1,12 @@
-import { BooleanField, DateField, useLocaleState, type DateFieldProps } from 'react-admin';
+import { Typography } from '@mui/material';
+import {
+  BooleanField,
+  useLocaleState,
+  useRecordContext,
+  useTranslate,
+  type DateFieldProps,
+} from 'react-admin';
+import { formatDateTime, formatNative } from '../../lib/localeDate.ts';
 import type { EngineField } from '../data/registry.ts';
 
 /** A 0/1 integer field (`is_admin`): a switch on forms (FlagInput.tsx) and a check mark in cells, 1/0 on
@@ -12,27 +20,37 @@ export function FlagField(props: Parameters<typeof BooleanField>[0]) {
   return <BooleanField {...props} looseValue />;
 }
 
-/** Numeric day, month and year, in the order and with the separators of the current language. */
-const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
-const TIME_OPTIONS: Intl.DateTimeFormatOptions = {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-};
-
 /**
- * A date (or date and time) in the format of the app's language, not the browser's: zh-CN `2025/07/04`,
- * en `07/04/2025`; with `showTime`, `2025/07/04 09:05:07` and `07/04/2025, 09:05:07`.
+ * A date (or date and time) in the format of the app's language (schemas/timeFormat.ts, the format the CSV
+ * export writes), not the browser's: zh-CN `2025/07/04`, en `07/04/2025`; with `showTime`,
+ * `2025/07/04 09:05:07` and `07/04/2025, 09:05:07` (the browser's time zone).
  */
-export function LocaleDateField(props: DateFieldProps) {
+export function LocaleDateField({ showTime = false, emptyText, ...props }: DateFieldProps) {
   const [locale] = useLocaleState();
-  // DateField formats a date with time with `options` alone: the time's parts must be in it.
+  const translate = useTranslate();
+  const record = useRecordContext(props);
+  const value: unknown = record && props.source ? valueAt(record, props.source) : undefined;
+  const empty = value === null || value === undefined || value === '';
+  const day = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] : undefined;
+  const text = empty
+    ? emptyText
+      ? translate(emptyText, { _: emptyText })
+      : ''
+    : showTime
+      ? formatDateTime(value, locale)
+      : day
+        ? formatNative(day, 'date', locale)
+        : formatDateTime(value, locale, { time: false });
   return (
-    <DateField
-      {...props}
-      locales={locale}
-      options={props.showTime ? { ...DATE_OPTIONS, ...TIME_OPTIONS } : DATE_OPTIONS}
-    />
+    <Typography component="span" variant="body2" className={props.className} sx={props.sx}>
+      {text}
+    </Typography>
   );
+}
+
+/** A dotted source's value (`author.created_at`). */
+function valueAt(record: object, source: string): unknown {
+  let value: unknown = record;
+  for (const key of source.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[key];
+  return value;
 }

@@ -74,6 +74,9 @@ function server(staff: Record<string, unknown> = { id: '1', is_admin: 1 }) {
     // The providers editor offers roles for new accounts (a list page of the roles resource).
     if (call.path.endsWith('/user/roles'))
       return { body: { code: 200, data: { data: [{ id: '1', name: 'Readers' }], meta: {} } } };
+    // The mail template preview: the server's rendering, markup included, to be shown as text.
+    if (call.path.endsWith('/settings/message/preview'))
+      return { body: { code: 200, data: { subject: 'Rendered subject', text: '<b>246810</b>' } } };
     const group = call.path.split('/').pop()!;
     if (call.method === 'POST') {
       const body = call.body as Record<string, unknown>;
@@ -228,5 +231,30 @@ describe('general settings', () => {
       ((await screen.findByRole('textbox', { name: 'Access key ID' })) as HTMLInputElement).disabled,
     ).toBe(false);
     expect(screen.queryByText(/Only administrators, or roles with/)).toBeNull();
+  });
+
+  it('edits mail templates per language, checks placeholders and previews as text', async () => {
+    const calls = server();
+    await renderSettingsPage({ path: '/settings', element: <GeneralSettingsPage /> });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Message' }));
+    const bodies = await screen.findAllByRole('textbox', { name: /^Body/ });
+    // Two languages by two mails.
+    expect(bodies).toHaveLength(4);
+    expect(screen.getAllByText(/Placeholders: \{\{code\}\} \{\{minutes\}\}/).length).toBe(2);
+    await userEvent.type(bodies[0]!, 'Open {{{{url}}');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const placeholderError = await screen.findByText(/is not a placeholder of this mail/);
+    expect(placeholderError.textContent).toContain('{{url}}');
+    expect(await screen.findByText('Enter a subject: a mail with a body needs one')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.click(screen.getAllByRole('button', { name: 'Preview' })[0]!);
+    await waitFor(() => expect(calls.some((c) => c.path.endsWith('/message/preview'))).toBe(true));
+    expect(calls.find((c) => c.path.endsWith('/message/preview'))!.body).toMatchObject({
+      template: 'code',
+      body: 'Open {{url}}',
+    });
+    const region = await screen.findByRole('region', { name: 'Preview' });
+    expect(region.textContent).toContain('<b>246810</b>');
+    expect(region.querySelector('b')).toBeNull();
   });
 });

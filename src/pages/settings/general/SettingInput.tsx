@@ -10,6 +10,7 @@ import {
 import InputAdornment from '@mui/material/InputAdornment';
 import { cloneElement, type ReactElement } from 'react';
 import type { SettingField, SettingKind } from './groupFields.ts';
+import { MailTemplatesInput } from './MailTemplatesInput.tsx';
 import { OidcProvidersInput } from './OidcProvidersInput.tsx';
 
 const MB = 1024 * 1024;
@@ -80,6 +81,7 @@ const INPUTS: Record<SettingKind, Renderer> = {
     />
   ),
   oidc: (f) => <OidcProvidersInput source={f.key} />,
+  templates: (f) => <MailTemplatesInput source={f.key} />,
   json: (f) => (
     <TextInput
       source={f.key}

@@ -5,7 +5,17 @@ import type { SettingsGroup } from '../../../../schemas/settings.ts';
  * byte count typed in MB (stored in bytes, as the API has it).
  */
 export type SettingKind =
-  'number' | 'megabytes' | 'text' | 'boolean' | 'secret' | 'select' | 'checkboxes' | 'list' | 'json' | 'oidc';
+  | 'number'
+  | 'megabytes'
+  | 'text'
+  | 'boolean'
+  | 'secret'
+  | 'select'
+  | 'checkboxes'
+  | 'list'
+  | 'json'
+  | 'oidc'
+  | 'templates';
 
 export interface SettingField {
   key: string;
@@ -63,7 +73,7 @@ export const GROUP_FIELDS: Record<SettingsGroup, readonly SettingField[]> = {
   message: [
     { key: 'smtp_url', kind: 'secret' },
     { key: 'mail_from', kind: 'text' },
-    { key: 'templates', kind: 'json' },
+    { key: 'templates', kind: 'templates' },
   ],
 };
 

@@ -1,5 +1,6 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
+import { templateIssues } from '../../../../schemas/mailTemplates.ts';
 import { decodeMessage, issueKey } from '../../../../schemas/messages.ts';
 import type { GROUP_FIELDS } from './groupFields.ts';
 
@@ -22,7 +23,22 @@ export function settingsResolver({
     const result = await schema.safeParseAsync(settingsPayload(values, fields), {
       error: (iss) => issueKey(iss),
     });
-    if (result.success) return { values, errors: {} };
+    if (result.success) {
+      // Mail templates: the server's own check on save (schemas/mailTemplates.ts), per field.
+      const templates = fields.some((f) => f.kind === 'templates')
+        ? templateIssues((values.templates ?? {}) as Record<string, Record<string, string>>)
+        : {};
+      if (!Object.keys(templates).length) return { values, errors: {} };
+      const nested: Record<string, unknown> = {};
+      for (const [path, messages] of Object.entries(templates)) {
+        const parts = path.split('.');
+        let at = nested;
+        for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+        const { key, params } = decodeMessage(messages[0]!);
+        at[parts[parts.length - 1]!] = { type: 'template', message: translate(key, { _: key, ...params }) };
+      }
+      return { values: {}, errors: nested as FieldErrors };
+    }
     const errors: Record<string, { type: string; message: string }> = {};
     for (const issue of result.error.issues) {
       const name = String(issue.path[0] ?? 'root');
