@@ -21,7 +21,7 @@ export function LogsTable({ logs }: { logs: ReturnType<typeof useLogsPage> }) {
   return (
     <>
       <KeyRows>
-        <Table size="small">
+        <Table size="small" tabIndex={0} aria-label={t('system.logs.title')}>
           <TableHead>
             <TableRow>
               <TableCell>{t('system.logs.time')}</TableCell>

@@ -28,8 +28,9 @@ export function MonitorSection({ title, children }: { title: string; children: R
 /** Label/value rows, the label as the row's header. */
 export function FigureTable({ pairs }: { pairs: [string, string][] }) {
   return (
+    // The table is focusable, so the keyboard reaches its rows (the arrow keys: KeyRows).
     <KeyRows>
-      <Table size="small">
+      <Table size="small" tabIndex={0}>
         <TableBody>
           {pairs.map(([label, value]) => (
             <TableRow key={label}>

@@ -39,7 +39,7 @@ export function NodesCard() {
           {t('system.monitor.nodes_intro', { node: self ? `${self.host} · ${self.id}` : '—' })}
         </Typography>
         <KeyRows>
-          <Table size="small" aria-label={t('system.monitor.nodes_title')}>
+          <Table size="small" aria-label={t('system.monitor.nodes_title')} tabIndex={0}>
             <TableHead>
               <TableRow>
                 {columns.map((c) => (
