@@ -150,6 +150,7 @@ export function TreePickerInput({
         slotProps={{
           paper: {
             sx: { width: 360, maxWidth: 'calc(100vw - 32px)', p: 1 },
+            role: 'dialog',
             'aria-label': title,
           },
         }}
