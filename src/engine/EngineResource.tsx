@@ -9,7 +9,7 @@ import {
 } from 'react-admin';
 import type { Resource } from '../../resources/define.ts';
 import type { ResourceDescriptor } from './data/descriptor.ts';
-import { listFields, registeredDescriptors, representationField } from './data/registry.ts';
+import { listFields, registeredDescriptors, representationField, treeOptionsOf } from './data/registry.ts';
 import { preloadFieldKinds } from './fields/fieldTable.tsx';
 import { servesOperation, useAbilities } from './data/useAbilities.ts';
 import { usePermissionList } from '../providers/useCan.ts';
@@ -190,6 +190,8 @@ function useRegisterResources(
         hasEdit: !!views.edit,
         hasShow: !!views.show,
         recordRepresentation: representationField(resource),
+        // A tree (parent_id): references to it are picked from a tree (fields/tree/BelongsToInput.tsx).
+        ...(treeOptionsOf(resource) ? { options: { tree: treeOptionsOf(resource) } } : {}),
       });
     }
   }, [list, overrides, register]);

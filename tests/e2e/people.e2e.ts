@@ -106,7 +106,7 @@ describe('people and access', () => {
     await page.goto('/settings/staff/create');
     await page.getByRole('textbox', { name: people.staff.fields.name }).fill('小王');
     await page.getByRole('combobox', { name: people.staff.fields.department_id }).click();
-    await page.getByRole('option', { name: '研发部' }).click();
+    await page.getByRole('treeitem', { name: '研发部' }).click();
     await page.getByRole('combobox', { name: people.staff.fields.role_ids }).click();
     await page.getByRole('option', { name: '部门助理' }).click();
     await page.keyboard.press('Escape');
@@ -118,10 +118,10 @@ describe('people and access', () => {
     await link.waitFor();
     invitationUrl = await link.inputValue();
 
-    // The staff list: the department filter is a tree select (sub-departments included on the server).
+    // The staff list: the department filter is the tree picker (sub-departments included on the server).
     await page.goto('/settings/staff');
     await page.getByRole('combobox', { name: people.staff.fields.department_id }).click();
-    await page.getByRole('option', { name: '研发部' }).click();
+    await page.getByRole('treeitem', { name: '研发部' }).click();
     await page.waitForURL((url) => url.search.includes('department_id'));
     await page.getByRole('cell', { name: '小王' }).waitFor();
     expect(invitationUrl).toMatch(new RegExp(`^${server.baseURL}/register\\?invitation=[\\w-]{40,}$`));

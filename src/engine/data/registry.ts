@@ -128,3 +128,31 @@ export function relatedListFields(
 export function relatedSortOf(resource: ResourceDescriptor, reference: string): string | undefined {
   return relatedListFields(resource).find((f) => f.reference.name === reference && f.isSortable)?.path;
 }
+
+/**
+ * The field that makes a resource a tree (`parent_id`: departments), or undefined. A reference to such a
+ * resource is picked from a tree (fields/tree/TreePickerInput.tsx).
+ */
+export function treeParentField(resource: ResourceDescriptor): string | undefined {
+  return resource.fields.find((f) => f.name === 'parent_id' && f.kind !== 'manyToMany')?.name;
+}
+
+/** What a tree picker needs of a tree resource (EngineResource registers it as the resource's `options.tree`). */
+export interface TreeOptions {
+  parentField: string;
+  labelField: string;
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  perPage: number;
+}
+
+/** A tree resource's picker options, or undefined when it is not a tree. */
+export function treeOptionsOf(resource: ResourceDescriptor): TreeOptions | undefined {
+  const parentField = treeParentField(resource);
+  if (!parentField) return undefined;
+  return {
+    parentField,
+    labelField: representationField(resource),
+    sort: defaultSortOf(resource),
+    perPage: resource.maxPageSize,
+  };
+}

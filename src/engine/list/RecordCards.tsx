@@ -23,7 +23,8 @@ import { Link as RouterLink } from 'react-router-dom';
  * The list as cards, for phones: one card per record, titled by its representation (a link to its edit or
  * show page, as a table row click would go), the chosen columns as label/value pairs (the same Field elements
  * as the table's cells), the row actions at the bottom, and a checkbox for the bulk actions, whose toolbar
- * shows above the cards once something is selected. Filters, pagination and the empty state stay the List's.
+ * shows above the cards once something is selected. The arrow keys move from card to card as through a
+ * table's rows (rowKeys.ts: Up/Down, Home/End, Enter opens the title's link). Filters, pagination and the empty state stay the List's.
  *
  * @example
  * <List>{isPhone ? <RecordCards resource="staff" columns={cells} bulkActionButtons={<BulkActions />} /> : <Datagrid>...}</List>
@@ -98,7 +99,22 @@ export function RecordCards({
           const actions = columns.filter((column) => !isField(column));
           return (
             <RecordContextProvider key={record.id} value={record}>
-              <Card component="li" variant="outlined" sx={{ mb: 1, p: 1.5 }} data-testid="record-card">
+              <Card
+                component="li"
+                variant="outlined"
+                sx={{
+                  mb: 1,
+                  p: 1.5,
+                  '&:focus-visible': {
+                    outline: '2px solid',
+                    outlineColor: 'primary.main',
+                    outlineOffset: -2,
+                  },
+                }}
+                data-testid="record-card"
+                // The arrow keys move from card to card and Enter opens its link (rowKeys.ts).
+                data-key-row
+              >
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
                   {hasBulk ? (
                     <Checkbox
@@ -120,6 +136,7 @@ export function RecordCards({
                         component={RouterLink}
                         to={createPath({ resource, type: rowLink, id: record.id })}
                         underline="hover"
+                        data-row-primary
                       >
                         {title}
                       </Link>

@@ -169,7 +169,7 @@ export function ResourceList({
         sx={{ display: 'contents' }}
         onMouseOver={bulkActionButtons ? prefetchOnCheckbox : undefined}
         onFocus={bulkActionButtons ? prefetchOnCheckbox : undefined}
-        onKeyDown={isPhone ? undefined : onRowKeys}
+        onKeyDown={onRowKeys}
       >
         {isPhone ? (
           <PhoneCards

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/localeDate.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { isHttpError } from '../../providers/httpError.ts';
+import { KeyRows } from '../../components/KeyRows.tsx';
 
 /** One live sign-in as `GET v1/user/sessions` answers it. */
 export interface Session {
@@ -59,47 +60,50 @@ export function SessionsPage() {
           {isHttpError(failure) ? failure.message : t('auth.errors.network')}
         </Alert>
       ) : null}
-      <List aria-labelledby="sessions-title">
-        {sessions.map((session) => (
-          <ListItem
-            key={session.id}
-            divider
-            sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', px: 0 }}
-          >
-            <Stack sx={{ flex: '1 1 260px', minWidth: 0 }}>
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <Typography sx={{ overflowWrap: 'anywhere' }}>
-                  {session.user_agent || t('auth.sessions.unknown_device')}
+      <KeyRows>
+        <List aria-labelledby="sessions-title">
+          {sessions.map((session) => (
+            <ListItem
+              key={session.id}
+              data-key-row
+              divider
+              sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', px: 0 }}
+            >
+              <Stack sx={{ flex: '1 1 260px', minWidth: 0 }}>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <Typography sx={{ overflowWrap: 'anywhere' }}>
+                    {session.user_agent || t('auth.sessions.unknown_device')}
+                  </Typography>
+                  {session.current ? (
+                    <Chip size="small" color="primary" label={t('auth.sessions.current')} />
+                  ) : null}
+                </Stack>
+                <Typography variant="body2" color="text.secondary">
+                  {session.ip ? t('auth.sessions.address', { ip: session.ip }) : null}
                 </Typography>
-                {session.current ? (
-                  <Chip size="small" color="primary" label={t('auth.sessions.current')} />
-                ) : null}
+                <Typography variant="body2" color="text.secondary">
+                  {t('auth.sessions.last_seen', { at: when(session.last_seen_at) })} ·{' '}
+                  {t('auth.sessions.signed_in', { at: when(session.created_at) })}
+                </Typography>
               </Stack>
-              <Typography variant="body2" color="text.secondary">
-                {session.ip ? t('auth.sessions.address', { ip: session.ip }) : null}
-              </Typography>
-              <Typography variant="body2" color="text.secondary">
-                {t('auth.sessions.last_seen', { at: when(session.last_seen_at) })} ·{' '}
-                {t('auth.sessions.signed_in', { at: when(session.created_at) })}
-              </Typography>
-            </Stack>
-            {session.current ? null : (
-              <Button
-                variant="outlined"
-                color="error"
-                disabled={end.isPending}
-                onClick={() => {
-                  setNotice(null);
-                  end.mutate(session.id);
-                }}
-                aria-label={`${t('auth.sessions.end')}: ${session.user_agent || t('auth.sessions.unknown_device')}`}
-              >
-                {t('auth.sessions.end')}
-              </Button>
-            )}
-          </ListItem>
-        ))}
-      </List>
+              {session.current ? null : (
+                <Button
+                  variant="outlined"
+                  color="error"
+                  disabled={end.isPending}
+                  onClick={() => {
+                    setNotice(null);
+                    end.mutate(session.id);
+                  }}
+                  aria-label={`${t('auth.sessions.end')}: ${session.user_agent || t('auth.sessions.unknown_device')}`}
+                >
+                  {t('auth.sessions.end')}
+                </Button>
+              )}
+            </ListItem>
+          ))}
+        </List>
+      </KeyRows>
       {data && sessions.length <= 1 ? (
         <Typography color="text.secondary">{t('auth.sessions.empty')}</Typography>
       ) : null}

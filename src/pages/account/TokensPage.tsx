@@ -18,6 +18,7 @@ import { httpClient } from '../../providers/httpClient.ts';
 import { isHttpError } from '../../providers/httpError.ts';
 import { hasPermission } from '../../providers/permissions.ts';
 import { usePermissionList } from '../../providers/useCan.ts';
+import { KeyRows } from '../../components/KeyRows.tsx';
 
 /** A personal API token as `GET v1/user/tokens` answers it (`token`, the secret, only on create). */
 export interface ApiToken {
@@ -151,30 +152,32 @@ export function TokensPage() {
           {t('auth.tokens.create')}
         </Button>
       </Stack>
-      <List aria-labelledby="tokens-title">
-        {(data ?? []).map((token) => (
-          <ListItem key={token.id} divider sx={{ flexWrap: 'wrap', gap: 1, px: 0 }}>
-            <Stack sx={{ flex: '1 1 260px', minWidth: 0 }}>
-              <Typography sx={{ overflowWrap: 'anywhere' }}>{token.name}</Typography>
-              <Typography variant="body2" color="text.secondary">
-                {t('auth.tokens.until', { at: formatDateTime(token.expires_at, i18n.language) })}
-              </Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {token.permissions.join(', ')}
-              </Typography>
-            </Stack>
-            <Button
-              variant="outlined"
-              color="error"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate(token.id)}
-              aria-label={`${t('auth.tokens.revoke')}: ${token.name}`}
-            >
-              {t('auth.tokens.revoke')}
-            </Button>
-          </ListItem>
-        ))}
-      </List>
+      <KeyRows>
+        <List aria-labelledby="tokens-title">
+          {(data ?? []).map((token) => (
+            <ListItem key={token.id} data-key-row divider sx={{ flexWrap: 'wrap', gap: 1, px: 0 }}>
+              <Stack sx={{ flex: '1 1 260px', minWidth: 0 }}>
+                <Typography sx={{ overflowWrap: 'anywhere' }}>{token.name}</Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {t('auth.tokens.until', { at: formatDateTime(token.expires_at, i18n.language) })}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  {token.permissions.join(', ')}
+                </Typography>
+              </Stack>
+              <Button
+                variant="outlined"
+                color="error"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate(token.id)}
+                aria-label={`${t('auth.tokens.revoke')}: ${token.name}`}
+              >
+                {t('auth.tokens.revoke')}
+              </Button>
+            </ListItem>
+          ))}
+        </List>
+      </KeyRows>
     </Stack>
   );
 }

@@ -18,6 +18,7 @@ import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { Link } from 'react-router-dom';
 import { DepartmentDialog } from './DepartmentDialog.tsx';
 import { useDepartmentTree, type DepartmentNode } from './useDepartmentTree.ts';
+import { KeyRows } from '../../components/KeyRows.tsx';
 
 type Tree = ReturnType<typeof useDepartmentTree>;
 
@@ -57,11 +58,13 @@ export function DepartmentTreePage() {
         loadingLabel={t('app.loading')}
         emptyLabel={t('settings.people.departments.empty')}
       >
-        <Box component="ul" aria-label={t('app.menu.departments')} sx={{ m: 0, p: 0 }}>
-          {tree.roots.map((node) => (
-            <DepartmentItem key={node.id} node={node} depth={0} tree={tree} />
-          ))}
-        </Box>
+        <KeyRows>
+          <Box component="ul" aria-label={t('app.menu.departments')} sx={{ m: 0, p: 0 }}>
+            {tree.roots.map((node) => (
+              <DepartmentItem key={node.id} node={node} depth={0} tree={tree} />
+            ))}
+          </Box>
+        </KeyRows>
       </DataState>
       {tree.dialog ? (
         <DepartmentDialog
@@ -79,12 +82,13 @@ export function DepartmentTreePage() {
 /** One department with its actions, then its sub-departments one level deeper. */
 function DepartmentItem({ node, depth, tree }: { node: DepartmentNode; depth: number; tree: Tree }) {
   const { t } = useTranslation();
-  const action = (key: string, icon: ReactNode, onClick: () => void) => (
+  const action = (key: string, icon: ReactNode, onClick: () => void, isPrimary = false) => (
     <Tooltip title={t(`settings.people.departments.${key}`)}>
       <IconButton
         size="small"
         aria-label={`${t(`settings.people.departments.${key}`)}: ${node.title}`}
         onClick={onClick}
+        data-row-primary={isPrimary || undefined}
       >
         {icon}
       </IconButton>
@@ -92,7 +96,7 @@ function DepartmentItem({ node, depth, tree }: { node: DepartmentNode; depth: nu
   );
   return (
     <Box component="li" sx={{ listStyle: 'none' }}>
-      <Stack direction="row" alignItems="center" spacing={1} sx={{ pl: depth * 3, py: 0.5 }}>
+      <Stack direction="row" alignItems="center" spacing={1} sx={{ pl: depth * 3, py: 0.5 }} data-key-row>
         <Typography sx={{ flexGrow: 1, opacity: node.state ? 1 : 0.6 }}>{node.title}</Typography>
         {node.state ? null : <Chip size="small" label={t('settings.people.disabled')} />}
         {tree.canCreate
@@ -100,7 +104,7 @@ function DepartmentItem({ node, depth, tree }: { node: DepartmentNode; depth: nu
           : null}
         {tree.canUpdate ? (
           <>
-            {action('edit', <EditIcon fontSize="small" />, () => tree.openEdit(node))}
+            {action('edit', <EditIcon fontSize="small" />, () => tree.openEdit(node), true)}
             {action('move', <DriveFileMoveIcon fontSize="small" />, () => tree.openMove(node))}
           </>
         ) : null}

@@ -1,17 +1,28 @@
 import type { ResourceDescriptor as Resource } from '../../engine/data/descriptor.ts';
+import { BelongsToInput } from '../../engine/fields/tree/BelongsToInput.tsx';
 import { ResourceList } from '../../engine/list/ResourceList.tsx';
-import { DepartmentTreeInput } from './DepartmentTreeInput.tsx';
 
 /**
  * `/settings/staff`: the generated list (masked phone and email, filters name, phone, department, role,
- * state, live refresh), except that the department filter is a tree select that includes sub-departments.
+ * state, live refresh). The department filter is always shown: the engine's tree picker (departments are a
+ * tree), matching the department and all its sub-departments (the server's department filter does that).
  */
 export function StaffList({ resource }: { resource: Resource }) {
   return (
     <ResourceList
       resource={resource}
       filterInputs={{
-        department_id: <DepartmentTreeInput key="department_id" source="department_id" alwaysOn />,
+        department_id: (
+          <BelongsToInput
+            key="department_id"
+            source="department_id"
+            resource="staff"
+            reference="departments"
+            isRequired={false}
+            isFilter
+            alwaysOn
+          />
+        ),
       }}
     />
   );

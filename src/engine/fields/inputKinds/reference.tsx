@@ -1,15 +1,21 @@
-import { AutocompleteArrayInput, AutocompleteInput, ReferenceArrayInput, ReferenceInput } from 'react-admin';
+import { AutocompleteArrayInput, ReferenceArrayInput } from 'react-admin';
+import { BelongsToInput } from '../tree/BelongsToInput.tsx';
 import { common, type InputKindTable } from './common.ts';
 
-/** Relations: an autocomplete over the related resource's records. */
+/** Relations: an autocomplete over the related resource's records, or a tree picker when they form a tree. */
 export const REFERENCE_INPUTS: InputKindTable<'belongsTo' | 'manyToMany'> = {
-  // The child input carries the label and the required mark (ReferenceInput does not pass them on).
   belongsTo: (f, ctx) => {
-    const { label, isRequired, resource, ...rest } = common(f, ctx);
+    const { label, isRequired, resource, source, alwaysOn } = common(f, ctx);
     return (
-      <ReferenceInput {...rest} reference={f.meta.relation?.resource ?? ''} label={label}>
-        <AutocompleteInput label={label} resource={resource} isRequired={isRequired} />
-      </ReferenceInput>
+      <BelongsToInput
+        source={source}
+        resource={resource}
+        reference={f.meta.relation?.resource ?? ''}
+        label={label}
+        isRequired={isRequired}
+        isFilter={ctx.isFilter}
+        alwaysOn={alwaysOn}
+      />
     );
   },
   manyToMany: (f, ctx) => {

@@ -38,7 +38,12 @@ export function ActivitySubject({ row }: { row: ActivityRow }) {
     );
   }
   return subject.to ? (
-    <Link component={RouterLink} to={subject.to} onClick={(event) => event.stopPropagation()}>
+    <Link
+      component={RouterLink}
+      to={subject.to}
+      onClick={(event) => event.stopPropagation()}
+      data-row-primary
+    >
       {subject.text}
     </Link>
   ) : (

@@ -20,6 +20,7 @@ import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
 import { formatBytes } from '../../../../schemas/bytes.ts';
 import { ASSETS_ENDPOINT, type Asset } from '../../../providers/uploadFile.ts';
+import { KeyRows } from '../../../components/KeyRows.tsx';
 
 const filters = [<TextInput key="name" source="name" alwaysOn />];
 
@@ -41,15 +42,17 @@ export function FilesPage() {
       aside={undefined}
     >
       <UploadZone onUploaded={() => refresh()} />
-      <Datagrid rowClick={false} bulkActionButtons={false}>
-        <AssetThumbnail label="resources.assets.fields.preview" />
-        <TextField source="name" />
-        <FunctionField source="size" render={(record: Asset) => formatBytes(record.size)} />
-        <TextField source="mime" />
-        <LocaleDateField source="created_at" showTime />
-        <DownloadButton />
-        <DeleteRecordButton resource={describeResource(assets)} />
-      </Datagrid>
+      <KeyRows>
+        <Datagrid rowClick={false} bulkActionButtons={false}>
+          <AssetThumbnail label="resources.assets.fields.preview" />
+          <TextField source="name" />
+          <FunctionField source="size" render={(record: Asset) => formatBytes(record.size)} />
+          <TextField source="mime" />
+          <LocaleDateField source="created_at" showTime />
+          <DownloadButton />
+          <DeleteRecordButton resource={describeResource(assets)} />
+        </Datagrid>
+      </KeyRows>
     </List>
   );
 }
@@ -67,7 +70,7 @@ function DownloadButton() {
     }
   };
   return (
-    <Button label="settings.files.download" onClick={() => void onClick()}>
+    <Button label="settings.files.download" onClick={() => void onClick()} data-row-primary>
       <DownloadIcon />
     </Button>
   );

@@ -7,6 +7,7 @@ import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/localeDate.ts';
 import type { useLogsPage } from './useLogsPage.ts';
+import { KeyRows } from '../../../components/KeyRows.tsx';
 
 const LEVEL_COLORS: Record<string, string> = {
   warn: 'warning.main',
@@ -19,34 +20,38 @@ export function LogsTable({ logs }: { logs: ReturnType<typeof useLogsPage> }) {
   const { t, i18n } = useTranslation();
   return (
     <>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('system.logs.time')}</TableCell>
-            <TableCell>{t('system.logs.level')}</TableCell>
-            <TableCell>{t('system.logs.message')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {logs.rows.map((entry, index) => (
-            <TableRow key={`${entry.time ?? ''}-${index}`}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.time, i18n.language)}</TableCell>
-              <TableCell sx={{ color: LEVEL_COLORS[entry.level] }}>{entry.level}</TableCell>
-              <TableCell
-                sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
-                title={JSON.stringify(entry.record)}
-              >
-                {entry.msg || JSON.stringify(entry.record)}
-              </TableCell>
-            </TableRow>
-          ))}
-          {logs.hasLoaded && logs.rows.length === 0 ? (
+      <KeyRows>
+        <Table size="small" tabIndex={0} aria-label={t('system.logs.title')}>
+          <TableHead>
             <TableRow>
-              <TableCell colSpan={3}>{t('system.logs.empty')}</TableCell>
+              <TableCell>{t('system.logs.time')}</TableCell>
+              <TableCell>{t('system.logs.level')}</TableCell>
+              <TableCell>{t('system.logs.message')}</TableCell>
             </TableRow>
-          ) : null}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {logs.rows.map((entry, index) => (
+              <TableRow key={`${entry.time ?? ''}-${index}`}>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(entry.time, i18n.language)}
+                </TableCell>
+                <TableCell sx={{ color: LEVEL_COLORS[entry.level] }}>{entry.level}</TableCell>
+                <TableCell
+                  sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+                  title={JSON.stringify(entry.record)}
+                >
+                  {entry.msg || JSON.stringify(entry.record)}
+                </TableCell>
+              </TableRow>
+            ))}
+            {logs.hasLoaded && logs.rows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={3}>{t('system.logs.empty')}</TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+      </KeyRows>
       <TablePagination
         component="div"
         count={logs.total}

@@ -21,6 +21,7 @@ import { PERMISSION, actionPermission } from '../../../../schemas/permissions.ts
 import { httpClient } from '../../../providers/httpClient.ts';
 import { useCan } from '../../../providers/useCan.ts';
 import { MENUS_KEY } from '../../../providers/useSettingsMenu.ts';
+import { KeyRows } from '../../../components/KeyRows.tsx';
 
 /** A module as `GET v1/system/modules` lists it. */
 export interface WireModule {
@@ -71,38 +72,40 @@ export function ModulesPage() {
       {notice ? <Alert severity="success">{notice}</Alert> : null}
       {change.error ? <Alert severity="error">{change.error.message}</Alert> : null}
       <Paper>
-        <Table>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('system.modules.name')}</TableCell>
-              <TableCell>{t('system.modules.description')}</TableCell>
-              <TableCell>{t('system.modules.state')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(list.data ?? []).map((module) => (
-              <TableRow key={module.name}>
-                <TableCell>
-                  {titleOf(module)}{' '}
-                  {module.core ? <Chip size="small" label={t('system.modules.core')} /> : null}
-                </TableCell>
-                <TableCell>{descriptionOf(module)}</TableCell>
-                <TableCell>
-                  <Switch
-                    checked={module.enabled}
-                    disabled={module.core || !canUpdate || change.isPending}
-                    onChange={() => toggle(module)}
-                    slotProps={{
-                      input: {
-                        'aria-label': `${titleOf(module)}: ${t(module.enabled ? 'system.modules.enabled' : 'system.modules.disabled')}`,
-                      },
-                    }}
-                  />
-                </TableCell>
+        <KeyRows>
+          <Table>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('system.modules.name')}</TableCell>
+                <TableCell>{t('system.modules.description')}</TableCell>
+                <TableCell>{t('system.modules.state')}</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {(list.data ?? []).map((module) => (
+                <TableRow key={module.name}>
+                  <TableCell>
+                    {titleOf(module)}{' '}
+                    {module.core ? <Chip size="small" label={t('system.modules.core')} /> : null}
+                  </TableCell>
+                  <TableCell>{descriptionOf(module)}</TableCell>
+                  <TableCell>
+                    <Switch
+                      checked={module.enabled}
+                      disabled={module.core || !canUpdate || change.isPending}
+                      onChange={() => toggle(module)}
+                      slotProps={{
+                        input: {
+                          'aria-label': `${titleOf(module)}: ${t(module.enabled ? 'system.modules.enabled' : 'system.modules.disabled')}`,
+                        },
+                      }}
+                    />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </KeyRows>
       </Paper>
       <Dialog open={confirming !== null} onClose={() => setConfirming(null)}>
         <DialogTitle>

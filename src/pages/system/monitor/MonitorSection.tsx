@@ -7,6 +7,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { KeyRows } from '../../../components/KeyRows.tsx';
 
 /** One card of the monitor's grid: a titled block of figures, half the width on a desk. */
 export function MonitorSection({ title, children }: { title: string; children: ReactNode }) {
@@ -27,17 +28,20 @@ export function MonitorSection({ title, children }: { title: string; children: R
 /** Label/value rows, the label as the row's header. */
 export function FigureTable({ pairs }: { pairs: [string, string][] }) {
   return (
-    <Table size="small">
-      <TableBody>
-        {pairs.map(([label, value]) => (
-          <TableRow key={label}>
-            <TableCell component="th" scope="row">
-              {label}
-            </TableCell>
-            <TableCell>{value}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    // The table is focusable, so the keyboard reaches its rows (the arrow keys: KeyRows).
+    <KeyRows>
+      <Table size="small" tabIndex={0}>
+        <TableBody>
+          {pairs.map(([label, value]) => (
+            <TableRow key={label}>
+              <TableCell component="th" scope="row">
+                {label}
+              </TableCell>
+              <TableCell>{value}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </KeyRows>
   );
 }

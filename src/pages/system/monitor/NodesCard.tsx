@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { httpClient } from '../../../providers/httpClient.ts';
 import type { ClusterNode } from '../../../../schemas/monitor.ts';
 import { formatBytes } from '../../../../schemas/bytes.ts';
+import { KeyRows } from '../../../components/KeyRows.tsx';
 
 /** Heartbeats arrive every 10 s by default; the list is read again every 5 s. */
 const REFRESH_MS = 5_000;
@@ -37,48 +38,50 @@ export function NodesCard() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {t('system.monitor.nodes_intro', { node: self ? `${self.host} · ${self.id}` : '—' })}
         </Typography>
-        <Table size="small" aria-label={t('system.monitor.nodes_title')}>
-          <TableHead>
-            <TableRow>
-              {columns.map((c) => (
-                <TableCell key={c}>{t(`system.monitor.nodes_${c}`)}</TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(nodes.data ?? []).map((node) => (
-              <TableRow key={node.id} sx={node.status === 'gone' ? { opacity: 0.6 } : undefined}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>
-                  {node.id}
-                  {node.is_self ? ` (${t('system.monitor.node_self')})` : ''}
-                </TableCell>
-                <TableCell>{node.host}</TableCell>
-                <TableCell>{node.pid}</TableCell>
-                <TableCell>{node.version}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{time(node.started_at)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{time(node.last_seen)}</TableCell>
-                <TableCell>
-                  {node.figures ? `${(node.figures.host.cpu_usage * 100).toFixed(1)}%` : '—'}
-                </TableCell>
-                <TableCell>{formatBytes(node.figures?.process.rss)}</TableCell>
-                <TableCell>
-                  <Chip
-                    size="small"
-                    color={node.status === 'live' ? 'success' : 'default'}
-                    label={t(
-                      node.status === 'live' ? 'system.monitor.node_live' : 'system.monitor.node_gone',
-                    )}
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-            {nodes.data && nodes.data.length === 0 ? (
+        <KeyRows>
+          <Table size="small" aria-label={t('system.monitor.nodes_title')} tabIndex={0}>
+            <TableHead>
               <TableRow>
-                <TableCell colSpan={columns.length}>{t('system.monitor.nodes_empty')}</TableCell>
+                {columns.map((c) => (
+                  <TableCell key={c}>{t(`system.monitor.nodes_${c}`)}</TableCell>
+                ))}
               </TableRow>
-            ) : null}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {(nodes.data ?? []).map((node) => (
+                <TableRow key={node.id} sx={node.status === 'gone' ? { opacity: 0.6 } : undefined}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>
+                    {node.id}
+                    {node.is_self ? ` (${t('system.monitor.node_self')})` : ''}
+                  </TableCell>
+                  <TableCell>{node.host}</TableCell>
+                  <TableCell>{node.pid}</TableCell>
+                  <TableCell>{node.version}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{time(node.started_at)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{time(node.last_seen)}</TableCell>
+                  <TableCell>
+                    {node.figures ? `${(node.figures.host.cpu_usage * 100).toFixed(1)}%` : '—'}
+                  </TableCell>
+                  <TableCell>{formatBytes(node.figures?.process.rss)}</TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      color={node.status === 'live' ? 'success' : 'default'}
+                      label={t(
+                        node.status === 'live' ? 'system.monitor.node_live' : 'system.monitor.node_gone',
+                      )}
+                    />
+                  </TableCell>
+                </TableRow>
+              ))}
+              {nodes.data && nodes.data.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={columns.length}>{t('system.monitor.nodes_empty')}</TableCell>
+                </TableRow>
+              ) : null}
+            </TableBody>
+          </Table>
+        </KeyRows>
       </CardContent>
     </Card>
   );

@@ -91,7 +91,7 @@ export function TasksPage() {
                     <TableCell>{formatTime(task.last_run_at, i18n.language)}</TableCell>
                     <TableCell>{formatTime(task.next_run_at, i18n.language)}</TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Button size="small" onClick={() => page.showHistory(task)}>
+                      <Button size="small" onClick={() => page.showHistory(task)} data-row-primary>
                         {t('system.tasks.actions.history')}
                       </Button>
                       {page.canUpdate && (
