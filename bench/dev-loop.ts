@@ -70,7 +70,13 @@ async function run(reload: boolean): Promise<number> {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-6000));
+  // The API's own console lines (server/dev-server.ts: each reload or full restart), kept apart.
+  const apiLines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-6000);
+    for (const line of chunk.toString().split('\n'))
+      if (line.startsWith('[dev:api] ') && !line.includes('migrations applied')) apiLines.push(line);
+  };
   dev.stdout.on('data', keep);
   dev.stderr.on('data', keep);
 
@@ -173,6 +179,7 @@ async function run(reload: boolean): Promise<number> {
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
+    for (const line of apiLines) say(`${mode}: ${line}`);
     return median(apiTimes);
   } finally {
     await stop();

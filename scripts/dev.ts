@@ -81,13 +81,17 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 /** A failed start waits for the next change of a file it could be about, then starts again (as tsx watch). */
 const retryOnChange = (): void => {
   say('API failed to start: waiting for a change under server/, resources/, schemas/ or locales/');
-  const watcher = fs.watch(repoRoot, { recursive: true }, (_event, name) => {
-    if (!name || isStopping || !/^(server|resources|schemas|locales)[/\\]/.test(name)) return;
-    watcher.close();
-    say(`${name} changed: starting the API again`);
-    api = spawnApi();
-    watchApi();
-  });
+  let started = false;
+  const watchers = ['server', 'resources', 'schemas', 'locales'].map((dir) =>
+    fs.watch(path.join(repoRoot, dir), { recursive: true }, (_event, name) => {
+      if (!name || isStopping || started) return;
+      started = true;
+      for (const watcher of watchers) watcher.close();
+      say(`${dir}/${name} changed: starting the API again`);
+      api = spawnApi();
+      watchApi();
+    }),
+  );
 };
 const watchApi = (): void => {
   api.on('exit', (status, signal) => {

@@ -38,7 +38,10 @@ const FULL_RESTART = [
 ];
 /** Files an in-process reload takes. */
 const RELOADS = /^(server|resources|schemas|locales)\/.*\.(ts|tsx|json)$/;
+const WATCHED = ['server', 'resources', 'schemas', 'locales'];
 const DEBOUNCE_MS = 80;
+/** Each reload keeps its modules in memory (an ES module is never unloaded): a full restart after this many. */
+const MAX_RELOADS = 40;
 
 const say = (line: string): void => void process.stdout.write(`[dev:api] ${line}\n`);
 const root = process.cwd();
@@ -110,9 +113,9 @@ let timer: NodeJS.Timeout | null = null;
 let busy: Promise<void> = Promise.resolve();
 let stopping = false;
 
-const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
-  if (!name || stopping) return;
-  const file = name.split(path.sep).join('/');
+/** A file changed (its path relative to the project root, `/`-separated): batched, then reloaded. */
+const changed = (file: string): void => {
+  if (stopping) return;
   if (!RELOADS.test(file) && !FULL_RESTART.some((re) => re.test(file))) return;
   if (/\.test\.tsx?$/.test(file) || file.endsWith('/.pending.json')) return;
   pending.add(file);
@@ -123,12 +126,25 @@ const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
     pending = new Set();
     busy = busy.then(() => reload(files));
   }, DEBOUNCE_MS);
-});
+};
+// The watched folders one by one (not the root: node_modules, data/ and .git are no business of ours), and
+// the root's own files (package.json, .env) without recursion.
+const watchers = [
+  ...WATCHED.filter((dir) => fs.existsSync(path.join(root, dir))).map((dir) =>
+    fs.watch(path.join(root, dir), { recursive: true }, (_event, name) => {
+      if (name) changed(`${dir}/${name.split(path.sep).join('/')}`);
+    }),
+  ),
+  fs.watch(root, (_event, name) => {
+    if (name) changed(name);
+  }),
+];
 
 async function reload(files: string[]): Promise<void> {
   if (stopping) return;
   const needsRestart = files.find((file) => FULL_RESTART.some((re) => re.test(file)));
   if (needsRestart) return restart(`${needsRestart} changed`);
+  if (generation > MAX_RELOADS) return restart(`${MAX_RELOADS} reloads (their modules stay in memory)`);
   const startedAt = performance.now();
   let next: Loaded;
   try {
@@ -151,7 +167,7 @@ async function restart(reason: string): Promise<void> {
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  watcher.close();
+  for (const watcher of watchers) watcher.close();
   const force = setTimeout(() => process.exit(code || 1), config.shutdownGraceSeconds * 1000 + 15_000);
   force.unref();
   server.close();
