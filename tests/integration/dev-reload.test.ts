@@ -26,28 +26,10 @@ describe('npm run dev: the in-process reload', () => {
   let base: string;
   let output = '';
   let token = '';
+  let env: NodeJS.ProcessEnv;
 
-  beforeAll(async () => {
-    copy = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-reload-'));
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-reload-data-'));
-    for (const entry of ['server', 'resources', 'schemas', 'locales', 'package.json', 'tsconfig.json'])
-      fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-    fs.rmSync(path.join(copy, 'server/migrations/snapshots/.pending.json'), { force: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_TO_FILE: '0',
-      LOG_LEVEL: 'warn',
-      DIST_DIR: '/nonexistent-dist',
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD: PASSWORD,
-    };
-    delete env.DATABASE_URL;
+  /** Starts server/dev-server.ts in the copy (what scripts/dev.ts does) and waits until it is ready. */
+  async function start(): Promise<void> {
     child = spawn(process.execPath, ['--import', 'tsx', 'server/dev-server.ts'], {
       cwd: copy,
       env,
@@ -63,6 +45,30 @@ describe('npm run dev: the in-process reload', () => {
       },
       { timeoutMs: START_DEADLINE_MS, what: 'the dev server to be ready' },
     );
+  }
+
+  beforeAll(async () => {
+    copy = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-reload-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-reload-data-'));
+    for (const entry of ['server', 'resources', 'schemas', 'locales', 'package.json', 'tsconfig.json'])
+      fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    fs.rmSync(path.join(copy, 'server/migrations/snapshots/.pending.json'), { force: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_TO_FILE: '0',
+      LOG_LEVEL: 'warn',
+      DIST_DIR: '/nonexistent-dist',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: PASSWORD,
+    };
+    delete env.DATABASE_URL;
+    await start();
     const login = await fetch(`${base}/api/v1/user/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -148,8 +154,25 @@ describe('npm run dev: the in-process reload', () => {
   );
 
   it(
+    'falls back to the full restart, saying so, when the edited file does not load',
+    async () => {
+      const file = path.join(copy, 'resources/departments.ts');
+      const source = fs.readFileSync(file, 'utf8');
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      fs.writeFileSync(file, `${source}\nexport const broken = ;\n`);
+      expect(await exited).toBe(75);
+      expect(output).toMatch(/reloading failed \(.*\): full restart/s);
+      fs.writeFileSync(file, source);
+    },
+    RELOAD_DEADLINE_MS + 30_000,
+  );
+
+  it(
     'asks for a full restart when a migration is written',
     async () => {
+      // What scripts/dev.ts does on the status 75: a new process on the same DATA_DIR, with the last edit.
+      await start();
+      expect(await names()).toEqual(['reload-b', 'reload-a']);
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       fs.writeFileSync(path.join(copy, 'server/migrations/9999_dev_reload_probe.sql'), 'SELECT 1;\n');
       await eventually(() => expect(output).toMatch(/9999_dev_reload_probe\.sql changed: full restart/), {
