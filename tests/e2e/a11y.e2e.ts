@@ -34,6 +34,11 @@ const ADMIN_ROUTES = [
   '/settings/tasks',
   '/settings/jobs',
   '/settings/logs',
+  // Every resource's trash (issue 36), as the shell walk has them.
+  '/settings/staff/trash',
+  '/settings/roles/trash',
+  '/settings/departments/trash',
+  '/settings/users/trash',
 ];
 const DESK = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
