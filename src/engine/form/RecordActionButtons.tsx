@@ -19,21 +19,11 @@ import { messageOf } from '../trash/trash.ts';
 import { ActionInputDialog } from './ActionInputDialog.tsx';
 
 /** The actions of a resource the caller holds (`<permission>.<key>`), the bulk ones only when `bulk`. */
-function useHeldActions(resource: ResourceHeader, bulk = false): [string, ActionHeader][] {
+export function useHeldActions(resource: ResourceHeader, bulk = false): [string, ActionHeader][] {
   const { permissions } = usePermissionList();
   return Object.entries(resource.options.actions ?? {}).filter(
     ([key, action]) => (!bulk || action.bulk) && hasPermission(permissions, `${resource.permission}.${key}`),
   );
-}
-
-/** Whether a resource declares any row action (a list keeps its actions cell for them). */
-export function hasRowActions(resource: ResourceHeader): boolean {
-  return Object.keys(resource.options.actions ?? {}).length > 0;
-}
-
-/** Whether a resource declares a `bulk: true` action (a list offers its bulk bar for them). */
-export function hasBulkActions(resource: ResourceHeader): boolean {
-  return Object.values(resource.options.actions ?? {}).some((action) => action.bulk);
 }
 
 /**

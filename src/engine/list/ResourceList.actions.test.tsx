@@ -137,4 +137,26 @@ describe('row actions on the list', () => {
     expect(within(row).getByRole('button', { name: 'Ship' })).toBeTruthy();
     expect(within(row).queryByRole('button', { name: 'Retire' })).toBeNull();
   });
+
+  it('offer the bulk bar to a caller holding only a bulk action', async () => {
+    api();
+    const retirer = {
+      id: '3',
+      is_admin: 0,
+      roles: [{ id: '1', name: 'r', permissions: { menu_ids: ['test.parcels', 'test.parcels.retire'] } }],
+    };
+    await renderEngine({
+      path: '/settings/parcels',
+      extraResources: [parcels],
+      profile: { id: '3', username: 'retirer', staff: retirer },
+    });
+    const row = (await screen.findByText('Lamp')).closest('tr') as HTMLElement;
+    expect(within(row).queryByRole('button', { name: 'Ship' })).toBeNull();
+    await userEvent.click(within(row).getByRole('checkbox'));
+    const toolbar = (await screen.findByText('1 item selected')).closest(
+      '[data-test="bulk-actions-toolbar"]',
+    ) as HTMLElement;
+    expect(await within(toolbar).findByRole('button', { name: 'Retire' })).toBeTruthy();
+    expect(within(toolbar).queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
 });

@@ -28,11 +28,7 @@ import {
   sortableFields,
 } from '../data/registry.ts';
 import { DeleteRecordButton } from '../form/DeleteRecordButton.tsx';
-import {
-  hasBulkActions,
-  hasRowActions as declaresRowActions,
-  RecordActionButtons,
-} from '../form/RecordActionButtons.tsx';
+import { RecordActionButtons, useHeldActions } from '../form/RecordActionButtons.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
 import {
@@ -125,13 +121,12 @@ export function ResourceList({
   // The record's page (`:id`) is the show view for a caller who may not update (EngineResource), so a
   // resource without a show route of its own still opens read-only.
   const rowLink = hasEdit && (can.update || !hasShow) ? 'edit' : hasShow ? 'show' : false;
+  // The row and bulk actions the caller holds (`<permission>.<key>`) keep the actions cell and the bulk bar.
+  const heldActions = useHeldActions(resource);
+  const heldBulk = heldActions.some(([, action]) => action.bulk);
   const bulkActionButtons =
-    can.delete || can.update || hasBulkActions(resource) ? (
-      <BulkActions resource={resource} can={can} />
-    ) : (
-      false
-    );
-  const hasRowActions = (hasEdit && can.update) || hasShow || can.delete || declaresRowActions(resource);
+    can.delete || can.update || heldBulk ? <BulkActions resource={resource} can={can} /> : false;
+  const hasRowActions = (hasEdit && can.update) || hasShow || can.delete || heldActions.length > 0;
   // On a desk every cell takes the keyboard and editable ones edit in place; phones' cards open the record.
   const toCell = useInlineColumns(resource.name, can.update);
   const columns = [
