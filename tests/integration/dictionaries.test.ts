@@ -156,7 +156,7 @@ describe('dictionary-backed fields', () => {
         method: 'POST',
         url: '/api/v1/test/gadgets',
         token,
-        payload: { name: 'D-1', sku: 'D-1', price: 1, category: 'kitchen' },
+        payload: { name: 'Gadget D-1', sku: 'D-1', price: 1, category: 'kitchen' },
       });
       expect(created.statusCode).toBe(201);
       // The API takes only enabled entries; a value stored before its entry was disabled stays as it is.

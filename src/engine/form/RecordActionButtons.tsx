@@ -1,5 +1,14 @@
 import { useState } from 'react';
-import { Button, Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import Box from '@mui/material/Box';
+import {
+  Button,
+  Confirm,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
 import type { ActionHeader, ResourceHeader } from '../../../resources/meta.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { hasPermission } from '../../providers/permissions.ts';
@@ -9,9 +18,17 @@ import type { ResourceDescriptor } from '../data/descriptor.ts';
 import { messageOf } from '../trash/trash.ts';
 import { ActionInputDialog } from './ActionInputDialog.tsx';
 
+/** The actions of a resource the caller holds (`<permission>.<key>`), the bulk ones only when `bulk`. */
+export function useHeldActions(resource: ResourceHeader, bulk = false): [string, ActionHeader][] {
+  const { permissions } = usePermissionList();
+  return Object.entries(resource.options.actions ?? {}).filter(
+    ([key, action]) => (!bulk || action.bulk) && hasPermission(permissions, `${resource.permission}.${key}`),
+  );
+}
+
 /**
  * A button per row action of the record the caller holds (`<permission>.<key>`, issue 35 item 7), for the
- * edit and show toolbars. A `confirm` action asks first in a dialog naming the record; the call sends the
+ * edit and show toolbars, a list row's actions cell and a phone's card. A `confirm` action asks first in a dialog naming the record; the call sends the
  * record's `version`, and the server's refusal (409, 422, 403) is shown as its message. An action with an
  * `input` opens its form first (ActionInputDialog: the confirm question above the inputs, a 422 under them).
  *
@@ -20,10 +37,7 @@ import { ActionInputDialog } from './ActionInputDialog.tsx';
  */
 export function RecordActionButtons({ resource }: { resource: ResourceDescriptor }) {
   const record = useRecordContext();
-  const { permissions } = usePermissionList();
-  const actions = Object.entries(resource.options.actions ?? {}).filter(([key]) =>
-    hasPermission(permissions, `${resource.permission}.${key}`),
-  );
+  const actions = useHeldActions(resource);
   if (!record || actions.length === 0) return null;
   const name = String(record[representationField(resource)] ?? `#${record.id}`);
   return (
@@ -93,7 +107,9 @@ function ActionButton({
   };
 
   return (
-    <>
+    // Clicks and keys inside the button and its dialogs (portals, whose events still bubble through React)
+    // stay here, so a list row under them neither opens nor moves.
+    <Box component="span" sx={{ display: 'contents' }} onClick={stop} onKeyDown={stop}>
       <Button
         label={label}
         disabled={isPending}
@@ -121,6 +137,108 @@ function ActionButton({
           title="engine.actions.confirm_title"
           titleTranslateOptions={{ action: translate(label), name }}
           content={translate(question, { name })}
+          confirm={label}
+          onConfirm={() => void run()}
+          onClose={() => setOpen(false)}
+        />
+      ) : null}
+    </Box>
+  );
+}
+
+const stop = (event: { stopPropagation(): void }) => event.stopPropagation();
+
+/**
+ * A button per `bulk: true` action the caller holds, for the list's bulk bar (desk and phone): a confirm
+ * (or the action's input form) naming how many are selected, then `POST <path>/actions/<key>?ids=...`
+ * (all or nothing); a toast with the count, the selection cleared and the list refreshed, or the server's
+ * refusal as its message.
+ *
+ * @example
+ * <BulkRecordActionButtons resource={describeResource(gadgets)} />
+ */
+export function BulkRecordActionButtons({ resource }: { resource: ResourceHeader }) {
+  const actions = useHeldActions(resource, true);
+  return (
+    <>
+      {actions.map(([key, action]) => (
+        <BulkActionButton key={key} resource={resource} actionKey={key} action={action} />
+      ))}
+    </>
+  );
+}
+
+function BulkActionButton({
+  resource,
+  actionKey,
+  action,
+}: {
+  resource: ResourceHeader;
+  actionKey: string;
+  action: ActionHeader;
+}) {
+  const { selectedIds = [], onUnselectItems } = useListContext();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [isOpen, setOpen] = useState(false);
+  const [isPending, setPending] = useState(false);
+  const label = action.label ?? `resources.${resource.name}.actions.${actionKey}`;
+  const count = selectedIds.length;
+  const question =
+    typeof action.confirm === 'string'
+      ? action.confirm
+      : `resources.${resource.name}.actions.${actionKey}_confirm`;
+  const title = translate('engine.actions.bulk_title', { action: translate(label), count });
+
+  const run = async (input?: Record<string, unknown>) => {
+    setPending(true);
+    try {
+      await httpClient(`${resource.endpoint}/actions/${actionKey}`, {
+        method: 'POST',
+        query: { ids: selectedIds.map(String).join(',') },
+        body: input ? { input } : {},
+      });
+      notify('engine.actions.bulk_done', { type: 'info', messageArgs: { action: translate(label), count } });
+      onUnselectItems();
+      refresh();
+      setOpen(false);
+    } catch (error) {
+      notify(messageOf(error, 'ra.notification.http_error'), { type: 'error' });
+      if (input) throw error;
+      setOpen(false);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <Button
+        label={label}
+        disabled={isPending || count === 0}
+        onClick={() => {
+          if (action.confirm || action.hasInput) setOpen(true);
+          else void run();
+        }}
+      />
+      {action.hasInput ? (
+        <ActionInputDialog
+          isOpen={isOpen}
+          title={title}
+          question={action.confirm ? translate(question, { smart_count: count }) : undefined}
+          labelPrefix={`resources.${resource.name}.actions.${actionKey}_input`}
+          fields={action.inputFields ?? []}
+          submitLabel={label}
+          onSubmit={run}
+          onClose={() => setOpen(false)}
+        />
+      ) : action.confirm ? (
+        <Confirm
+          isOpen={isOpen}
+          loading={isPending}
+          title={title}
+          content={translate(question, { smart_count: count })}
           confirm={label}
           onConfirm={() => void run()}
           onClose={() => setOpen(false)}

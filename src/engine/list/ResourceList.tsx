@@ -28,6 +28,7 @@ import {
   sortableFields,
 } from '../data/registry.ts';
 import { DeleteRecordButton } from '../form/DeleteRecordButton.tsx';
+import { RecordActionButtons, useHeldActions } from '../form/RecordActionButtons.tsx';
 import { ListActions } from './ListActions.tsx';
 import { ListEmpty } from './ListEmpty.tsx';
 import {
@@ -120,8 +121,12 @@ export function ResourceList({
   // The record's page (`:id`) is the show view for a caller who may not update (EngineResource), so a
   // resource without a show route of its own still opens read-only.
   const rowLink = hasEdit && (can.update || !hasShow) ? 'edit' : hasShow ? 'show' : false;
-  const bulkActionButtons = can.delete || can.update ? <BulkActions resource={resource} can={can} /> : false;
-  const hasRowActions = (hasEdit && can.update) || hasShow || can.delete;
+  // The row and bulk actions the caller holds (`<permission>.<key>`) keep the actions cell and the bulk bar.
+  const heldActions = useHeldActions(resource);
+  const heldBulk = heldActions.some(([, action]) => action.bulk);
+  const bulkActionButtons =
+    can.delete || can.update || heldBulk ? <BulkActions resource={resource} can={can} /> : false;
+  const hasRowActions = (hasEdit && can.update) || hasShow || can.delete || heldActions.length > 0;
   // On a desk every cell takes the keyboard and editable ones edit in place; phones' cards open the record.
   const toCell = useInlineColumns(resource.name, can.update);
   const columns = [
@@ -245,7 +250,10 @@ function PhoneCards({
   );
 }
 
-/** One cell for the row's buttons (edit, show, delete), named "Actions" in the header and the column chooser. */
+/**
+ * One cell for the row's buttons (edit, show, delete, then the row actions the caller holds: RecordActionButtons),
+ * named "Actions" in the header and the column chooser; a phone's card shows them at its foot.
+ */
 function RowActions({
   resource,
   canEdit,
@@ -263,12 +271,14 @@ function RowActions({
       {canEdit ? <EditButton /> : null}
       {canShow ? <ShowButton /> : null}
       {canDelete ? <DeleteRecordButton resource={resource} /> : null}
+      <RecordActionButtons resource={resource} />
     </Box>
   );
 }
 
 /**
- * The actions on the selected rows the caller may take: enable/disable (a `state` field), delete. Nothing
+ * The actions on the selected rows the caller may take: enable/disable (a `state` field), delete, the
+ * resource's `bulk: true` actions. Nothing
  * until a row is selected; while the buttons load, the toolbar (a fixed height) shows the selection's count.
  */
 function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<typeof useAbilities> }) {
@@ -281,6 +291,7 @@ function BulkActions({ resource, can }: { resource: Resource; can: ReturnType<ty
         state={state?.name}
         canDelete={can.delete}
         edit={can.update && bulkEditableFields(resource).length ? resource : undefined}
+        actions={resource}
       />
     </Suspense>
   );

@@ -55,9 +55,11 @@ export async function ensureFixtureBuilt(log: (line: string) => void): Promise<n
  */
 export async function startFixtureServer(
   log: (line: string) => void = (line) => process.stdout.write(`[e2e] ${line}\n`),
+  /** More environment for the server (`{ SMTP_URL: smtp.url }` for the fixture's mail hook). */
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<E2eServer> {
   await ensureFixtureBuilt(log);
-  return startServer({ entry: ENTRY, extraEnv: { DIST_DIR: DIST_E2E }, log });
+  return startServer({ entry: ENTRY, extraEnv: { ...extraEnv, DIST_DIR: DIST_E2E }, log });
 }
 
 function fixtureInputs(): InputsFingerprint {
@@ -113,6 +115,7 @@ async function serve(): Promise<void> {
     import('../../fixtures/registry.ts'),
   ]);
   const { fixturePages } = await import('../../fixtures/pages.ts');
+  const { fixtureHooks } = await import('../../fixtures/hooks.ts');
   const config = loadConfig(process.env);
   const db = await openDatabase(config);
   await migrations.migrate(db);
@@ -133,6 +136,7 @@ async function serve(): Promise<void> {
       resources: fixtures.fixtureResources,
       migrationsDir: FIXTURE_MIGRATIONS,
       pages: fixturePages,
+      hooks: fixtureHooks,
     }),
     name: 'fixture-resources',
   };
