@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Condition, Resource } from '../../resources/define.ts';
-import { searchableFields, sortableFields } from '../../resources/fields.ts';
+import { fieldsOf, searchableFields, sortableFields } from '../../resources/fields.ts';
 import { resources } from '../../resources/index.ts';
 import { migrate, readMigrations } from '../../server/db/migrate.ts';
 import type { Queryable } from '../../server/db/index.ts';
@@ -75,12 +75,19 @@ async function plansOf(
 /** The activity log lists through its own module (server/modules/activities), in the columns' own order. */
 const usesCollation = (r: Resource) => r.name !== 'activities';
 
+// A sortable computed column (issue 35, `computed({ sql, sort: true })`) has no generated index: its sort
+// computes the expression over the live rows (docs/adding-a-resource.md, "Computed columns").
+const isComputed = (r: Resource, field: string) =>
+  fieldsOf(r).some((f) => f.name === field && f.meta.computed !== undefined);
+
 const sortCases = registry.flatMap((r) =>
-  [...sortableFields(r)].flatMap((field) =>
-    (['asc', 'desc'] as const).flatMap((dir) =>
-      (['en', 'zh-CN'] as const).map((locale) => ({ resource: r, field, dir, locale })),
+  [...sortableFields(r)]
+    .filter((field) => !isComputed(r, field))
+    .flatMap((field) =>
+      (['asc', 'desc'] as const).flatMap((dir) =>
+        (['en', 'zh-CN'] as const).map((locale) => ({ resource: r, field, dir, locale })),
+      ),
     ),
-  ),
 );
 
 describe('every sortable field has its (field, id) index', () => {

@@ -4,6 +4,7 @@ import { resources } from '../../resources/index.ts';
 import { migrate, readMigrations } from '../../server/db/migrate.ts';
 import type { Queryable } from '../../server/db/index.ts';
 import { hooksOf } from '../../server/engine/hooks.ts';
+import { fieldsOf } from '../../server/engine/schema/fields.ts';
 import { readPage } from '../../server/engine/list/paging.ts';
 import { parseListQuery, type RawQuery } from '../../server/engine/list/query.ts';
 import { scopeColumnsOf, scopeList, type RowScope } from '../../server/engine/scope.ts';
@@ -67,10 +68,14 @@ const cases = registry.flatMap((resource) => {
       name: `${resource.name} by department`,
       resource,
       scope: byDepartment,
+      // A reference that declares `sortBy` has its (column, id) index over the live rows instead of the
+      // plain one (migration 0138, server/engine/schema/snapshot.ts); either serves the scope.
       index:
         columns.department === 'id'
           ? `${resource.table}_pkey`
-          : `${resource.table}_${columns.department}_idx`,
+          : fieldsOf(resource).find((f) => f.name === columns.department)?.meta.sortBy?.length
+            ? `${resource.table}_${columns.department}_sort`
+            : `${resource.table}_${columns.department}_idx`,
     });
   if (columns.owner)
     out.push({
