@@ -204,6 +204,9 @@ async function revertRecord(
     const lists = inlineLists(resource, ctx.registry).filter((l) => Array.isArray(changes[l.key]));
     for (const list of lists) {
       const now = await inlineSnapshot(ctx, tx, list, id);
+      // A child written on its own since (through its own route) leaves the children unlike what the
+      // operation left: the record was written since, and is left alone.
+      if (!sameItems(now, changes[list.key]![1])) throw new AppError(409, 'engine.undo.written_since');
       data[list.key] = itemsToRestore(list, changes[list.key]![0], now, actor);
     }
     const written = changes.version?.[1];
@@ -257,4 +260,17 @@ function oldValues(
     data[f.name] = pair[0];
   }
   return data;
+}
+
+/** Whether two lists of history items hold the same children (jsonb keeps no key order: compared by key). */
+function sameItems(a: unknown, b: unknown): boolean {
+  const canonical = (items: unknown) =>
+    JSON.stringify(
+      (Array.isArray(items) ? items : []).map((item: unknown) =>
+        item && typeof item === 'object'
+          ? Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+          : item,
+      ),
+    );
+  return canonical(a) === canonical(b);
 }

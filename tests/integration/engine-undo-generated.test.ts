@@ -299,6 +299,32 @@ describe('undo of an operation, per resource', () => {
   }
 });
 
+describe('undo of a bulk PATCH that replaced inline children', () => {
+  it('leaves a record alone when one of its children was written on its own since', async () => {
+    const gadgets = registry.find((r) => r.name === 'gadgets')!;
+    const parts = registry.find((r) => r.name === 'gadget_parts')!;
+    const [a, b] = await someRecords(gadgets, 2);
+    const bulk = await call('PATCH', `${api(gadgets)}?ids=${a!.id},${b!.id}`, {
+      payload: { parts: [{ name: 'Undo bolt', quantity: 1 }] },
+    });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    const kids = await call('GET', `${api(gadgets)}/${a!.id}?include=parts`);
+    const kid = (kids.body.data as { parts: Rec[] }).parts[0]!;
+    const direct = await call('PATCH', `${api(parts)}/${kid.id}`, {
+      payload: { name: 'Renamed on its own' },
+      as: other.token,
+    });
+    expect(direct.status, JSON.stringify(direct.body)).toBe(200);
+    const undone = await call('POST', `/api/v1/operations/${bulk.body.meta!.operation_id}/undo`);
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    const data = undone.body.data as { reverted: string[]; skipped: { id: string }[] };
+    expect(data.reverted).toEqual([b!.id]);
+    expect(data.skipped.map((x) => x.id)).toEqual([a!.id]);
+    const after = await call('GET', `${api(gadgets)}/${a!.id}?include=parts`);
+    expect((after.body.data as { parts: Rec[] }).parts.map((p) => p.name)).toEqual(['Renamed on its own']);
+  });
+});
+
 /** The label of a field in English, as the CSV's header names it. */
 async function labelOf(r: Resource, field: string): Promise<string | undefined> {
   const { translate } = await import('../../locales/index.ts');
