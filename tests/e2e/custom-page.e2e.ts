@@ -151,6 +151,8 @@ interface Violation {
 
 /** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // A tooltip still fading in (the menu button's, after a tap) reads as low contrast: let transitions end.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
