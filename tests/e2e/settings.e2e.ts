@@ -165,9 +165,13 @@ describe('general settings for a writer who is not an administrator', () => {
       expect(await from.inputValue()).toBe('desk@example.com');
       expect(await from.isDisabled()).toBe(true);
       expect(await writerPage.getByLabel(label(settings.general.fields.smtp_url)).isDisabled()).toBe(true);
-      const templates = writerPage.getByRole('textbox', { name: label(settings.general.fields.templates) });
-      expect(await templates.isDisabled()).toBe(false);
-      await templates.fill(JSON.stringify({ en: { code_subject: 'E2E code' } }));
+      // The templates are one subject and body per mail and language: the English code mail's subject.
+      const legend = `${settings.mail_templates.templates.code} · ${settings.general.options.en}`;
+      const subject = writerPage
+        .getByRole('group', { name: legend })
+        .getByRole('textbox', { name: settings.mail_templates.subject });
+      expect(await subject.isDisabled()).toBe(false);
+      await subject.fill('E2E code');
       await writerPage.getByRole('button', { name: '保存' }).click();
       await writerPage.getByText(settings.general.saved).first().waitFor();
 
