@@ -74,27 +74,73 @@ function ActionButton({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const label = labelOf(resource, actionKey, action);
+  return (
+    // Clicks and keys inside the button and its dialogs (portals, whose events still bubble through React)
+    // stay here, so a list row under them neither opens nor moves.
+    <Box component="span" sx={{ display: 'contents' }} onClick={stop} onKeyDown={stop}>
+      <ActionControl
+        resource={resource}
+        actionKey={actionKey}
+        action={action}
+        title={translate('engine.actions.confirm_title', { action: translate(label), name })}
+        questionArgs={{ name }}
+        send={async (input) => {
+          await httpClient(`${resource.endpoint}/${encodeURIComponent(id)}/actions/${actionKey}`, {
+            method: 'POST',
+            body: { ...(version === undefined ? {} : { version }), ...(input ? { input } : {}) },
+          });
+          notify('engine.actions.done', { type: 'info', messageArgs: { action: translate(label), name } });
+        }}
+      />
+    </Box>
+  );
+}
+
+/** The action's label: its own, or `resources.<name>.actions.<key>`. */
+function labelOf(resource: ResourceHeader, actionKey: string, action: ActionHeader): string {
+  return action.label ?? `resources.${resource.name}.actions.${actionKey}`;
+}
+
+/**
+ * The button of one action and its dialog (the action's input form, or a confirm), shared by a record's
+ * buttons and the bulk bar: `send` makes the call and says it is done; a refusal is shown as the server's
+ * message and, from an input form, rethrown for the form to put under its fields.
+ */
+function ActionControl({
+  resource,
+  actionKey,
+  action,
+  title,
+  questionArgs,
+  disabled = false,
+  send,
+}: {
+  resource: ResourceHeader;
+  actionKey: string;
+  action: ActionHeader;
+  title: string;
+  questionArgs: Record<string, unknown>;
+  disabled?: boolean;
+  send: (input?: Record<string, unknown>) => Promise<void>;
+}) {
+  const translate = useTranslate();
+  const notify = useNotify();
   const refresh = useRefresh();
   const [isOpen, setOpen] = useState(false);
   const [isPending, setPending] = useState(false);
-  const label = action.label ?? `resources.${resource.name}.actions.${actionKey}`;
-  const question =
+  const label = labelOf(resource, actionKey, action);
+  const question = translate(
     typeof action.confirm === 'string'
       ? action.confirm
-      : `resources.${resource.name}.actions.${actionKey}_confirm`;
+      : `resources.${resource.name}.actions.${actionKey}_confirm`,
+    questionArgs,
+  );
 
-  /** Runs the action; with an input, a refusal is rethrown for the form to put under its fields. */
   const run = async (input?: Record<string, unknown>) => {
     setPending(true);
     try {
-      await httpClient(`${resource.endpoint}/${encodeURIComponent(id)}/actions/${actionKey}`, {
-        method: 'POST',
-        body: { ...(version === undefined ? {} : { version }), ...(input ? { input } : {}) },
-      });
-      notify('engine.actions.done', {
-        type: 'info',
-        messageArgs: { action: translate(label), name },
-      });
+      await send(input);
       refresh();
       setOpen(false);
     } catch (error) {
@@ -107,12 +153,10 @@ function ActionButton({
   };
 
   return (
-    // Clicks and keys inside the button and its dialogs (portals, whose events still bubble through React)
-    // stay here, so a list row under them neither opens nor moves.
-    <Box component="span" sx={{ display: 'contents' }} onClick={stop} onKeyDown={stop}>
+    <>
       <Button
         label={label}
-        disabled={isPending}
+        disabled={isPending || disabled}
         onClick={(event) => {
           event.stopPropagation();
           if (action.confirm || action.hasInput) setOpen(true);
@@ -122,8 +166,8 @@ function ActionButton({
       {action.hasInput ? (
         <ActionInputDialog
           isOpen={isOpen}
-          title={translate('engine.actions.confirm_title', { action: translate(label), name })}
-          question={action.confirm ? translate(question, { name }) : undefined}
+          title={title}
+          question={action.confirm ? question : undefined}
           labelPrefix={`resources.${resource.name}.actions.${actionKey}_input`}
           fields={action.inputFields ?? []}
           submitLabel={label}
@@ -134,15 +178,14 @@ function ActionButton({
         <Confirm
           isOpen={isOpen}
           loading={isPending}
-          title="engine.actions.confirm_title"
-          titleTranslateOptions={{ action: translate(label), name }}
-          content={translate(question, { name })}
+          title={title}
+          content={question}
           confirm={label}
           onConfirm={() => void run()}
           onClose={() => setOpen(false)}
         />
       ) : null}
-    </Box>
+    </>
   );
 }
 
@@ -180,70 +223,28 @@ function BulkActionButton({
   const { selectedIds = [], onUnselectItems } = useListContext();
   const translate = useTranslate();
   const notify = useNotify();
-  const refresh = useRefresh();
-  const [isOpen, setOpen] = useState(false);
-  const [isPending, setPending] = useState(false);
-  const label = action.label ?? `resources.${resource.name}.actions.${actionKey}`;
+  const label = labelOf(resource, actionKey, action);
   const count = selectedIds.length;
-  const question =
-    typeof action.confirm === 'string'
-      ? action.confirm
-      : `resources.${resource.name}.actions.${actionKey}_confirm`;
-  const title = translate('engine.actions.bulk_title', { action: translate(label), count });
-
-  const run = async (input?: Record<string, unknown>) => {
-    setPending(true);
-    try {
-      await httpClient(`${resource.endpoint}/actions/${actionKey}`, {
-        method: 'POST',
-        query: { ids: selectedIds.map(String).join(',') },
-        body: input ? { input } : {},
-      });
-      notify('engine.actions.bulk_done', { type: 'info', messageArgs: { action: translate(label), count } });
-      onUnselectItems();
-      refresh();
-      setOpen(false);
-    } catch (error) {
-      notify(messageOf(error, 'ra.notification.http_error'), { type: 'error' });
-      if (input) throw error;
-      setOpen(false);
-    } finally {
-      setPending(false);
-    }
-  };
-
   return (
-    <>
-      <Button
-        label={label}
-        disabled={isPending || count === 0}
-        onClick={() => {
-          if (action.confirm || action.hasInput) setOpen(true);
-          else void run();
-        }}
-      />
-      {action.hasInput ? (
-        <ActionInputDialog
-          isOpen={isOpen}
-          title={title}
-          question={action.confirm ? translate(question, { smart_count: count }) : undefined}
-          labelPrefix={`resources.${resource.name}.actions.${actionKey}_input`}
-          fields={action.inputFields ?? []}
-          submitLabel={label}
-          onSubmit={run}
-          onClose={() => setOpen(false)}
-        />
-      ) : action.confirm ? (
-        <Confirm
-          isOpen={isOpen}
-          loading={isPending}
-          title={title}
-          content={translate(question, { smart_count: count })}
-          confirm={label}
-          onConfirm={() => void run()}
-          onClose={() => setOpen(false)}
-        />
-      ) : null}
-    </>
+    <ActionControl
+      resource={resource}
+      actionKey={actionKey}
+      action={action}
+      title={translate('engine.actions.bulk_title', { action: translate(label), count })}
+      questionArgs={{ smart_count: count }}
+      disabled={count === 0}
+      send={async (input) => {
+        await httpClient(`${resource.endpoint}/actions/${actionKey}`, {
+          method: 'POST',
+          query: { ids: selectedIds.map(String).join(',') },
+          body: input ? { input } : {},
+        });
+        notify('engine.actions.bulk_done', {
+          type: 'info',
+          messageArgs: { action: translate(label), count },
+        });
+        onUnselectItems();
+      }}
+    />
   );
 }
