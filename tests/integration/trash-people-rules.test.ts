@@ -11,6 +11,7 @@ import { createUser, type TestUser } from '../helpers/users.ts';
  */
 const STAFF = '/api/v1/user/staff';
 const ROLES = '/api/v1/user/roles';
+const USERS = '/api/v1/user/users';
 
 let t: TestApp;
 let admin: string;
@@ -90,5 +91,23 @@ describe('restore from the trash keeps the people rules', () => {
     const back = await call('POST', `${ROLES}/trash/${mineId}/restore`, manager.token);
     expect(back.statusCode, back.body).toBe(200);
     expect(back.json().data.id).toBe(mineId);
+  });
+
+  it("an account's sign-ins end with its delete and do not come back with its restore", async () => {
+    // Disabling an account revokes its tokens; a delete (now to the trash) must too, or a restore would
+    // bring back every session and API token it had, a stolen one included.
+    const member = await createUser(t.db);
+    const INFO = '/api/v1/user/info';
+    expect((await call('GET', INFO, member.token)).statusCode).toBe(200);
+    expect((await call('DELETE', `${USERS}/${member.userId}`, admin)).statusCode).toBe(200);
+    expect((await call('GET', INFO, member.token)).statusCode).toBe(401);
+    const back = await call('POST', `${USERS}/trash/${member.userId}/restore`, admin);
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await call('GET', INFO, member.token)).statusCode).toBe(401);
+    const { rows } = await t.db.query<{ live: string }>(
+      'SELECT count(*) AS live FROM access_tokens WHERE user_id = $1 AND revoked_at IS NULL',
+      [member.userId],
+    );
+    expect(Number(rows[0]!.live)).toBe(0);
   });
 });
