@@ -13,7 +13,7 @@ import { databaseOf } from '../db/identity.ts';
  * permission names), so a signed-in request costs no query for them (issue 14, item 4).
  *
  * Freshness: migration 0043 adds triggers that NOTIFY `auth_changes` whenever a token is revoked, cut short
- * or deleted, a user is disabled or deleted, or a staff record, its roles or a role's grants change, by
+ * or deleted, a user is disabled or deleted (0149: or moved to the trash or back), or a staff record, its roles or a role's grants change, by
  * whatever writes it. Every server LISTENs and drops its whole cache on that notification, so a role change
  * or a revocation applies on the next request on every server. On PostgreSQL every pooled connection of
  * the server listens as well, so a change this server commits has dropped its cache before the writing

@@ -2,15 +2,16 @@ import { AppError } from '../core/errors.ts';
 import { paged } from '../core/paged.ts';
 import type { OperationContext } from './context.ts';
 import { hiddenFields } from './field-access.ts';
+import { hookContextOf } from './hook-runtime.ts';
 import { hooksOf } from './hooks.ts';
 import { readPage } from './list/paging.ts';
 import { parseListQuery, type RawQuery } from './list/query.ts';
 import { loadRecords } from './list/records.ts';
 import type { ListResult } from './operations.ts';
-import { rowScope, scopeList } from './scope.ts';
+import { rowScope, scopeList, type RowScope } from './scope.ts';
 import { ident } from './schema/fields.ts';
 import { isIdString } from '../../resources/define.ts';
-import { writeAudit } from './write/audit.ts';
+import { writeAudit, type Actor } from './write/audit.ts';
 import { InUseError, mapDbError } from './write/db-errors.ts';
 import { publishChanges } from './write/record-events.ts';
 import { deleteRow, selectRow, trashedAt } from './write/record-sql.ts';
@@ -64,10 +65,28 @@ export async function restoreTrashed(ctx: OperationContext, { id }: { id: string
     const at = (await trashedAt(tx, ctx.resource, id))!;
     await assertReferencesLive(ctx, tx, row);
     await restoreWithChildren(ctx, tx, { id, at });
+    await assertHooksAllowRestore(ctx, tx, { id, actor, scope });
     await writeAudit(tx, { resource: ctx.resource, action: 'restore', subjectId: id, changes: {}, actor });
   });
   await publishChanges(ctx.db, [{ resource: ctx.resource, id, action: 'create' }], actor);
   return fetchRecord(ctx, { db: ctx.db, id, scope, viewer: actor.principal });
+}
+
+/**
+ * A restore is a write: the resource's `beforeWrite` hook judges the record back from the trash as an update
+ * of it that changes nothing (`data` empty, `before` the record as restored), so a rule that refuses the
+ * caller any write of it (the people module: an administrator's staff record, a role granting names the
+ * caller lacks) refuses the restore too. Call it inside the restore's transaction, after the rows are back.
+ */
+export async function assertHooksAllowRestore(
+  ctx: OperationContext,
+  tx: Parameters<typeof selectRow>[0],
+  { id, actor, scope }: { id: string; actor: Actor; scope: RowScope },
+): Promise<void> {
+  const { beforeWrite } = hooksOf(ctx.hooks, ctx.resource);
+  if (!beforeWrite) return;
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
+  await beforeWrite({ action: 'update', tx, id, before, data: {}, actor, ...hookContextOf(tx, actor) });
 }
 
 /**

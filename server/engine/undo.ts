@@ -13,6 +13,7 @@ import { publishChanges, type RecordChange } from './write/record-events.ts';
 import { selectRow, trashedAt } from './write/record-sql.ts';
 import { patchRecord, removeRecord, StaleVersion } from './write/record-writes.ts';
 import { assertReferencesLive, restoreWithChildren } from './write/trash-writes.ts';
+import { assertHooksAllowRestore } from './trash.ts';
 import { inlineLists } from '../../resources/inline-lists.ts';
 import { inlineSnapshot, inlineWriter, itemsToRestore } from './write/inline-history.ts';
 import { splitInline } from './write/inline-writes.ts';
@@ -233,6 +234,7 @@ async function revertRecord(
     if (!trashed || !at) throw new AppError(409, 'engine.undo.purged');
     await assertReferencesLive(ctx, tx, trashed);
     await restoreWithChildren(ctx, tx, { id, at });
+    await assertHooksAllowRestore(ctx, tx, { id, actor, scope });
     await writeAudit(tx, { resource, action: 'restore', subjectId: id, changes: {}, actor });
     return { resource, id, action: 'create' };
   }

@@ -145,6 +145,35 @@ describe('cached principals and tokens', () => {
     ]);
     expect(await everywhere(STAFF_LIST, two.token)).toEqual(all(401));
   });
+
+  it('a user, staff record or role moved to the trash (or back) applies on the next request everywhere', async () => {
+    // Review of issue 36: a delete is now an UPDATE of deleted_at (the trash), which migration 0149 watches.
+    const DELETE = (url: string) => t.request({ method: 'DELETE', url, token: admin });
+    const RESTORE = (url: string) => t.request({ method: 'POST', url, token: admin });
+    const clerk = await createUser(t.db, { staff: { permissions: [PERMISSION.usersStaff] } });
+    const { rows } = await t.db.query<{ role_id: string }>(
+      'SELECT role_id::text AS role_id FROM staff_roles WHERE staff_id = $1',
+      [clerk.staffId],
+    );
+    const roleUrl = `/api/v1/user/roles`;
+    const roleId = rows[0]!.role_id;
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    // The role goes (detached from its holder), then comes back: its grants with it.
+    expect((await DELETE(`${roleUrl}/${roleId}?detach=1`)).statusCode).toBe(200);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+    await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [clerk.staffId, roleId]);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+    expect((await RESTORE(`${roleUrl}/trash/${roleId}/restore`)).statusCode).toBe(200);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    // The staff record goes: no grants left.
+    expect((await DELETE(`${STAFF_LIST}/${clerk.staffId}`)).statusCode).toBe(200);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(403));
+    expect((await RESTORE(`${STAFF_LIST}/trash/${clerk.staffId}/restore`)).statusCode).toBe(200);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(200));
+    // The account goes: its tokens sign nobody in; straight in the database too.
+    await t.db.query('UPDATE users SET deleted_at = now() WHERE id = $1', [clerk.userId]);
+    expect(await everywhere(STAFF_LIST, clerk.token)).toEqual(all(401));
+  });
 });
 
 /**

@@ -32,6 +32,9 @@ export const userHooks: ResourceHooks = {
       const staffId = await adminStaffOf(tx, before.id);
       if (staffId) await assertNotLastAdmin(tx, staffId);
     }
+    // A delete moves the account to the trash with its tokens (afterWrite runs for no delete): revoked here,
+    // in the delete's transaction, so a restore brings back none of its sign-ins, as a hard delete took them.
+    if (action === 'delete') await revokeTokens(tx, { userId: before.id });
   },
 
   async afterWrite({ action, tx, id, data, before }) {
