@@ -10,7 +10,9 @@ import { eventually, giveUp } from '../helpers/eventually.ts';
  * Issue 35 item 12: the API of `npm run dev` (server/dev-server.ts, a real process in a temporary copy of the
  * project on a temporary PGlite DATA_DIR) takes an edit of a resource file without restarting: the same
  * process swaps in a freshly imported app, the edit shows in the API, and the requests sent all through the
- * swap are answered by one app or the other (never a 5xx, never a refused connection). A new migration file
+ * swap are answered by one app or the other (never a 5xx, never a refused connection). Jobs sent before, during
+ * and after a reload (task runs, pg-boss jobs) each run once: the old app's job runtime finishes what it holds
+ * and stops when the old app closes, the new app's starts with it. A new migration file
  * ends the process with the full-restart status, which scripts/dev.ts answers by starting it again.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -154,6 +156,64 @@ describe('npm run dev: the in-process reload', () => {
   );
 
   it(
+    'jobs sent before, during and after a reload each run once, none lost (the runtime restarts with the app)',
+    async () => {
+      // A task run from the API is a pg-boss job on the task's own queue, worked by the app's job runtime: the
+      // old app's runtime stops (finishing what it holds) when it closes, the new one's started with it.
+      const task = await call('POST', 'v1/system/tasks', {
+        name: 'reload-jobs',
+        handler: 'activities.trim',
+        cron: '0 3 1 1 *',
+      });
+      expect(task.status, JSON.stringify(task.body)).toBe(201);
+      const id = (task.body.data as { id: string }).id;
+      const jobIds: string[] = [];
+      const runTask = async () => {
+        const res = await call('POST', `v1/system/tasks/${id}/run`);
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        const ticket = res.body.data as { job_id: string | null };
+        expect(ticket.job_id).not.toBeNull();
+        jobIds.push(ticket.job_id!);
+      };
+      const runs = async () => {
+        const res = await call('GET', `v1/system/tasks/${id}/runs?page=1&size=100`);
+        expect(res.status).toBe(200);
+        return (res.body.data as { data: { job_id: string | null; status: string }[] }).data;
+      };
+      await runTask();
+
+      const file = path.join(copy, 'resources/departments.ts');
+      const source = fs.readFileSync(file, 'utf8');
+      const reloads = (output.match(/reloaded in \d+ ms/g) ?? []).length;
+      fs.writeFileSync(file, source.replace("order: 'desc' }", "order: 'asc' }"));
+      // Runs sent while the new app is being built and swapped in (the old one answers until then).
+      while ((output.match(/reloaded in \d+ ms/g) ?? []).length === reloads) {
+        if (child.exitCode !== null) throw new Error(`dev server exited:\n${output}`);
+        await runTask();
+      }
+      await runTask();
+      expect(child.exitCode).toBeNull();
+
+      // Every job ran exactly once and succeeded: one run per job, none left running, none twice.
+      await eventually(
+        async () => {
+          const all = await runs();
+          expect(all.map((r) => r.job_id).sort()).toEqual([...jobIds].sort());
+          expect(all.filter((r) => r.status !== 'succeeded')).toEqual([]);
+        },
+        { timeoutMs: RELOAD_DEADLINE_MS, what: 'every task run to succeed once' },
+      );
+      for (const jobId of jobIds) {
+        const job = await call('GET', `v1/system/jobs/${encodeURIComponent(`task-${id}`)}/${jobId}`);
+        if (job.status === 404) continue;
+        expect(job.body.data).toMatchObject({ state: 'completed', retry_count: 0 });
+      }
+      expect(await names()).toEqual(['reload-a', 'reload-b']);
+    },
+    RELOAD_DEADLINE_MS * 2 + 30_000,
+  );
+
+  it(
     'falls back to the full restart, saying so, when the edited file does not load',
     async () => {
       const file = path.join(copy, 'resources/departments.ts');
@@ -172,7 +232,7 @@ describe('npm run dev: the in-process reload', () => {
     async () => {
       // What scripts/dev.ts does on the status 75: a new process on the same DATA_DIR, with the last edit.
       await start();
-      expect(await names()).toEqual(['reload-b', 'reload-a']);
+      expect(await names()).toEqual(['reload-a', 'reload-b']);
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       fs.writeFileSync(path.join(copy, 'server/migrations/9999_dev_reload_probe.sql'), 'SELECT 1;\n');
       await eventually(() => expect(output).toMatch(/9999_dev_reload_probe\.sql changed: full restart/), {

@@ -301,10 +301,17 @@ function expectedTablesSql(s: TableSnapshot): string[] {
     if (c.trigram)
       out.push(`CREATE INDEX ${qi(`${t}_${c.name}_trgm`)} ${on} USING gin (${col} gin_trgm_ops)`);
   }
-  for (const i of s.indexes)
+  for (const i of s.indexes) {
+    // A sortable computed column's expression index (issue 35): its expression, in its collation, then "id".
+    const first = i.expression ? `${i.expression}${i.collation ? ` COLLATE "${i.collation}"` : ''}` : null;
+    const keys = i.columns.map((c, n) => (n === 0 && first) || qi(c));
+    const sql = `CREATE INDEX ${qi(i.name)} ${on} (${keys.join(', ')})${i.where ? ` WHERE ${i.where}` : ''}`;
     out.push(
-      `CREATE INDEX ${qi(i.name)} ${on} (${i.columns.map(qi).join(', ')})${i.where ? ` WHERE ${i.where}` : ''}`,
+      i.collation === 'zh-x-icu'
+        ? `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'zh-x-icu') THEN ${sql}; END IF; END $$`
+        : sql,
     );
+  }
   for (const j of s.joinTables) {
     const [o, tc] = [qi(j.ownerColumn), qi(j.targetColumn)];
     out.push(

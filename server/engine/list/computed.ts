@@ -10,8 +10,9 @@ import { fieldsOf, ident, type FieldInfo } from '../schema/fields.ts';
 export function computedSql(resource: Resource, f: Pick<FieldInfo, 'name' | 'meta'>): string | null {
   const declared = f.meta.computed?.sql;
   if (!declared) return null;
-  const key = `${resource.table}.${f.name}`;
-  let sql = cache.get(key);
+  let byField = cache.get(resource);
+  if (!byField) cache.set(resource, (byField = new Map()));
+  let sql = byField.get(f.name);
   if (sql === undefined) {
     const columns = rowColumns(resource);
     const column = (name: string) => {
@@ -20,11 +21,15 @@ export function computedSql(resource: Resource, f: Pick<FieldInfo, 'name' | 'met
       return `${ident(resource.table)}.${ident(name)}`;
     };
     sql = `(${declared(column)})`;
-    cache.set(key, sql);
+    byField.set(f.name, sql);
   }
   return sql;
 }
-const cache = new Map<string, string>();
+/**
+ * Per resource object, not per table name: a resource redefined with another expression (a dev-server reload,
+ * make:migration after an edit) gets its own.
+ */
+const cache = new WeakMap<Resource, Map<string, string>>();
 
 /** The SQL of a field's value in a query over the resource's table: its column, or its computed expression. */
 export function fieldValueSql(resource: Resource, name: string): string {

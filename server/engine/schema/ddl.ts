@@ -209,7 +209,7 @@ export function alterTableSql(prev: TableSnapshot, next: TableSnapshot, options:
       out.push(dropSortIndex(table, c.name), createSortIndex(table, c, live));
   const oldIndexes = new Set(prev.indexes.map((i) => i.name));
   for (const i of prev.indexes)
-    if (next.indexes.some((n) => n.name === i.name && n.where !== i.where)) {
+    if (next.indexes.some((n) => n.name === i.name && !sameIndex(n, i))) {
       out.push(`DROP INDEX IF EXISTS ${q(i.name)};`);
       oldIndexes.delete(i.name);
     }
@@ -411,9 +411,29 @@ function dropSortIndex(table: string, column: string): string {
   ].join('\n');
 }
 
+/**
+ * A declared composite index, the live-rows one, or a sortable computed column's expression index (its first
+ * key the expression, in its collation: a `zh-x-icu` one only where the database's ICU has it, as for a
+ * column's, see collatedSortIndexes).
+ */
 function createCompositeIndex(table: string, i: IndexSnapshot): string {
   const where = i.where ? ` WHERE ${i.where}` : '';
-  return `CREATE INDEX ${q(i.name)} ON ${q(table)} (${i.columns.map(q).join(', ')})${where};`;
+  const keys = i.columns.map(q);
+  if (i.expression) keys[0] = i.collation ? `${i.expression} COLLATE ${q(i.collation)}` : i.expression;
+  const sql = `CREATE INDEX ${q(i.name)} ON ${q(table)} (${keys.join(', ')})${where}`;
+  return i.collation === 'zh-x-icu'
+    ? `DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'zh-x-icu') THEN ${sql}; END IF; END $$;`
+    : `${sql};`;
+}
+
+/** Same keys, predicate, expression and collation: an index of the same name that changed is recreated. */
+function sameIndex(a: IndexSnapshot, b: IndexSnapshot): boolean {
+  return (
+    a.where === b.where &&
+    a.expression === b.expression &&
+    a.collation === b.collation &&
+    a.columns.join() === b.columns.join()
+  );
 }
 
 /** A soft-delete table (its `deleted_at`): lists read its live rows, so its sort indexes hold only those. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isSoftDelete, type Condition, type Resource } from '../../../resources/define.ts';
 import { seedOf, type DictionarySeed } from '../../../resources/default-dictionaries.ts';
+import { computedSql } from '../list/computed.ts';
 import { fieldsOf, joinTableOf, type FieldInfo, type FieldKind } from './fields.ts';
 
 /**
@@ -25,6 +26,15 @@ export interface IndexSnapshot {
   columns: string[];
   /** A partial index's predicate (`"deleted_at" IS NULL`: live rows only). Older files: none. */
   where?: string;
+  /**
+   * An expression index (issue 35): the SQL of the first key instead of the column `columns[0]` names. A
+   * sortable computed column's sort index, `(<expression>, "id")`, with the very expression the list's ORDER
+   * BY carries (server/engine/list/computed.ts computedSql), so the sort reads the index. A changed expression
+   * drops and recreates the index. Older files: none.
+   */
+  expression?: string;
+  /** The collation of the first key (`und-x-icu`, `zh-x-icu`: a text sort's, as for a text column). */
+  collation?: string;
 }
 
 /** The predicate of a soft-delete table's partial indexes: the live rows (resources/define.ts softDelete). */
@@ -117,12 +127,36 @@ export function snapshotOf(resource: Resource, registry: readonly Resource[]): T
   // The default list order (`id desc`) over live rows; the trash list reads this one's complement.
   if (isSoftDelete(resource))
     indexes.push({ name: `${resource.table}_live_idx`.slice(0, 63), columns: ['id'], where: LIVE_ROWS });
+  indexes.push(...computedSortIndexes(resource));
   const declared = [
     ...(resource.options.dictionaries ?? []),
     ...fieldsOf(resource).flatMap((f) => (f.meta.dictionarySeed ? [f.meta.dictionarySeed] : [])),
   ];
   const dictionaries = [...new Map(declared.map((d) => [d.slug, seedOf(d)])).values()];
   return { resource: resource.name, table: resource.table, columns, joinTables, indexes, dictionaries };
+}
+
+/**
+ * A sortable computed column's sort indexes (issue 35): `(<expression>, "id")` over the live rows, named as a
+ * column's (`_sort`), and for a text value the collated ones a text sort reads (`_ci`, `_zh`; see ddl.ts
+ * collatedSortIndexes). The expression is the list's own ORDER BY term, so PostgreSQL matches the two.
+ */
+function computedSortIndexes(resource: Resource): IndexSnapshot[] {
+  const out: IndexSnapshot[] = [];
+  const where = isSoftDelete(resource) ? { where: LIVE_ROWS } : {};
+  for (const f of fieldsOf(resource)) {
+    const expression = f.isSortable ? computedSql(resource, f) : null;
+    if (!expression) continue;
+    const name = (suffix: string) => `${resource.table}_${f.name}_${suffix}`.slice(0, 63);
+    const index = { columns: [f.name, 'id'], ...where, expression };
+    out.push({ name: name('sort'), ...index });
+    if (TEXT_COLUMN_KINDS.has(f.kind))
+      out.push(
+        { name: name('ci'), ...index, collation: 'und-x-icu' },
+        { name: name('zh'), ...index, collation: 'zh-x-icu' },
+      );
+  }
+  return out;
 }
 
 const EMPTY_COLUMN: Omit<ColumnSnapshot, 'name' | 'type'> = {

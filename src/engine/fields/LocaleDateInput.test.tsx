@@ -62,6 +62,8 @@ describe('date inputs follow the interface language, not the browser', () => {
     const values = await renderField(birthday, 'en', { birthday: '2025-07-04' });
     const box = await screen.findByRole('textbox', { name: /^birthday/i });
     expect(box).toHaveProperty('value', '07/04/2025');
+    // The format's letters, never a sample date that looks like a value (issue 35 defect 6).
+    expect(box.getAttribute('placeholder')).toBe('mm/dd/yyyy');
     await userEvent.clear(box);
     await userEvent.type(box, '01/31/2026');
     await waitFor(() => expect(values.at(-1)).toBe('2026-01-31'));
