@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import { logSinkFor } from './cluster/nodes.ts';
 import { registerDrain } from './core/drain.ts';
 import { registerHostCheck, registerHsts } from './core/hosts.ts';
-import { createLogger, withRedactedRequests } from './core/logger.ts';
+import { createLogger, flushLogFiles, withRedactedRequests } from './core/logger.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
 import { swaggerOptions } from './core/openapi.ts';
 import { registerPrincipal } from './core/principal.ts';
@@ -84,10 +84,15 @@ export async function buildApp({
   });
   // The request log: one line per request once it is answered, with what Fastify's "incoming request" and
   // "request completed" lines held together (the request, its URL redacted by withRedactedRequests, the status
-  // and the time it took).
+  // and the time it took), and the signed-in user's id when the request had one.
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      {
+        req: request,
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+        userId: request.signedInUserId,
+      },
       'request completed',
     );
     done();
@@ -123,6 +128,9 @@ export async function buildApp({
   for (const mod of modules) await mod.register(app, ctx);
 
   registerSpa(app, config.distDir);
+  // The log file's queued lines are written before the process goes on to exit (graceful shutdown); what
+  // is logged after this is written synchronously at exit (core/logger.ts).
+  if (!logger) app.addHook('onClose', flushLogFiles);
   return app;
 }
 

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DROPPED_LINES_MSG, createLogger, dailyFileStream, logFileFor } from './logger.ts';
+import {
+  DROPPED_LINES_MSG,
+  createLogger,
+  dailyFileStream,
+  logFileFor,
+  type LogFileStream,
+} from './logger.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -10,8 +16,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const write = (stream: NodeJS.WritableStream, line: string) =>
-  new Promise<void>((resolve, reject) => stream.write(line, (err) => (err ? reject(err) : resolve())));
+const write = async (stream: LogFileStream, line: string) => {
+  stream.write(line);
+  await stream.flush();
+};
 const linesOf = (dir: string) =>
   fs.readFileSync(logFileFor(dir, new Date()), 'utf8').split('\n').filter(Boolean);
 const noSpace = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -21,8 +29,6 @@ describe('the log file destination on a full disk', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-full-'));
     dirs.push(dir);
     const stream = dailyFileStream(dir);
-    const errors: unknown[] = [];
-    stream.on('error', (e) => errors.push(e));
     await write(stream, '{"msg":"before"}\n');
     const realWrite = fs.write;
     // The disk fills up: half of the next line fits, then nothing does.
@@ -45,7 +51,6 @@ describe('the log file destination on a full disk', () => {
     // Space returns.
     spy.mockRestore();
     await write(stream, '{"msg":"after"}\n');
-    expect(errors).toEqual([]);
     const lines = linesOf(dir);
     expect(lines[0]).toBe('{"msg":"before"}');
     expect(lines[1]).toBe('{"msg":"cut'); // the line the disk cut short, ended so the next stays whole
@@ -59,26 +64,40 @@ describe('the log file destination on a full disk', () => {
     // Once noted, the count starts again from zero.
     await write(stream, '{"msg":"later"}\n');
     expect(linesOf(dir).slice(3)).toEqual(['{"msg":"after"}', '{"msg":"later"}']);
-    await new Promise<void>((resolve) => stream.end(resolve));
+    await stream.end();
   });
 
   it('keeps going when the day file cannot even be opened', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-full-'));
     dirs.push(dir);
     const stream = dailyFileStream(dir);
-    const errors: unknown[] = [];
-    stream.on('error', (e) => errors.push(e));
     const spy = vi.spyOn(fs, 'openSync').mockImplementation(() => {
       throw noSpace();
     });
     await write(stream, '{"msg":"lost"}\n');
     spy.mockRestore();
     await write(stream, '{"msg":"after"}\n');
-    expect(errors).toEqual([]);
     const lines = linesOf(dir);
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: DROPPED_LINES_MSG, dropped: 1, reason: 'ENOSPC' });
     expect(lines.slice(1)).toEqual(['{"msg":"after"}']);
-    await new Promise<void>((resolve) => stream.end(resolve));
+    await stream.end();
+  });
+});
+
+describe('the log file destination', () => {
+  it('gathers the lines queued together into one write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logger-gather-'));
+    dirs.push(dir);
+    const stream = dailyFileStream(dir);
+    const writes = vi.spyOn(fs, 'write');
+    for (let i = 0; i < 100; i++) stream.write(`{"msg":"line ${i}"}\n`);
+    await stream.flush();
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(linesOf(dir)).toEqual(Array.from({ length: 100 }, (_, i) => `{"msg":"line ${i}"}`));
+    // A line written alone reaches the file without a flush, within the gathering delay.
+    stream.write('{"msg":"alone"}\n');
+    await expect.poll(() => linesOf(dir).at(-1)).toBe('{"msg":"alone"}');
+    await stream.end();
   });
 });
 

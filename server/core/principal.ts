@@ -71,6 +71,8 @@ declare module 'fastify' {
     /** The caller, resolved once per request from the Bearer token; null when anonymous. */
     principal(): Promise<Principal | null>;
     principalCache?: Promise<Principal | null>;
+    /** The signed-in user's id once `principal()` has found the token's owner (the request log line's `userId`). */
+    signedInUserId: Principal['userId'] | undefined;
     /** Set while `readSettlingAuth` runs its handler: a cached principal needs no settling round trip. */
     settlesAuthLater: boolean;
   }
@@ -150,6 +152,7 @@ export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accoun
   });
   app.decorateRequest('principalCache', undefined);
   app.decorateRequest('settlesAuthLater', false);
+  app.decorateRequest('signedInUserId', undefined);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     this.principalCache ??= (async () => {
       const token = bearerToken(this);
@@ -160,6 +163,7 @@ export function registerPrincipal(app: FastifyInstance, db: Db, accounts: Accoun
       });
       if (!owner) return null;
       const { userId, tokenId, apiToken } = owner;
+      this.signedInUserId = userId;
       const parts = await cachedPrincipal(db, userId, () => accounts.loadPrincipal(db, { userId, tokenId }));
       if (!apiToken)
         return { userId, tokenId, staff: parts.staff, permissions: parts.permissions, roles: parts.roles };
