@@ -160,8 +160,9 @@ function ownScopeSql(
  * A parsed list query restricted to the scope and to the live rows (or the trash's, `rows`): its WHERE gains
  * the predicate (ANDed around the query's own, which may be an OR), so the rows, the totals, the cursors'
  * fingerprints and the remembered page positions (both keyed by the WHERE and its values) all follow it. A
- * restricted list counts its rows (an estimate of the whole table would tell how many rows the caller cannot
- * see); the live rows alone keep the estimate (the trash is a small part of a table).
+ * restricted list counts its rows (`isScoped`: an estimate, of the whole table or of a filter, would tell
+ * about rows the caller cannot see); the live rows alone keep the estimate (the trash is a small part of a
+ * table, and the live predicate is part of what a filter's estimate estimates).
  */
 export function scopeList(
   resource: Resource,
@@ -176,7 +177,8 @@ export function scopeList(
   if (!predicate) return q;
   const own = q.where.replace(/^WHERE /, '');
   const where = own ? `WHERE (${own}) AND ${predicate}` : `WHERE ${predicate}`;
-  return { ...q, where, params, hasFilter: q.hasFilter || restricted !== null || rows === 'trash' };
+  const hasFilter = q.hasFilter || restricted !== null || rows === 'trash';
+  return { ...q, where, params, hasFilter, isScoped: q.isScoped || restricted !== null };
 }
 
 /**

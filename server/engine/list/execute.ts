@@ -24,7 +24,7 @@ interface Rows {
 
 /**
  * Runs a plan (plan.ts): its read, then the count when the total is counted now and the rows fill the page
- * (a first page with fewer rows than its size is the whole list: its total is its rows, counted by nobody);
+ * (a page with fewer rows than its size ends the list: its total is the rows up to it, counted by nobody);
  * the plain read instead when the first went through an anchor while a table changed; the anchors' hit and
  * positions recorded in `scope` (taken before the request's first statement). Returns the page with its
  * total and next cursor.
@@ -40,8 +40,10 @@ export async function executePlan(
   const seen = () => seenSoFar(q, plan.page, read.rows.length + (read.hasMore ? 1 : 0));
   let total: Total;
   // The count runs after the rows only when they leave the total open: a filtered first page that holds
-  // every match (a selective search) no longer scans the same index again to count it.
-  if (plan.total.kind === 'count') total = read.hasMore ? await countRows(db, resource, q) : seen();
+  // every match (a selective search) no longer scans the same index again to count it, nor does a last
+  // page by number (its total is the rows up to its end). An empty page past the first tells nothing.
+  const isOpen = read.hasMore || (plan.page > 1 && read.rows.length === 0);
+  if (plan.total.kind === 'count') total = isOpen ? await countRows(db, resource, q) : seen();
   else if (plan.total.kind === 'known') total = plan.total.total;
   else total = seen();
   return finish(resource, q, read, plan.page, total);

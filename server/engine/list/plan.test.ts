@@ -115,6 +115,12 @@ describe('planPage', () => {
   });
 
   it('a counted page past the first cannot be planned without its total', () => {
-    expect(() => plan({ size: '20', page: '3' })).toThrow(/needs its total/);
+    expect(() => plan({ size: '20', page: '501' })).toThrow(/needs its total/);
+  });
+
+  it('a page ending within the count cap is read from the start first, counted after (issue 37)', () => {
+    const p = plan({ size: '20', page: '500' });
+    expect(p.read).toEqual({ isReversed: false, from: null, offset: 9980, count: 20, more: null });
+    expect(p.total).toEqual({ kind: 'count' });
   });
 });

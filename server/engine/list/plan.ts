@@ -2,7 +2,7 @@ import type { Resource } from '../../../resources/define.ts';
 import { ANCHOR_MIN_WALK, type Anchor } from './anchors.ts';
 import type { CursorState } from './cursor.ts';
 import type { ListQuery } from './query.ts';
-import { isUncounted, type Total } from './totals.ts';
+import { COUNT_CAP, isUncounted, type Total } from './totals.ts';
 
 /**
  * The list planner: from the query and what is known before reading (the cursor, the total when it was
@@ -25,7 +25,7 @@ export interface Read {
   more: boolean | null;
 }
 
-/** The total to report: counted after the rows (when they fill the page), already known (counted first, or carried by a cursor), or seenSoFar. */
+/** The total to report: counted after the rows (when more follow them, or a page past the first is empty), already known (counted first, or carried by a cursor), or seenSoFar. */
 export type TotalRule = { kind: 'count' } | { kind: 'known'; total: Total } | { kind: 'seen' };
 
 /** Where a page's first row lies: counted from the start of the order, or from its end (Anchor `system`). */
@@ -59,10 +59,20 @@ export interface PlanInputs {
 
 /**
  * Whether the total must be counted before planning: a counted page by number past the first is read from
- * whichever end is nearer, which only the total tells.
+ * whichever end is nearer, which only the total tells; not when it is read first (readsBeforeCounting).
  */
 export function needsTotalToPlan(resource: Resource, q: ListQuery): boolean {
-  return q.cursor === null && q.page > 1 && !isUncounted(resource, q);
+  return q.cursor === null && q.page > 1 && !isUncounted(resource, q) && !readsBeforeCounting(resource, q);
+}
+
+/**
+ * A page by number that ends within COUNT_CAP rows is read from the start before anything is counted (its
+ * walk is no longer than a capped count's): when no row follows it, it is the last page and its total is
+ * the rows up to its end, counted by nobody (issue 37); otherwise the total is counted after, as a first
+ * page's is. Not for `estimatedTotal: false` resources (an exact count may be big; it plans the page).
+ */
+export function readsBeforeCounting(resource: Resource, q: ListQuery): boolean {
+  return resource.options.estimatedTotal !== false && q.page * q.size <= COUNT_CAP;
 }
 
 /** The plan for `q`: the next page after a cursor, the first page, or a deeper page by number. */
@@ -84,6 +94,8 @@ export function planPage(resource: Resource, q: ListQuery, known: PlanInputs): P
     const total: TotalRule = isCounted ? { kind: 'count' } : seen;
     return { page: 1, read: firstRows(q, null), plainRead: null, total, remember: null };
   }
+  if (isCounted && !known.total && readsBeforeCounting(resource, q))
+    return { page: q.page, ...planSpan(spanOf(q, null), known.anchors), total: { kind: 'count' } };
   const total = isCounted ? known.total : null;
   if (isCounted && !total) throw new Error('planPage: a counted page past the first needs its total');
   const span = spanOf(q, total);

@@ -54,6 +54,11 @@ export interface ListQuery {
   includes: string[];
   hasFilter: boolean;
   /**
+   * The caller's row scope narrows `where` (scope.ts scopeList): the total is counted, never estimated (the
+   * planner's statistics cover rows outside the scope).
+   */
+  isScoped?: boolean;
+  /**
    * A `like` term (or `q`) is shorter than TRIGRAM_MIN_LENGTH: no trigram index can serve it, so counting
    * its matches scans the table. The list count caps (or skips) such a count instead of scanning per keystroke.
    */
