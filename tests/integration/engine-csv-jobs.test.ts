@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogs } from '../../locales/index.ts';
 import { csvFileKey, removeOldCsvFiles } from '../../server/engine/csv/files.ts';
@@ -145,10 +146,14 @@ describe('large exports as jobs', () => {
       'J-04,gadget 4,4,Green,Yes',
       'J-02,gadget 2,2,Green,No',
     ]);
-    // The file is in the file storage, under the jobs' prefix, not in the server's DATA_DIR.
-    const stored = await t.storage.stat(`jobs/exports/${ticket.job_id}.csv`);
-    expect(stored?.size).toBe(Buffer.byteLength(download.body));
-    expect(download.headers['content-length']).toBe(String(stored!.size));
+    // The file is in the file storage, under the jobs' prefix, not in the server's DATA_DIR: compressed once
+    // (`.csv.gz`), inflated on the way for this client, which asked for no encoding.
+    const stored = await t.storage.stat(`jobs/exports/${ticket.job_id}.csv.gz`);
+    expect(stored).not.toBeNull();
+    expect(await t.storage.stat(`jobs/exports/${ticket.job_id}.csv`)).toBeNull();
+    expect(download.headers['content-encoding']).toBeUndefined();
+    expect(download.headers['content-length']).toBe(String(download.rawPayload.length));
+    expect(job.output).toMatchObject({ size: download.rawPayload.length, stored: 'gzip' });
     expect(fs.existsSync(path.join(t.config.dataDir, 'exports'))).toBe(false);
     // HEAD: the same headers, no body; a Range header is not honoured (the whole file, 200).
     const head = await t.request({
@@ -157,7 +162,7 @@ describe('large exports as jobs', () => {
       token: exporter,
     });
     expect(head.statusCode).toBe(200);
-    expect(head.headers['content-length']).toBe(String(stored!.size));
+    expect(head.headers['content-length']).toBe(download.headers['content-length']);
     expect(head.headers['content-disposition']).toBe(download.headers['content-disposition']);
     expect(head.body).toBe('');
     const ranged = await t.request({
@@ -192,18 +197,61 @@ describe('large exports as jobs', () => {
     );
   });
 
+  it('downloads the stored gzip as it is to a browser and the same CSV inflated to any other client', async () => {
+    const token = await staffToken(t, 'gzip-exporter', ['test.gadgets', 'test.gadgets.export']);
+    const res = await t.request({ url: `${BASE}/export?${query}`, token });
+    expect(res.statusCode, res.body).toBe(202);
+    const id = (res.json().data as { job_id: string }).job_id;
+    const job = await waitDone(`${BASE}/export/${id}`, token);
+    expect(job.state, job.error ?? '').toBe('completed');
+    const url = `${BASE}/export/${id}/download`;
+    const get = (headers: Record<string, string>) => t.request({ url, token, headers });
+    const plain = await get({});
+    const stored = await t.storage.open(`jobs/exports/${id}.csv.gz`);
+    const storedBytes = Buffer.concat(await stored.stream.toArray());
+    // What Chromium sends: the stored bytes as they are, never compressed again (not br, not per download).
+    for (const acceptEncoding of ['gzip, deflate, br', 'br;q=1, gzip;q=0.5', '*']) {
+      const browser = await get({ 'accept-encoding': acceptEncoding });
+      expect(browser.statusCode).toBe(200);
+      expect(browser.headers['content-encoding'], acceptEncoding).toBe('gzip');
+      expect(browser.headers['vary']).toMatch(/accept-encoding/i);
+      expect(browser.headers['content-length']).toBe(String(storedBytes.length));
+      expect(browser.rawPayload.equals(storedBytes)).toBe(true);
+      expect(zlib.gunzipSync(browser.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(browser.headers['content-disposition']).toBe(plain.headers['content-disposition']);
+    }
+    // No Accept-Encoding, identity only, or gzip refused: the decoded CSV, byte for byte, with its length.
+    const others: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br, gzip;q=0' },
+    ];
+    for (const headers of others) {
+      const other = await get(headers);
+      expect(other.statusCode).toBe(200);
+      expect(other.headers['content-encoding']).toBeUndefined();
+      expect(other.rawPayload.equals(plain.rawPayload)).toBe(true);
+      expect(other.headers['content-length']).toBe(String(plain.rawPayload.length));
+    }
+    expect(plain.body.startsWith(BOM)).toBe(true);
+    expect(plain.body.slice(1).trim().split('\n')).toHaveLength(1 + 6);
+  });
+
   it('old export files are removed from the storage by the clean-temp sweep', async () => {
     const old = csvFileKey('exports', '00000000-0000-4000-8000-000000000000');
     const recent = csvFileKey('exports', '00000000-0000-4000-8000-000000000001');
-    for (const key of [old, recent]) await t.storage.put(key, Readable.from([Buffer.from('x')]));
+    const oldGzip = `${csvFileKey('exports', '00000000-0000-4000-8000-000000000002')}.gz`;
+    for (const key of [old, recent, oldGzip]) await t.storage.put(key, Readable.from([Buffer.from('x')]));
     // The test app's storage is local (DATA_DIR/uploads): age the file as the driver reports it, by mtime.
     const longAgo = new Date(Date.now() - 48 * 3600 * 1000);
     fs.utimesSync(path.join(t.config.dataDir, 'uploads', old), longAgo, longAgo);
+    fs.utimesSync(path.join(t.config.dataDir, 'uploads', oldGzip), longAgo, longAgo);
     // Two hours old: a clean-up set to one hour still keeps a job file a day (a queued import needs it).
     const hoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
     fs.utimesSync(path.join(t.config.dataDir, 'uploads', recent), hoursAgo, hoursAgo);
-    expect(await removeOldCsvFiles(t.storage, 1)).toBe(1);
+    expect(await removeOldCsvFiles(t.storage, 1)).toBe(2);
     expect(await t.storage.stat(old)).toBeNull();
+    expect(await t.storage.stat(oldGzip)).toBeNull();
     expect(await t.storage.stat(recent)).not.toBeNull();
     await t.storage.remove(recent);
   });

@@ -19,6 +19,15 @@ export function csvFileKey(dir: CsvDir, name: string): string {
 }
 
 /**
+ * An export job's CSV is stored gzip-compressed, once, as it is written (`<key>.gz`, level 1: a few times
+ * faster than the default level for a file a few percent larger); the download sends those bytes as they are
+ * to a client that accepts gzip and inflates them for one that does not (routes.ts), so no download
+ * compresses anything (issue 37).
+ */
+export const GZIP_SUFFIX = '.gz';
+export const EXPORT_GZIP_LEVEL = 1;
+
+/**
  * Writes a job's file: staged, then committed under its key, so a reader never sees half of it (a crash
  * leaves only a staged upload, which the storage's clean-temp removes). Resolves to its size in bytes.
  */
@@ -41,7 +50,11 @@ export async function removeOldCsvFiles(storage: FileStorage, hours: number): Pr
     const old: string[] = [];
     // Collected first: deleting while a driver pages through its listing could skip keys.
     for await (const item of storage.list(prefix)) {
-      if (item.key.endsWith('.csv') && item.modified.getTime() < cutoff) old.push(item.key);
+      if (
+        (item.key.endsWith('.csv') || item.key.endsWith(`.csv${GZIP_SUFFIX}`)) &&
+        item.modified.getTime() < cutoff
+      )
+        old.push(item.key);
     }
     for (const key of old) {
       await storage.remove(key);

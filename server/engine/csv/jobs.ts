@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import zlib from 'node:zlib';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import { translate, type Locale } from '../../../locales/index.ts';
@@ -13,7 +14,14 @@ import type { Db } from '../../db/index.ts';
 import type { JobContext, JobsRuntime, QueueDefinition } from '../../jobs/runtime.ts';
 import type { FileStorage } from '../../storage/index.ts';
 import type { Actor } from '../write/audit.ts';
-import { CSV_KEEP_HOURS, csvFileKey, removeOldCsvFiles, writeCsvFile } from './files.ts';
+import {
+  CSV_KEEP_HOURS,
+  csvFileKey,
+  EXPORT_GZIP_LEVEL,
+  GZIP_SUFFIX,
+  removeOldCsvFiles,
+  writeCsvFile,
+} from './files.ts';
 import { countExport, exportFileName, exportFormat, openExport, planExport } from './export.ts';
 import { openXlsxExport } from './xlsx-export.ts';
 import { runImport, type ImportReport } from './import.ts';
@@ -52,11 +60,16 @@ export interface ImportJobData extends CsvJobData {
   upsert: string | null;
 }
 
-/** What an export job leaves in its output: the download's file name, rows written and bytes. */
+/**
+ * What an export job leaves in its output: the download's file name, rows written and the file's bytes as
+ * downloaded (decoded). `stored: 'gzip'`: a CSV kept compressed at `<key>.gz` (files.ts); absent for an xlsx
+ * (a zip already) and for files written before issue 37.
+ */
 export interface ExportOutput {
   name: string;
   rows: number;
   size: number;
+  stored?: 'gzip';
 }
 
 /** The engine's side of large CSV work: decides, queues, and works the two queues (see docs/operations.md). */
@@ -137,9 +150,24 @@ export function createCsvJobs({
         const csv = await open(ctx, langOf(data.locale), plan, {
           onRows: (done) => report(Math.min(done, total), total),
         });
-        const size = await writeCsvFile(storage, csvFileKey('exports', id), csv.stream);
-        const rows = csv.rows();
-        return { name: data.name, rows, size } satisfies ExportOutput;
+        const key = csvFileKey('exports', id);
+        if (open === openXlsxExport) {
+          const size = await writeCsvFile(storage, key, csv.stream);
+          return { name: data.name, rows: csv.rows(), size } satisfies ExportOutput;
+        }
+        // Compressed once, here, in the thread pool beside the COPY; the download sends these bytes as they are.
+        let size = 0;
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            size += chunk.length;
+            callback(null, chunk);
+          },
+        });
+        const gzip = zlib.createGzip({ level: EXPORT_GZIP_LEVEL });
+        csv.stream.on('error', (error) => counted.destroy(error));
+        counted.on('error', (error) => gzip.destroy(error));
+        await writeCsvFile(storage, `${key}${GZIP_SUFFIX}`, csv.stream.pipe(counted).pipe(gzip));
+        return { name: data.name, rows: csv.rows(), size, stored: 'gzip' } satisfies ExportOutput;
       }),
   };
 

@@ -1,3 +1,5 @@
+import { pipeline } from 'node:stream';
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasOperation, type Resource } from '../../../resources/define.ts';
 import { ok, okWithMeta } from '../../core/envelope.ts';
@@ -5,7 +7,7 @@ import { AppError } from '../../core/errors.ts';
 import { route } from '../../core/route.ts';
 import type { Db } from '../../db/index.ts';
 import { findJob, type JobRecord } from '../../jobs/records.ts';
-import { csvFileKey } from './files.ts';
+import { csvFileKey, GZIP_SUFFIX } from './files.ts';
 import { CSV_EXPORT_QUEUE, CSV_IMPORT_QUEUE, type CsvJobs, type ExportOutput } from './jobs.ts';
 import { attachment, exportRecords } from './export.ts';
 import { importRecords } from './import.ts';
@@ -125,24 +127,39 @@ export function registerCsvRoutes(
       url: `${base}/export/:jobId/download`,
       ...routeDoc(schemas.exportDownload),
       params: jobParams,
+      // The file is compressed already (or an xlsx): @fastify/compress must not compress it per download.
+      compress: false,
       handler: async ({ params, request, reply }) => {
         const job = await ownJob({ request, jobId: params.jobId }, CSV_EXPORT_QUEUE, 'export');
         if (job.state !== 'completed') throw AppError.notFound();
         const output = job.output as ExportOutput;
+        const gzipped = output.stored === 'gzip';
         // From the shared storage: the job may have run on another server.
         const file = await csvJobs.storage
-          .open(csvFileKey('exports', job.id))
+          .open(`${csvFileKey('exports', job.id)}${gzipped ? GZIP_SUFFIX : ''}`)
           .catch((error: { code?: string }) => {
             if (error.code === 'ENOENT') throw AppError.notFound();
             throw error;
           });
-        return reply
+        reply
           .header('content-type', contentTypeOf(output.name))
           .header('content-disposition', attachment(output.name))
-          .header('content-length', file.size)
           .header('cache-control', 'no-store')
-          .header('x-content-type-options', 'nosniff')
-          .send(file.stream);
+          .header('x-content-type-options', 'nosniff');
+        if (!gzipped) return reply.header('content-length', file.size).send(file.stream);
+        reply.header('vary', 'accept-encoding');
+        // The stored gzip bytes as they are (a browser inflates them; its saved file is the CSV)...
+        if (acceptsGzip(request.headers['accept-encoding']))
+          return reply
+            .header('content-encoding', 'gzip')
+            .header('content-length', file.size)
+            .send(file.stream);
+        // ...or inflated on the way for a client that does not take gzip: the same CSV, byte for byte.
+        const inflate = zlib.createGunzip();
+        pipeline(file.stream, inflate, (error) => {
+          if (error) request.log.error({ err: { type: error.name } }, 'export download failed');
+        });
+        return reply.header('content-length', output.size).send(inflate);
       },
     });
   }
@@ -155,6 +172,20 @@ export function registerCsvRoutes(
       handler: async ({ params, request }) =>
         ok(statusOf(await ownJob({ request, jobId: params.jobId }, CSV_IMPORT_QUEUE, 'import'))),
     });
+}
+
+/** Whether an Accept-Encoding header takes gzip (`gzip`, `x-gzip` or `*`, not with `q=0`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  let star = false;
+  for (const part of text.split(',')) {
+    const [token = '', ...rest] = part.trim().toLowerCase().split(';');
+    const q = rest.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const accepted = !q || Number(q.slice(2)) > 0;
+    if (token.trim() === 'gzip' || token.trim() === 'x-gzip') return accepted;
+    if (token.trim() === '*') star = accepted;
+  }
+  return star;
 }
 
 /** The download's media type by its name's extension (`.xlsx` or `.csv`). */
