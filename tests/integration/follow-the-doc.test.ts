@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.ts';
 
 /**
  * Issue 15's "done when": docs/adding-a-resource.md followed in a temporary copy of the project, with the
@@ -14,7 +15,10 @@ import { startServerProcess, type ServerProcess } from '../helpers/serverProcess
  * walk-through): make:resource, the resource files and labels, make:migration, the app started (a server
  * process, PGlite or a scratch PostgreSQL database), its menu, a role granted only the new resource, the doc's
  * API script (upload for the image field, create with inline lines, edit, export, re-import), the hook, the
- * rename migration keeping the data, and the doc's own test run with vitest in the copy.
+ * rename migration keeping the data, and the doc's own test run with vitest in the copy. Issue 35's extension
+ * points are exercised as the doc's products declare them: the computed columns (the SQL one sorted), the
+ * cross-field rule, the row action with its input and the bulk action, the hook's mail sent after commit
+ * (caught by an SMTP sink) and the custom page in the menu.
  */
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = fs.readFileSync(path.join(repo, 'docs/adding-a-resource.md'), 'utf8');
@@ -37,6 +41,9 @@ let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let scratch: { url: string; drop(): Promise<void> } | null = null;
 let server: ServerProcess | null = null;
+let smtp: TestSmtp | null = null;
+/** Every mail the sink received, in order. */
+const received: ReceivedMail[] = [];
 const ADMIN_PASSWORD = 'doc walk-through password';
 
 /** Runs a doc:run block's commands in the copy, one line at a time (comments after `#` dropped). */
@@ -63,6 +70,8 @@ async function start(): Promise<ServerProcess> {
       TMPDIR: env.TMPDIR!,
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD,
+      SMTP_URL: smtp!.url,
+      JOBS_POLL_SECONDS: '0.5',
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     },
     // A first start in a fresh copy transpiles the whole server: slow on a loaded 2-core machine.
@@ -125,6 +134,7 @@ beforeAll(async () => {
   fs.rmSync(path.join(copy, 'server/migrations/snapshots/.pending.json'), { force: true });
   fs.symlinkSync(path.join(repo, 'node_modules'), path.join(copy, 'node_modules'));
   if (process.env.DATABASE_URL) scratch = await createScratchDatabase();
+  smtp = await startSmtp({ onMail: (mail) => received.push(mail) });
   fs.mkdirSync(path.join(copy, '.tmp'));
   env = {
     ...process.env,
@@ -138,6 +148,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await scratch?.drop();
+  await smtp?.close();
   if (copy) fs.rmSync(copy, { recursive: true, force: true });
 });
 
@@ -304,6 +315,90 @@ describe.skipIf(skipOnPg)('docs/adding-a-resource.md, followed', () => {
     });
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.errors ?? {})).toEqual(['price']);
+    await server!.stop();
+    server = null;
+  }, 420_000);
+
+  it("the doc's extension points: computed columns, cross-field rule, actions, mail after commit", async () => {
+    await start();
+    const admin = await signIn('admin', ADMIN_PASSWORD);
+    // The hook's mail for the clerk's HAM-1 (the script above), sent by the outbox job after the commit.
+    const first = await smtp!.nextMail('shop@example.com', 120_000);
+    expect(first.subject).toBe('New product HAM-1');
+    const [hammer] = (
+      (await call('GET', 'v1/shop/products?search=sku:HAM-1', admin)).data as unknown as {
+        data: WireData[];
+      }
+    ).data;
+    const owner = String(hammer!.owner_id);
+    const cheap = await call('POST', 'v1/shop/products', admin, {
+      name: 'Nail',
+      sku: 'NAI-1',
+      price: 100,
+      category: 'tools',
+      department_id: String(hammer!.department_id),
+      owner_id: owner,
+    });
+    expect(cheap.status, JSON.stringify(cheap)).toBe(201);
+    expect((await smtp!.nextMail('shop@example.com', 120_000)).subject).toBe('New product NAI-1');
+    // The refused OLD-X of the walk-through rolled back: no mail for it, and one per created product.
+    expect(received.map((m) => m.subject).sort()).toEqual(['New product HAM-1', 'New product NAI-1']);
+
+    // Computed: the SQL one answered and sorted (through its generated index), the function one answered.
+    const sorted = (await call('GET', 'v1/shop/products?orderBy=price_with_tax&sortedBy=desc', admin))
+      .data as unknown as { data: WireData[] };
+    expect(sorted.data.map((r) => [r.sku, r.price_with_tax, r.summary])).toEqual([
+      ['HAM-1', 3298, 'HAM-1: Hammer'],
+      ['NAI-1', 110, 'NAI-1: Nail'],
+    ]);
+    const migrations = fs
+      .readdirSync(path.join(copy, 'server/migrations'))
+      .filter((f) => /_products\.sql$/.test(f))
+      .map((f) => fs.readFileSync(path.join(copy, 'server/migrations', f), 'utf8'))
+      .join('\n');
+    expect(migrations).toContain(
+      '"products_price_with_tax_sort" ON "products" (("products"."price" * 110 / 100), "id")',
+    );
+
+    // The cross-field rule: a 422 under the field it names.
+    const same = await call('POST', 'v1/shop/products', admin, {
+      name: 'Same',
+      sku: 'SAME',
+      price: 1,
+      category: 'tools',
+      department_id: String(hammer!.department_id),
+      owner_id: owner,
+    });
+    expect(same.status).toBe(422);
+    expect(Object.keys(same.errors ?? {})).toEqual(['sku']);
+
+    // The row action with its input (validated by the action's schema), then the bulk action.
+    const version = Number(hammer!.version);
+    const bad = await call('POST', `v1/shop/products/${hammer!.id}/actions/discount`, admin, {
+      version,
+      input: { amount: 0 },
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.errors ?? {})).toEqual(['amount']);
+    const discounted = await call('POST', `v1/shop/products/${hammer!.id}/actions/discount`, admin, {
+      version,
+      input: { amount: 499 },
+    });
+    expect(discounted.status, JSON.stringify(discounted)).toBe(200);
+    expect(discounted.data).toMatchObject({ price: 2500, price_with_tax: 2750, version: version + 1 });
+    const ids = `${hammer!.id},${cheap.data.id}`;
+    const cleared = await call('POST', `v1/shop/products/actions/clear_price?ids=${ids}`, admin, {});
+    expect(cleared.status, JSON.stringify(cleared)).toBe(200);
+    for (const id of [hammer!.id, cheap.data.id])
+      expect((await call('GET', `v1/shop/products/${id}`, admin)).data).toMatchObject({ price: 0 });
+    // Each action is a permission name a role may hold.
+    const role = await call('POST', 'v1/user/roles', admin, {
+      name: 'Pricing',
+      permissions: {
+        menu_ids: ['shop', 'shop.products', 'shop.products.discount', 'shop.products.clear_price'],
+      },
+    });
+    expect(role.status, JSON.stringify(role)).toBe(201);
     await server!.stop();
     server = null;
   }, 420_000);
