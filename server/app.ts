@@ -85,9 +85,14 @@ export async function buildApp({
   // The request log: one line per request once it is answered, with what Fastify's "incoming request" and
   // "request completed" lines held together (the request, its URL redacted by withRedactedRequests, the status
   // and the time it took), and the signed-in user's id when the request had one.
+  // Its fields are all the server's own (the req serializer keeps no header and redacts the URL's sensitive
+  // query values), so it is written by a child without pino's path redaction, which cost more than the rest
+  // of the line (about 6 of 8 µs); every other line keeps it.
+  const requestLog = log.child({}, { redact: { paths: [] } });
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    requestLog.info(
       {
+        reqId: request.id,
         req: request,
         res: { statusCode: reply.statusCode },
         responseTime: reply.elapsedTime,
