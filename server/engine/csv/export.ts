@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Principal } from '../../core/principal.ts';
 import { rowScope, scopeList } from '../scope.ts';
 import type { Db, Queryable } from '../../db/index.ts';
-import { csvLine, EXPORT_SETTINGS, exportQuery, type ExportQuery } from './format.ts';
+import { csvLine, exportQuery, type ExportQuery } from './format.ts';
 import type { CsvQueue, JobTicket } from './queue.ts';
 import { fieldsOf, ident } from '../schema/fields.ts';
 import { hiddenFields } from '../field-access.ts';
@@ -144,7 +144,7 @@ export async function openExport(
   const query = await exportQuery(ctx.db, lang, ctx.resource, plan, ctx.registry);
   const head = `\uFEFF${csvLine(plan.columns.map((c) => fieldLabel(lang, ctx.resource, c)))}`;
   if (ctx.db.copyOut) {
-    const source = await ctx.db.copyOut(query.sql, query.params, EXPORT_SETTINGS);
+    const source = await ctx.db.copyOut(query.sql, query.params, query.settings);
     const stream = new PassThrough({ highWaterMark: 1 << 20 });
     stream.write(head);
     const steps: NodeJS.ReadWriteStream[] = onRows ? [lineCounter(onRows)] : [];
@@ -191,10 +191,10 @@ function lineCounter(onRows: (done: number) => Promise<void>): Transform {
  */
 async function* cursorBatches(db: Db, query: ExportQuery): AsyncGenerator<Record<string, unknown>[]> {
   const cursor = `engine_export_${crypto.randomBytes(6).toString('hex')}`;
-  const names = Object.keys(EXPORT_SETTINGS);
+  const names = Object.keys(query.settings);
   const settings = `SELECT ${names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`;
   await db.transaction(async (tx) => {
-    await tx.query(settings, Object.entries(EXPORT_SETTINGS).flat());
+    await tx.query(settings, Object.entries(query.settings).flat());
     await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${query.sql}`, query.params);
   });
   try {

@@ -21,7 +21,7 @@ import { sqlTimePattern } from '../../../schemas/timeFormat.ts';
  * time zone (`site.timezone`) to the second, formula escaping. References are
  * resolved by joins in the same SELECT, never per row. PostgreSQL streams that SELECT with COPY (no row ever
  * becomes a JS object); PGlite reads it through a cursor and `csvLine` writes the same bytes COPY would.
- * Labels and the time zone are bound parameters, like every value. csv/parse-row.ts reads all of it back.
+ * Labels are bound parameters, like every value, and the time zone a session setting (ExportQuery.settings). csv/parse-row.ts reads all of it back.
  */
 
 /** `escapeFormula` in SQL: first character one of = + - @ tab CR (by code point, cheaper than a pattern). */
@@ -29,8 +29,8 @@ const escapeSql = (expr: string) =>
   `CASE WHEN ascii((${expr})::text) IN (61, 43, 45, 64, 9, 13) THEN '''' || (${expr})::text ELSE (${expr})::text END`;
 
 /**
- * Session settings the cell formats rely on (ISO dates, shortest exact floats; times are converted
- * explicitly), no JIT (one pass over a big table costs more to compile than it saves), and no parallel
+ * Session settings the cell formats rely on (ISO dates, shortest exact floats; `TimeZone` is replaced by the
+ * site's for each export, see ExportQuery), no JIT (one pass over a big table costs more to compile than it saves), and no parallel
  * workers: under a Gather Merge each worker builds the whole many-to-many aggregate again and every wide
  * row crosses a queue to the leader, so the same COPY cost 1.4-2x the CPU (measured on bench/list.ts's
  * gadgets), CPU the server writing the CSV needs on a small machine; one backend keeps up with it.
@@ -63,6 +63,8 @@ export function csvLine(cells: readonly (string | null)[]): string {
 export interface ExportQuery {
   sql: string;
   params: unknown[];
+  /** The session settings to run it with: EXPORT_SETTINGS, `TimeZone` the site's (times are written in it). */
+  settings: Readonly<Record<string, string>>;
 }
 
 interface ExportPlanLike {
@@ -81,8 +83,6 @@ interface CellContext {
   labels: () => string | null;
   yes: () => string;
   no: () => string;
-  /** The SQL of the bound site time zone. */
-  zone: () => string;
   /** The SQL of the bound `to_char` templates of the language's date and time formats. */
   dateFormat: () => string;
   timeFormat: () => string;
@@ -107,7 +107,10 @@ const CELLS: Record<FieldKind, (col: string, c: CellContext) => string> = {
   boolean: (col, c) => `CASE WHEN ${col} THEN ${c.yes()} WHEN NOT ${col} THEN ${c.no()} END`,
   // The language's format (schemas/timeFormat.ts), the one the screens show: to the second for times.
   date: (col, c) => `to_char(${col}, ${c.dateFormat()})`,
-  datetime: (col, c) => `to_char(${col} AT TIME ZONE ${c.zone()}, ${c.timeFormat()})`,
+  // In the site's zone as the session's TimeZone (ExportQuery.settings): the same text as
+  // `to_char(col AT TIME ZONE zone, ...)`, without looking the zone up again for every cell (issue 37:
+  // ~25% of a time cell's cost; tests/integration/engine-csv-time-oracle.test.ts compares the two).
+  datetime: (col, c) => `to_char(${col}, ${c.timeFormat()})`,
   json: (col) => escapeSql(`${col}::text`),
   reference: (col, c) => c.one() ?? `${col}::text`,
   references: (_col, c) => c.many(),
@@ -121,7 +124,7 @@ function withLabels(col: string, map: string | null): string {
 }
 
 /**
- * Builds the export SELECT for `plan` with labels in `lang`. Label maps, yes/no and the time zone are bound
+ * Builds the export SELECT for `plan` with labels in `lang`. Label maps, yes/no and the time formats are bound
  * parameters read through scalar subqueries, each computed once per query; a belongs-to is a
  * LEFT JOIN on the target's id, and many-to-many representations come from one grouped join restricted to
  * the exported rows. A representation that is empty (or a dangling id) is written as the id, which an import
@@ -150,7 +153,6 @@ export async function exportQuery(
   }
   let yes: string | null = null;
   let no: string | null = null;
-  let zone: string | null = null;
   let dateFormat: string | null = null;
   let timeFormat: string | null = null;
   const timezone = plan.columns.some((c) => (fieldByName(resource, c)?.kind ?? 'datetime') === 'datetime')
@@ -188,7 +190,6 @@ export async function exportQuery(
       },
       yes: () => (yes ??= bind(lang.t('engine.csv.yes'), 'text')),
       no: () => (no ??= bind(lang.t('engine.csv.no'), 'text')),
-      zone: () => (zone ??= bind(timezone, 'text')),
       dateFormat: () => (dateFormat ??= bind(sqlTimePattern(lang.locale, 'date'), 'text')),
       timeFormat: () => (timeFormat ??= bind(sqlTimePattern(lang.locale, 'datetime'), 'text')),
       isFlag: isFlag(f as FieldInfo),
@@ -227,7 +228,7 @@ export async function exportQuery(
     cells.push(`${f.meta.money ? MONEY_CELL(col) : cell} AS "__c${cells.length}"`);
   }
   const sql = `SELECT ${cells.join(', ')} FROM ${table} ${joins.join(' ')} ${plan.where} ${plan.orderBy}`;
-  return { sql, params };
+  return { sql, params, settings: { ...EXPORT_SETTINGS, TimeZone: timezone } };
 }
 
 /** A representation's text, or the id when it is empty (or the record is gone); formula-escaped. */
