@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import Box from '@mui/material/Box';
 import {
   Button,
@@ -16,7 +16,26 @@ import { usePermissionList } from '../../providers/useCan.ts';
 import { representationField } from '../data/registry.ts';
 import type { ResourceDescriptor } from '../data/descriptor.ts';
 import { messageOf } from '../trash/trash.ts';
-import { ActionInputDialog } from './ActionInputDialog.tsx';
+import type { ActionInputDialog as ActionInputDialogType } from './ActionInputDialog.tsx';
+
+const LazyActionInputDialog = lazy(() =>
+  import('./ActionInputDialog.tsx').then((m) => ({ default: m.ActionInputDialog })),
+);
+
+/**
+ * An action's input form downloads when it first opens (a list shows the buttons, not the form), and stays
+ * mounted from then on so it closes with MUI's transition.
+ */
+function ActionInputDialog(props: ComponentProps<typeof ActionInputDialogType>) {
+  const [wanted, setWanted] = useState(props.isOpen);
+  if (props.isOpen && !wanted) setWanted(true);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyActionInputDialog {...props} />
+    </Suspense>
+  );
+}
 
 /** The actions of a resource the caller holds (`<permission>.<key>`), the bulk ones only when `bulk`. */
 export function useHeldActions(resource: ResourceHeader, bulk = false): [string, ActionHeader][] {
