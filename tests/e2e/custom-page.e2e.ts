@@ -124,9 +124,7 @@ describe.each(SIZES)('at %s size', (_size, viewport) => {
     }
   });
 
-  // Skipped: passes when its file runs alone, but failed (a 20 s wait for the page) when the whole browser
-  // suite ran in CI on 2026-11-27; the cause is not found yet (issue 35 stays open for it).
-  test.skip('a member whose role does not hold it sees no entry and a direct visit is refused', async () => {
+  test('a member whose role does not hold it sees no entry and a direct visit is refused', async () => {
     const page = await pageAs(tokens.outsider, viewport);
     for (const { locale, app } of LANGUAGES) {
       await open(page, PATH, locale);
