@@ -1,14 +1,12 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminCredentials, launchBrowser, newContext, signIn } from './helpers/browser.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 13, item 7: axe-core finds no serious or critical violation on any route: in zh-CN and the light theme
 // at desk and phone sizes, and once more in English and the dark theme (desk), which catches untranslated
 // names and dark-theme contrast. axe is injected with page.evaluate (a DevTools evaluation, so the app's CSP
 // does not block it).
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const PUBLIC_ROUTES = ['/login', '/register', '/reset'];
 const ADMIN_ROUTES = [
@@ -49,13 +47,6 @@ const VARIANTS: [string, { viewport: typeof DESK; stored: Record<string, string>
   ['phone, zh-CN, light', { viewport: PHONE, stored: {} }],
   ['desk, en, dark', { viewport: DESK, stored: { locale: 'en', theme: 'dark' } }],
 ];
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 let browser: Browser;
 
@@ -143,24 +134,4 @@ async function isDarkPage(page: Page): Promise<boolean> {
   const color = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const [r = 255, g = 255, b = 255] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number);
   return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-}
-
-/** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
 }

@@ -142,9 +142,7 @@ describe('desk', () => {
     }
   });
 
-  // Skipped: passes when its file runs alone, but failed (a 20 s wait for the page) when the whole browser
-  // suite ran in CI on 2026-11-27; the cause is not found yet (issue 35 stays open for it).
-  test.skip('the cross-field rule shows under its field; the saved gadget mails through the outbox', async () => {
+  test('the cross-field rule shows under its field; the saved gadget mails through the outbox', async () => {
     const email = `adopter-${RUN}@example.com`;
     for (const language of LANGUAGES) {
       const labels = labelsOf(language);
@@ -164,7 +162,18 @@ describe('desk', () => {
         })
         .toContain(labels.errors.sku_is_name);
       expect(await sku.getAttribute('aria-invalid')).toBe('true');
-      if (language.locale !== 'en') continue;
+      if (language.locale !== 'en') {
+        // The refused save leaves the form dirty, so leaving the page asks first (beforeunload). Confirmed here
+        // on purpose: with any dialog listener on the page and no answer, the next `goto` waits forever.
+        const asked: string[] = [];
+        page.once('dialog', (dialog) => {
+          asked.push(dialog.type());
+          void dialog.accept();
+        });
+        await page.goto('/favicon.ico');
+        expect(asked).toEqual(['beforeunload']);
+        continue;
+      }
       await sku.fill(`SKU-${name}`);
       await page.getByRole('button', { name: language.ra.action.save }).click();
       const mail = await smtp.nextMail(email, 30_000);
@@ -174,9 +183,7 @@ describe('desk', () => {
 });
 
 describe('phone', () => {
-  // Skipped: passes when its file runs alone, but failed (a 20 s wait for the page) when the whole browser
-  // suite ran in CI on 2026-11-27; the cause is not found yet (issue 35 stays open for it).
-  test.skip("a card's action opens its form with the confirm, then runs", async () => {
+  test("a card's action opens its form with the confirm, then runs", async () => {
     const page = await pageAt({ width: 390, height: 844 });
     const target = GADGETS[1]!.name;
     for (const language of LANGUAGES) {

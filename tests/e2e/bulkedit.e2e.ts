@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import engineEn from '../../locales/en/engine.json';
@@ -12,6 +10,7 @@ import { launchBrowser } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 32 item 3 in the browser, on the gadgets fixture's generated list: two rows selected, "Edit
 // selected", the name picked and set, the count read ("2 records will change"), confirmed; the rows show the
@@ -19,7 +18,6 @@ import type { E2eServer } from './helpers/server.ts';
 // Enter: no pointer), at phone size by taps (the English phone confirms from the input's Enter, see below),
 // where Undo is used and puts the names back. Both languages at both sizes; axe finds nothing serious with
 // the dialog open. One sign-in for the file (the API's token as the session cookie of every context).
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const RUN = Date.now().toString(36);
 const t = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key]));
@@ -138,7 +136,7 @@ describe.each(VARIANTS.map((v, index) => ({ ...v, index })))(
       await dialog.getByText(t(engine.bulk_edit.will_change_other, { smart_count: 2 })).waitFor();
       const confirm = dialog.getByRole('button', { name: t(engine.bulk_edit.confirm, { count: 2 }) });
       expect(await confirm.isEnabled()).toBe(true);
-      expect(await seriousViolations(page, dialog)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
 
       if (isPhone) {
         // The open bulk bar wraps its buttons, so the page stays as wide as the phone and a tap lands.
@@ -170,34 +168,3 @@ describe.each(VARIANTS.map((v, index) => ({ ...v, index })))(
     });
   },
 );
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
-async function seriousViolations(page: Page, settling: Locator): Promise<string[]> {
-  // A dialog still fading in reads as low contrast: let its transitions end before axe looks.
-  await settling.evaluate((el) =>
-    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
-  );
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}

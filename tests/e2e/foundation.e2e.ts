@@ -36,6 +36,14 @@ function luminance(rgb: string): number {
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
+/**
+ * The staff list searched for the administrator's own record: this file shares the global server, where the
+ * files before it add staff, and the newest come first, so the first page soon holds no row of the
+ * administrator's.
+ */
+const ownStaffList = (name: string) =>
+  `/settings/staff?filter=${encodeURIComponent(JSON.stringify({ q: name }))}`;
+
 async function signInAsAdmin(): Promise<void> {
   const { username, password } = adminCredentials();
   await page.goto('/login');
@@ -263,7 +271,7 @@ describe('history fallback', () => {
   test('a signed-in administrator reloading /settings/staff stays on the staff list', async () => {
     const { username } = adminCredentials();
     await signInAsAdmin();
-    await page.goto('/settings/staff');
+    await page.goto(ownStaffList(username));
     // The first administrator has a staff record, so the staff list shows a row for them.
     const adminCell = page.getByRole('table').getByRole('cell', { name: username, exact: true });
     await adminCell.waitFor();
@@ -287,7 +295,7 @@ describe('history fallback', () => {
         await route.continue();
       },
     );
-    await page.goto('/settings/staff');
+    await page.goto(ownStaffList(username));
     await page.getByRole('table').getByRole('cell', { name: username, exact: true }).waitFor();
     await adminChunk;
     expect(asked).toBe(1);

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import engineEn from '../../locales/en/engine.json';
@@ -9,13 +7,13 @@ import { launchBrowser, signIn } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 32 item 2 in the browser, on the gadgets fixture's generated list at desk size: a name cell edited by
 // keyboard only (header checkbox, ArrowDown into the row, ArrowRight into the cell, Enter, type, Enter), seen
 // again after a reload; a click selects a cell without opening the record and the cells are one tab stop;
 // two staff members in two browser contexts edit the same cell: the later save shows theirs in the cell with
 // the typed value kept, and the next Enter writes over it; axe finds no serious violation with the editor open.
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: E2eServer;
 let browser: Browser;
@@ -162,30 +160,3 @@ describe('inline editing in a generated list', () => {
     await mine.getByRole('cell', { name: `Inline mine ${stamp}` }).waitFor();
   });
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import appEn from '../../locales/en/app.json';
@@ -12,6 +10,7 @@ import settingsZh from '../../locales/zh-CN/settings.json';
 import systemZh from '../../locales/zh-CN/system.json';
 import { apiFetch, apiSignIn } from './helpers/api.ts';
 import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/browser.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 34 items 4 and 5 in the browser: the arrow keys through the rows of every hand-written table (the
 // tasks, the job queues, the activity log, the department tree, the sessions, the monitor) and the phone's
@@ -101,26 +100,6 @@ async function walkRows(page: Page, start: Locator, what: string) {
   expect((await focusedRow(page)).index, `${what}: End`).toBe(first.count - 1);
   await page.keyboard.press('Home');
   expect((await focusedRow(page)).index, `${what}: Home`).toBe(0);
-}
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const found = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    return ((await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] })
-      .violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
 }
 
 beforeAll(async () => {

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import appEn from '../../locales/en/app.json';
@@ -8,12 +6,12 @@ import engineEn from '../../locales/en/engine.json';
 import engineZh from '../../locales/zh-CN/engine.json';
 import { apiData, apiSignIn } from './helpers/api.ts';
 import { adminCredentials, baseURL, launchBrowser, newContext, signIn } from './helpers/browser.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 32 item 6: the command palette finds a staff member by part of the name and opens the record with
 // the keyboard alone, opens a page by name, closes on Escape with focus back on its button, and axe finds
 // no serious violation in it: at desk size in English (Ctrl-K) and on a phone in Chinese (the app bar's
 // search button).
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESK = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const VARIANTS = [
@@ -111,18 +109,3 @@ describe.each(VARIANTS)('the command palette ($name)', ({ viewport, locale, engi
       .toBe(engine.palette.open);
   });
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-    };
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
-}

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import engine from '../../locales/zh-CN/engine.json';
@@ -7,6 +5,7 @@ import ra from '../../locales/zh-CN/ra.json';
 import people from '../../locales/zh-CN/resources-people.json';
 import { adminCredentials, baseURL, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 import { apiData, apiSignIn } from './helpers/api.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 32 item 5 in the browser: the staff list offers its department's related field (`department.name`,
 // staff.ts sortBy/searchBy) as the department column's sort and as a filter, at desk and phone size, axe
@@ -21,7 +20,6 @@ const STAFF: [string, number][] = [
 ];
 const BY_DEPARTMENT = [STAFF[1]![0], STAFF[2]![0], STAFF[0]![0]];
 const POLL = { timeout: 15_000 };
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const t = (template: string, values: Record<string, string>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
 const FILTER_LABEL = t(engine.related.field, {
@@ -53,19 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** Filters by the department's name through the "add filter" menu. */
 async function filterByDepartmentName(page: Page, value: string) {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import app from '../../locales/zh-CN/app.json';
@@ -8,6 +7,7 @@ import settings from '../../locales/zh-CN/settings.json';
 import { apiFetch, apiSignIn } from './helpers/api.ts';
 import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/browser.ts';
 import { roles } from '../../resources/roles.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 30, item 5, in the browser: the role editor's data scope and field table, saved and read back; and a
 // member whose role sees its own department, with the staff phone hidden and the email read-only: its list
@@ -57,28 +57,6 @@ async function pageAs(token: string, viewport = { width: 1440, height: 900 }): P
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
-}
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe's serious and critical violations on the page as it is now (a11y.e2e.ts checks the routes closed). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    return ((await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] })
-      .violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
 }
 
 const fieldToggle = (page: Page) =>

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import engineEn from '../../locales/en/engine.json';
 import engineZh from '../../locales/zh-CN/engine.json';
@@ -13,6 +12,7 @@ import settingsZh from '../../locales/zh-CN/settings.json';
 import { SAMPLE_VALUES } from '../../schemas/mailTemplates.ts';
 import { apiData, apiSignIn } from './helpers/api.ts';
 import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/browser.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 34 item 6 and 7 in the browser. Mail templates (settings > Message): at desk and phone size, in both
 // languages, one language's verification code mail gets a subject and a body, Preview shows the server's
@@ -21,7 +21,6 @@ import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/
 // as the users list shows it is the cell of the CSV exported from that list, in zh-CN and in English (the
 // site's zone set to the browser's for the check, then restored). One sign-in for the file: the API's token
 // as every context's session cookie.
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const RUN = Date.now().toString(36);
 const SIZES = {
   desk: { width: 1440, height: 900 },
@@ -64,36 +63,6 @@ afterAll(async () => {
   for (const context of contexts) await context.close();
   await browser?.close();
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations on the page, as `rule: help (first targets)` lines. */
-async function seriousViolations(page: Page, settling: Locator): Promise<string[]> {
-  await settling.evaluate((el) =>
-    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
-  );
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
 
 /** The message tab of /settings, and the verification code mail's fields of one language. */
 async function codeTemplate(page: Page, language: (typeof LANGUAGES)[number], locale: string) {
@@ -146,7 +115,7 @@ describe('mail templates', () => {
           `${RUN} ${locale}: ${SAMPLE_VALUES.code} / ${SAMPLE_VALUES.minutes}`,
         );
         expect(await region.innerText()).not.toContain('{{');
-        expect(await seriousViolations(page, region)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
           viewport.width,
         );

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import engineEn from '../../locales/en/engine.json';
@@ -7,6 +5,7 @@ import engineZh from '../../locales/zh-CN/engine.json';
 import ra from '../../locales/zh-CN/ra.json';
 import { adminCredentials, baseURL, launchBrowser, newContext, signIn } from './helpers/browser.ts';
 import { apiData, apiSignIn } from './helpers/api.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 36 item 5 in the browser, on the dictionaries (a product resource with a trash): the bulk delete's
 // toast offers Undo and the records come back in the list; the activity log offers Undo on a bulk call's rows,
@@ -34,28 +33,6 @@ async function dictionary(name: string): Promise<string> {
   return (created.data as { id: string }).id;
 }
 let serial = 0;
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Transitions (the toast sliding in, the dialog fading in) end before axe looks at colours.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))));
-  await page.evaluate(axeSource);
-  const found = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    return ((await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] })
-      .violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
 
 beforeAll(async () => {
   const { username, password } = adminCredentials();

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import app from '../../locales/zh-CN/app.json';
@@ -7,6 +5,7 @@ import engine from '../../locales/zh-CN/engine.json';
 import ra from '../../locales/zh-CN/ra.json';
 import { apiFetch, apiSignIn } from './helpers/api.ts';
 import { adminCredentials, baseURL, launchBrowser, newContext } from './helpers/browser.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Saved views (issue 32, item 1) in the browser, zh-CN, at desk and phone size: the administrator saves the
 // staff list's current search as a view shared with a role; a member of that role sees it in the list's
@@ -40,26 +39,6 @@ async function pageAs(token: string, viewport: { width: number; height: number }
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   return page;
-}
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const found = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    return ((await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] })
-      .violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
 }
 
 beforeAll(async () => {

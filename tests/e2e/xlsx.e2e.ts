@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,13 +9,13 @@ import { launchBrowser, signIn } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN } from './helpers/server.ts';
 import type { E2eServer } from './helpers/server.ts';
+import { seriousViolations } from './helpers/axe.ts';
 
 // Issue 32 item 4 in the browser, on the gadgets fixture: the list's export menu gives an .xlsx (a download),
 // one cell is edited in it with exceljs and its header renamed, and it comes back through the import dialog's
 // mapping step (the renamed column mapped to its field), the dry run, and the import; the list shows the
 // change. axe finds nothing serious with the export menu open and on the mapping step, at desk and phone size.
 // Texts from the zh-CN catalogues, the app's default language.
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const F = (FIXTURE_LABELS['zh-CN'].gadgets as { fields: Record<string, string> }).fields;
 const t = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key]));
@@ -157,31 +156,3 @@ describe('XLSX', () => {
     }
   });
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** The serious and critical violations on the page once its transitions have ended, as readable lines. */
-async function seriousViolations(on: Page): Promise<string[]> {
-  await on.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await on.evaluate(axeSource);
-  const violations = await on.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
-    return result.violations;
-  });
-  return (violations as Violation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')})`,
-    );
-}
