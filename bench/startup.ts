@@ -43,6 +43,9 @@ const withTsx = process.argv.includes('--tsx');
 
 interface Sample {
   startupMs: number | null;
+  /** PGlite statements run by the start-up and their time (the `server started` line), null for the bare script. */
+  statements: number | null;
+  statementsMs: number | null;
   wallMs: number;
   cpuMs: number | null;
 }
@@ -68,7 +71,11 @@ try {
       samples[name].push(sample);
       say(
         `round ${round + 1} ${name}: startup_ms ${sample.startupMs ?? '?'}, to first 200 ${Math.round(sample.wallMs)} ms, ` +
-          `cpu ${sample.cpuMs ?? '?'} ms`,
+          `cpu ${sample.cpuMs ?? '?'} ms` +
+          (sample.statements === null
+            ? ''
+            : `, ${sample.statements} statements at start-up in ${sample.statementsMs} ms`) +
+          `, load ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
   }
@@ -91,6 +98,12 @@ try {
   const ratio = (of: (s: Sample) => number | null) =>
     median(compiled.flatMap((s, i) => (of(s) && of(bare[i]!) ? [of(s)! / of(bare[i]!)!] : [])));
   const wallRatio = ratio((s) => s.wallMs);
+  const counted = compiled.filter((s) => s.statements !== null);
+  if (counted.length)
+    process.stdout.write(
+      `  compiled start-up statements (PGlite): ${median(counted.map((s) => s.statements!))} in ` +
+        `${fmt(median(counted.map((s) => s.statementsMs!)))} ms (median)\n`,
+    );
   process.stdout.write(
     `  compiled / bare: first 200 ${wallRatio.toFixed(2)}x, cpu ${ratio((s) => s.cpuMs).toFixed(2)}x   ` +
       `target <= ${TARGET_RATIO}x: ${wallRatio <= TARGET_RATIO ? 'ok' : 'over'}\n`,
@@ -120,8 +133,22 @@ async function startOnce(name: Variant): Promise<Sample> {
   });
   try {
     const cpuMs = server.child.pid ? cpuTimeMs(server.child.pid) : null;
-    const logged = /"startup_ms":(\d+)/.exec(server.output());
-    return { startupMs: logged ? Number(logged[1]) : null, wallMs: server.wallMs, cpuMs };
+    // The `server started` line may reach the pipe just after the first answer: wait for it a little.
+    const seen = (re: RegExp) => re.exec(server.output());
+    const logs = name !== 'bare PGlite + Fastify';
+    for (let waited = 0; logs && !seen(/"startup_ms":\d+/) && waited < 2000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const number = (re: RegExp) => {
+      const found = seen(re);
+      return found ? Number(found[1]) : null;
+    };
+    return {
+      startupMs: number(/"startup_ms":(\d+)/),
+      statements: number(/"startup_statements":(\d+)/),
+      statementsMs: number(/"startup_statements_ms":(\d+)/),
+      wallMs: server.wallMs,
+      cpuMs,
+    };
   } finally {
     await server.stop();
   }

@@ -13,6 +13,7 @@ import { logSinkFor } from './cluster/nodes.ts';
 import { registerDrain } from './core/drain.ts';
 import { registerHostCheck, registerHsts } from './core/hosts.ts';
 import { createLogger, flushLogFiles, withRedactedRequests } from './core/logger.ts';
+import { NO_COMPILERS, noSerializer, noValidator } from './core/no-compilers.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
 import { swaggerOptions } from './core/openapi.ts';
 import { registerPrincipal } from './core/principal.ts';
@@ -72,11 +73,13 @@ export async function buildApp({
     frameworkErrors,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false } },
+    // Route schemas only document (below): no ajv nor fast-json-stringify is ever loaded (core/no-compilers.ts).
+    schemaController: NO_COMPILERS,
   });
   // Route schemas document the API (OpenAPI); zod inside each operation does the validating, so that
   // messages are localized and the same schema serves the client.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(noValidator);
+  app.setSerializerCompiler(noSerializer);
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

@@ -68,7 +68,15 @@ export async function startServer(
     const address = await app.listen({ port: config.port, host: config.host });
     stopIfAsked();
     app.log.info(
-      { startup_ms: Math.round(performance.now() - startedAt), database: db.kind, port: config.port },
+      {
+        startup_ms: Math.round(performance.now() - startedAt),
+        database: db.kind,
+        port: config.port,
+        // PGlite: the statements of the start-up (migrations check, first administrator, LISTENs ...).
+        ...(db.statements
+          ? { startup_statements: db.statements.count, startup_statements_ms: Math.round(db.statements.ms) }
+          : {}),
+      },
       'server started',
     );
     const started = app;

@@ -1,5 +1,6 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { NO_COMPILERS } from './no-compilers.ts';
 
 /** The product's helmet settings: its Content-Security-Policy; HSTS is core/hosts.ts's (TLS only). */
 export const SECURITY_HEADERS: FastifyHelmetOptions = {
@@ -48,7 +49,7 @@ export async function registerSecurityHeaders(
 
 /** The headers @fastify/helmet sets with `options` on an answer (its own output, read from a probe). */
 export async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
-  const probe = Fastify({ logger: false });
+  const probe = Fastify({ logger: false, schemaController: NO_COMPILERS });
   try {
     await probe.register(helmet, options);
     probe.get('/', async () => '');

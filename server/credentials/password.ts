@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hash, verify } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
+
+/** The native argon2 binding, loaded on the first hash or check rather than at every start (issue 37 item 3). */
+let argon2: Promise<typeof Argon2> | null = null;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 /** OWASP's argon2id recommendation: 19 MiB, 2 iterations, 1 lane. Hashing runs on libuv's thread pool. */
 export const ARGON2_OPTIONS = {
@@ -12,12 +16,14 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 };
 
-export function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await loadArgon2();
   return hash(password, ARGON2_OPTIONS);
 }
 
 /** Verifies a password; with no stored hash it hashes a dummy anyway so unknown users cost the same time. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
+  const { hash, verify } = await loadArgon2();
   if (!stored) {
     await hash(password, ARGON2_OPTIONS);
     return false;

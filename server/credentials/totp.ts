@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
+import { generateSecret } from 'otplib';
 import { sha256 } from './tokens.ts';
 
 /**
@@ -29,6 +28,8 @@ export async function totpProvisioning({
   issuer: string;
   label: string;
 }): Promise<{ otpauthUrl: string; qrSvg: string }> {
+  // Imported on first use: drawing QR codes is rare and its modules are not needed to start (issue 37 item 3).
+  const [{ generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
   const otpauthUrl = generateURI({ issuer, label, secret });
   const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { otpauthUrl, qrSvg };
@@ -48,6 +49,7 @@ export async function checkTotp({
   code: string;
   afterStep: number | null;
 }): Promise<number | null> {
+  const { verify } = await import('otplib');
   const result = await verify({
     secret: secret ?? DUMMY_SECRET,
     token: code,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './lock.ts';
@@ -40,17 +41,27 @@ export async function openPglite(dir: string | null): Promise<Db> {
     unlock();
     throw error;
   }
+  const statements = { count: 0, ms: 0 };
+  const counted = async <T>(run: () => Promise<T>): Promise<T> => {
+    const began = performance.now();
+    try {
+      return await run();
+    } finally {
+      statements.count += 1;
+      statements.ms += performance.now() - began;
+    }
+  };
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       try {
-        const res = await q.query<T>(sql, params as unknown[]);
+        const res = await counted(() => q.query<T>(sql, params as unknown[]));
         return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
       } catch (error) {
         throw tagStatement(error, sql);
       }
     },
     async exec(sql: string) {
-      await q.exec(sql);
+      await counted(() => q.exec(sql));
     },
   });
   const base = wrap(pg);
@@ -60,7 +71,7 @@ export async function openPglite(dir: string | null): Promise<Db> {
     exec: base.exec,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     async listen(channel, onPayload) {
-      const unsub = await pg.listen(channel, onPayload);
+      const unsub = await counted(() => pg.listen(channel, onPayload));
       return async () => unsub();
     },
     async close() {
@@ -70,6 +81,7 @@ export async function openPglite(dir: string | null): Promise<Db> {
         unlock();
       }
     },
+    statements,
     dumpDataDir: () => pg.dumpDataDir('gzip'),
   };
 }

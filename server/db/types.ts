@@ -50,6 +50,11 @@ export interface Db extends Queryable {
     params: readonly unknown[],
     settings?: Readonly<Record<string, string>>,
   ): Promise<CopyOutStream>;
+  /**
+   * PGlite only: statements run so far (queries, exec batches, LISTENs; those inside transactions too) and the
+   * milliseconds they took. The start's `server started` line reports them (issue 37 item 3: cold start).
+   */
+  statements?: { count: number; ms: number };
   /** PGlite only: a consistent tarball (gzip) of the data directory, for backups. */
   dumpDataDir?(): Promise<Blob>;
 }

@@ -17,6 +17,9 @@ declare module 'fastify' {
   }
 }
 
+/** How long after listening a server starts its job runtime (tasks and big exports fall back until then). */
+const JOBS_START_DELAY_MS = 1_000;
+
 /**
  * Jobs and scheduled tasks (issue 6): pg-boss starts when the app is ready (after every module has declared
  * its queues) and stops when it closes, before the database does. `v1/system/jobs` and `v1/system/tasks`
@@ -56,10 +59,14 @@ export function createJobsModule({ taskHandlers }: { taskHandlers: readonly Task
           retry.unref();
         }
       };
-      // A server that listens starts them once it does (its health is green as soon as it can serve).
+      // A server that listens starts them shortly after it does: its health is green as soon as it can
+      // serve, and loading pg-boss does not delay the first answers (issue 37 item 3: cold start).
       if (ctx.startsAfterListen)
         app.addHook('onListen', () => {
-          starting = startJobs(1);
+          retry = setTimeout(() => {
+            starting = startJobs(1);
+          }, JOBS_START_DELAY_MS);
+          retry.unref();
         });
       else app.addHook('onReady', () => startJobs(1));
       app.addHook('onClose', async () => {
