@@ -77,7 +77,7 @@ try {
       copy.push(c.rows / c.seconds);
       ratios.push(p.rows / p.seconds / (c.rows / c.seconds));
       say(
-        `round ${round}: whole path ${fmtRate(p.rows / p.seconds)} (${p.rows} rows, ${p.how}, ${(p.bytes / 1e6).toFixed(0)} MB on the wire, ${p.seconds.toFixed(2)} s)` +
+        `round ${round}: whole path ${fmtRate(p.rows / p.seconds)} (${p.rows} rows, ${p.how}, ${(p.bytes / 1e6).toFixed(0)} MB of CSV decoded, ${p.seconds.toFixed(2)} s)` +
           `, \\copy raw ${fmtRate(c.rows / c.seconds)} (${c.seconds.toFixed(2)} s); ratio ${(p.rows / p.seconds / (c.rows / c.seconds)).toFixed(2)}x; load ${load()}`,
       );
     }
