@@ -11,6 +11,7 @@
  * Then the same export as .xlsx (`format=xlsx`) each round: rows/s, RSS and VmHWM before and after, next to CSV's.
  * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), DATABASE_URL.
  */
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { loadPrincipal } from '../server/engine/accounts.ts';
@@ -21,12 +22,18 @@ import { langOf } from '../server/engine/labels.ts';
 import { resources } from '../resources/index.ts';
 import type { Db } from '../server/db/index.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
-import { httpExport, inlineForPsql, psqlCopy } from './lib/export.ts';
+import { httpExport, inlineForPsql, psqlCopy, vmHwm, vmRss } from './lib/export.ts';
 import { median } from './lib/stats.ts';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
 const STAFF = Number(process.env.EXPORT_STAFF ?? 200_000);
 const RUNS = Number(process.env.EXPORT_RUNS ?? 3);
+/** EXPORT_CLASSIC=0 runs only the whole path and the ten-export memory (issue 37), not the per-resource rounds. */
+const CLASSIC = process.env.EXPORT_CLASSIC !== '0';
+/** Ten consecutive exports on each path for the memory figures (EXPORT_REPEAT). */
+const REPEAT = Number(process.env.EXPORT_REPEAT ?? 10);
+/** What Chromium sends with a download. */
+const BROWSER_ENCODING = 'gzip, deflate, br';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const byName = (name: string) => resources.find((r) => r.name === name)!;
@@ -34,7 +41,11 @@ const byName = (name: string) => resources.find((r) => r.name === name)!;
 const bench = await openBenchDb('postgres');
 const { db } = bench;
 const url = bench.url!;
+/** Ends the run early (EXPORT_CLASSIC=0). */
+class Done extends Error {}
+
 let app: FastifyInstance | null = null;
+let jobsApp: FastifyInstance | null = null;
 try {
   await migrate(db);
   await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
@@ -46,13 +57,69 @@ try {
   const token = await adminToken(db);
   const { rows: ids } = await db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
   const admin = await loadPrincipal(db, { userId: ids[0]!.id, tokenId: '0' });
+  // Issue 37 item 1: the user's whole path on a server that runs jobs (the request, the job when above
+  // CSV_JOB_ROWS, polling its status as the export button does, the download as a browser asks for it,
+  // decoded by the client), against `psql \copy` of the same columns' raw values, interleaved.
+  jobsApp = await serveBench(db, { dataDir: '/tmp/bench-export-jobs', jobs: true });
+  const jobsAddress = await jobsApp.listen({ port: 0, host: '127.0.0.1' });
+  {
+    const users = byName('users');
+    const plan = await planExport(db, users, {}, { registry: resources, principal: admin });
+    const raw = `SELECT ${plan.columns.map((c) => `"${c}"`).join(', ')} FROM "${users.table}"`;
+    say(`\n== whole path, users (${ROWS + 1} rows), load ${load()} ==`);
+    const path: number[] = [];
+    const copy: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 1; round <= RUNS; round++) {
+      const p = await wholePath(jobsAddress, users.endpoint, token);
+      const c = await psqlCopy(url, raw);
+      path.push(p.rows / p.seconds);
+      copy.push(c.rows / c.seconds);
+      ratios.push(p.rows / p.seconds / (c.rows / c.seconds));
+      say(
+        `round ${round}: whole path ${fmtRate(p.rows / p.seconds)} (${p.rows} rows, ${p.how}, ${(p.bytes / 1e6).toFixed(0)} MB of CSV decoded, ${p.seconds.toFixed(2)} s)` +
+          `, \\copy raw ${fmtRate(c.rows / c.seconds)} (${c.seconds.toFixed(2)} s); ratio ${(p.rows / p.seconds / (c.rows / c.seconds)).toFixed(2)}x; load ${load()}`,
+      );
+    }
+    say(
+      `median: whole path ${fmtRate(median(path))}, \\copy raw ${fmtRate(median(copy))}; whole path / \\copy rows/s = ${median(ratios).toFixed(2)}x (target >= 0.8x)`,
+    );
+    say(`\n== ${REPEAT} consecutive exports, server process memory (VmRSS, VmHWM of /proc/self/status) ==`);
+    for (const [label, run] of [
+      ['job + download', () => wholePath(jobsAddress, users.endpoint, token)],
+      [
+        'streamed (JOBS=0)',
+        async () => {
+          const r = await httpExport(`${address}/api/${users.endpoint}/export`, token, {
+            lang: 'zh-CN',
+            encoding: BROWSER_ENCODING,
+          });
+          return { ...r, how: 'streamed' };
+        },
+      ],
+    ] as const) {
+      global.gc?.();
+      const start = { rss: vmRss(), hwm: vmHwm() };
+      say(`${label}: before RSS ${mb(start.rss)}, VmHWM ${mb(start.hwm)}`);
+      for (let i = 1; i <= REPEAT; i++) {
+        const r = await run();
+        global.gc?.();
+        say(
+          `  ${label} ${i}: ${fmtRate(r.rows / r.seconds)}, RSS ${mb(vmRss())}, VmHWM ${mb(vmHwm())}, load ${load()}`,
+        );
+      }
+      say(`${label}: RSS ${mb(start.rss)} -> ${mb(vmRss())}, VmHWM ${mb(start.hwm)} -> ${mb(vmHwm())}`);
+    }
+  }
+  if (!CLASSIC) throw new Done();
+
   for (const resource of [byName('users'), byName('staff')]) {
     const rows = Number(
       (await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${resource.table}"`)).rows[0]!.n,
     );
     const plan = await planExport(db, resource, {}, { registry: resources, principal: admin });
     const product = await exportQuery(db, langOf('zh-CN'), resource, plan, resources);
-    const formatted = inlineForPsql(product.sql, product.params);
+    const formatted = inlineForPsql(product.sql, product.params, product.settings);
     const raw = `SELECT ${plan.columns
       .filter((c) => resource.fields.find((f) => f.name === c)?.meta.relation?.kind !== 'manyToMany')
       .map((c) => `"${c}"`)
@@ -101,9 +168,65 @@ try {
         `   (target: >= 300000 rows/s or within 1.3x of \\copy; memory flat)`,
     );
   }
+} catch (error) {
+  if (!(error instanceof Done)) throw error;
 } finally {
+  await jobsApp?.close();
   await app?.close();
   await bench.close();
+}
+
+function load(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
+
+/**
+ * One export as a user gets it: `GET .../export`; a 202's job polled every 500 ms until completed (the
+ * export button hears it from a live event, polling every 2 s only as a fallback); the file downloaded with a browser's Accept-Encoding and decoded by the client
+ * (a process of its own, counting lines). Times the whole of it.
+ */
+async function wholePath(
+  address: string,
+  endpoint: string,
+  token: string,
+): Promise<{ rows: number; seconds: number; bytes: number; how: string }> {
+  const headers = { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' };
+  const t0 = performance.now();
+  const res = await fetch(`${address}/api/${endpoint}/export`, {
+    headers: { ...headers, 'accept-encoding': BROWSER_ENCODING },
+  });
+  if (res.status === 200) {
+    // Below CSV_JOB_ROWS: the CSV itself (read here; small).
+    const text = await res.text();
+    return {
+      rows: text.split('\n').length - 2,
+      seconds: (performance.now() - t0) / 1000,
+      bytes: text.length,
+      how: 'streamed',
+    };
+  }
+  if (res.status !== 202) throw new Error(`export answered ${res.status}`);
+  const id = ((await res.json()) as { data: { job_id: string } }).data.job_id;
+  for (;;) {
+    const status = await fetch(`${address}/api/${endpoint}/export/${id}`, { headers });
+    const job = ((await status.json()) as { data: { state: string; error: string | null } }).data;
+    if (job.state === 'completed') break;
+    if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`export job ${job.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const download = await httpExport(`${address}/api/${endpoint}/export/${id}/download`, token, {
+    lang: 'zh-CN',
+    encoding: BROWSER_ENCODING,
+  });
+  return {
+    rows: download.rows,
+    seconds: (performance.now() - t0) / 1000,
+    bytes: download.bytes,
+    how: 'job',
+  };
 }
 
 /** `ROWS` users, `STAFF` staff members in 50 departments with 2 of 20 roles each. */

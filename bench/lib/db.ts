@@ -55,16 +55,16 @@ export async function openBenchDb(driver: string, prefix = 'bench-'): Promise<Be
 }
 
 /**
- * The application over `db` for a bench: no job runner (an export streams over HTTP whatever its size; with
- * jobs, a big one would answer 202), no log file, no front end.
+ * The application over `db` for a bench: no job runner unless `jobs` (without, an export streams over HTTP
+ * whatever its size; with jobs, a big one answers 202), no log file, no front end.
  */
 export async function serveBench(
   db: Db,
-  options: { dataDir: string; modules?: BuildAppOptions['modules'] },
+  options: { dataDir: string; modules?: BuildAppOptions['modules']; jobs?: boolean },
 ): Promise<FastifyInstance> {
   const config = {
     ...loadConfig({ DATA_DIR: options.dataDir }),
-    jobs: false,
+    jobs: options.jobs ?? false,
     logToFile: false,
     distDir: '/nonexistent',
   };

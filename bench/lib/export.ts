@@ -7,7 +7,7 @@ import { EXPORT_SETTINGS } from '../../server/engine/csv/format.ts';
 
 /** The export's client, in a process of its own: the server's CPU and RSS are then the server's alone. */
 const CLIENT = `
-const headers = { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': 'identity' };
+const headers = { authorization: 'Bearer ' + process.env.BENCH_TOKEN, 'accept-encoding': process.env.BENCH_ENCODING || 'identity' };
 if (process.env.BENCH_LANG) headers['accept-language'] = process.env.BENCH_LANG;
 const res = await fetch(process.env.BENCH_URL, { headers });
 if (res.status !== 200) {
@@ -33,6 +33,16 @@ export interface HttpExportResult {
   memory: { rssBefore: number; rssAfter: number; hwmBefore: number; hwmAfter: number };
 }
 
+/** VmRSS of this process in bytes, as /proc/self/status gives it (0 where /proc is not there). */
+export function vmRss(): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** VmHWM of this process in bytes (0 where /proc is not there). */
 export function vmHwm(): number {
   try {
@@ -50,7 +60,7 @@ export function vmHwm(): number {
 export async function httpExport(
   url: string,
   token: string,
-  { lang }: { lang?: string } = {},
+  { lang, encoding }: { lang?: string; encoding?: string } = {},
 ): Promise<HttpExportResult> {
   global.gc?.();
   const base = process.memoryUsage().rss;
@@ -59,7 +69,13 @@ export async function httpExport(
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], {
-    env: { ...process.env, BENCH_URL: url, BENCH_TOKEN: token, BENCH_LANG: lang ?? '' },
+    env: {
+      ...process.env,
+      BENCH_URL: url,
+      BENCH_TOKEN: token,
+      BENCH_LANG: lang ?? '',
+      BENCH_ENCODING: encoding ?? '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -82,9 +98,13 @@ export async function httpExport(
  * The product's SELECT for psql: its parameters (labels, label maps, the time zone; no filters here) inlined
  * as quoted literals (each is cast where it is used), and the session settings it relies on.
  */
-export function inlineForPsql(sql: string, params: unknown[]): string {
+export function inlineForPsql(
+  sql: string,
+  params: unknown[],
+  settings: Readonly<Record<string, string>> = EXPORT_SETTINGS,
+): string {
   const text = replacePlaceholders(sql, (n) => `'${String(params[n - 1]).replace(/'/g, "''")}'`);
-  const sets = Object.entries(EXPORT_SETTINGS).map(([k, v]) => `SET "${k}" = '${v}';`);
+  const sets = Object.entries(settings).map(([k, v]) => `SET "${k}" = '${v}';`);
   return `${sets.join('\n')}\n${text.replace(/\n/g, ' ')}`;
 }
 
