@@ -23,8 +23,10 @@
  * The related rows come with the plain `orderBy=name` of the same table in the same rounds, and the ratio of
  * each to it (the related sort's target: a small multiple of the plain sort).
  * Env: SCALE_ROWS, SCALE_PGLITE_ROWS, SCALE_ROUNDS, SCALE_DRIVERS (postgres,pglite), DATABASE_URL,
- * SCALE_SECTIONS=scoped (only the department-scoped section: no users rows, no users cases).
+ * SCALE_SECTIONS=scoped (only the department-scoped section: no users rows, no users cases),
+ * SCALE_SECTIONS=counts (only the totals of filtered lists, issue 37 item 4: countsRun below).
  */
+import os from 'node:os';
 import type { Db } from '../server/db/index.ts';
 import { ensureFirstAdmin } from '../server/bootstrap.ts';
 import { migrate } from '../server/db/migrate.ts';
@@ -42,6 +44,7 @@ const PGLITE_ROWS = Number(process.env.SCALE_PGLITE_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 15);
 const DRIVERS = (process.env.SCALE_DRIVERS ?? 'postgres,pglite').split(',');
 const ONLY_SCOPED = process.env.SCALE_SECTIONS === 'scoped';
+const ONLY_COUNTS = process.env.SCALE_SECTIONS === 'counts';
 const SIZE = 15;
 /** SCOPE_TOPS top departments of SCOPE_CHILDREN children each; staff rows spread evenly over all of them. */
 const SCOPE_TOPS = 10;
@@ -83,6 +86,7 @@ async function runOn(driver: string, db: Db, rows: number): Promise<void> {
   const token = await adminToken(db);
   try {
     if (ONLY_SCOPED) return await scopedRun(db, base, token, rows);
+    if (ONLY_COUNTS) return await countsRun(db, base, token);
     const first = await api(base, token, `size=${SIZE}`);
     const totalPages = first.pagination.total_pages;
     const deepPage = Math.min(25_000, Math.max(2, Math.floor(totalPages / 2)));
@@ -341,6 +345,103 @@ async function scopedRun(db: Db, base: string, adminTokenValue: string, rows: nu
       `scoped ${scopedExport.rows} rows in ${scopedExport.seconds.toFixed(1)} s, ${rate(scopedExport.rows, scopedExport.seconds)}, ` +
       `RSS +${(scopedExport.rssGrowth / 1e6).toFixed(0)} MB; rows/s scoped / unscoped ${(scopedExport.rows / scopedExport.seconds / (unscopedExport.rows / unscopedExport.seconds)).toFixed(2)}x`,
   );
+}
+
+/**
+ * Totals of filtered lists (issue 37 item 4), engine p50 over HTTP next to the statements the list sent
+ * before (the page, then a count capped at COUNT_CAP + 1) and the ones it may send now, in alternating
+ * rounds, each line with the load average: an unselective contains-search (the planner's estimate instead
+ * of the count), a selective one filling the page (two statements, or one with count(*) OVER () over the
+ * capped rows), a selective one shorter than a page (no count), and a deep page by number right after a
+ * write that cannot move it (an UPDATE of one row's phone, then an UPDATE of no row; untimed, before each
+ * round).
+ */
+async function countsRun(db: Db, base: string, token: string): Promise<void> {
+  const cols = selectColumns(users);
+  const { rows: trash } = await db.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'deleted_at'`,
+  );
+  const live = trash.length ? ' AND deleted_at IS NULL' : '';
+  const where = (field: string, text: string) => `WHERE ${field}::text ILIKE '%${text}%'${live}`;
+  const page = (w: string) => `SELECT ${cols} FROM users ${w} ORDER BY id DESC LIMIT ${SIZE + 1}`;
+  const capped = (w: string) => `SELECT count(*) FROM (SELECT 1 FROM users ${w} LIMIT 10001) c`;
+  const explain = (w: string) => `EXPLAIN (FORMAT JSON) SELECT 1 FROM users ${w}`;
+  const windowed = (w: string) =>
+    `SELECT *, count(*) OVER () AS n FROM (SELECT ${cols}, id AS k FROM users ${w} ORDER BY id DESC LIMIT 10001) s ` +
+    `ORDER BY k DESC LIMIT ${SIZE + 1}`;
+  const { rows: any } = await db.query<{ id: string }>(
+    `SELECT id FROM users ORDER BY id LIMIT 1 OFFSET 1000`,
+  );
+  const some = any[0]!.id;
+  const total = (await api(base, token, `size=${SIZE}`)).pagination.total_pages;
+  const deep = Math.min(25_000, Math.max(2, Math.floor(total / 2)));
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  const unsel = where('name', 'ame 1');
+  const { rows: frac } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM users ${unsel}`);
+  say(`\n-- counts (issue 37 item 4): 'ame 1' matches ${frac[0]!.n} rows; p50 of ${ROUNDS} rounds --`);
+  const cases: {
+    name: string;
+    query: string;
+    bare: Record<string, string[]>;
+    before?: () => Promise<void>;
+  }[] = [
+    {
+      name: 'like, unselective',
+      query: `search=${encodeURIComponent('name:ame 1')}&searchFields=name:like`,
+      bare: { 'page+count': [page(unsel), capped(unsel)], 'page+explain': [page(unsel), explain(unsel)] },
+    },
+    {
+      name: 'like, selective, full',
+      query: 'search=username:user1234&searchFields=username:like',
+      bare: {
+        'page+count': [page(where('username', 'user1234')), capped(where('username', 'user1234'))],
+        'count over()': [windowed(where('username', 'user1234'))],
+      },
+    },
+    {
+      name: 'like, selective, short',
+      query: 'search=username:user12345&searchFields=username:like',
+      bare: {
+        'page+count': [page(where('username', 'user12345')), capped(where('username', 'user12345'))],
+        page: [page(where('username', 'user12345'))],
+      },
+    },
+    {
+      name: `page ${deep}, after update`,
+      query: `page=${deep}`,
+      bare: {},
+      before: async () => void (await db.query(`UPDATE users SET phone = phone WHERE id = $1`, [some])),
+    },
+    {
+      name: `page ${deep}, after no-op`,
+      query: `page=${deep}`,
+      bare: {},
+      before: () => db.exec('UPDATE users SET name = name WHERE false'),
+    },
+  ];
+  for (const c of cases) {
+    const engine: number[] = [];
+    const bare: Record<string, number[]> = Object.fromEntries(Object.keys(c.bare).map((k) => [k, []]));
+    const url = `${base}/api/${users.endpoint}?size=${SIZE}&${c.query}`;
+    await get(url, token);
+    for (let i = 0; i < ROUNDS; i++) {
+      await c.before?.();
+      engine.push(await time(() => get(url, token)));
+      for (const [k, sql] of Object.entries(c.bare))
+        bare[k]!.push(await time(async () => void (await Promise.all(sql.map((s) => db.query(s))))));
+    }
+    const res = await api(base, token, `size=${SIZE}&${c.query}`);
+    const p = res.pagination;
+    const shown = `${p.total}${p.total_is_estimate ? ' (estimate)' : ''}${p.total_is_capped ? '+' : ''}`;
+    const bares = Object.entries(bare).map(([k, v]) => `${k} ${ms(pct(v, 50))}`);
+    say(
+      `${c.name.padEnd(26)} engine ${ms(pct(engine, 50)).padStart(9)}  bare: ${bares.join(', ') || '-'}  total ${shown}  load ${load()}`,
+    );
+  }
 }
 
 interface Case {

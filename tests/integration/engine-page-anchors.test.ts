@@ -42,6 +42,9 @@ let second: FastifyInstance | null = null;
 beforeAll(async () => {
   t = await createGadgetApp();
   admin = await t.adminToken();
+  // The fixture's tables come after the server's migrations: gadgets' UPDATEs say which columns they
+  // changed as the product's tables' do since migration 0145.
+  await t.db.query(`SELECT track_updated_columns('gadgets')`);
   if (t.dbUrl) {
     secondDb = await openPostgres(t.dbUrl, { max: 3 });
     const engine = createResourcesModule({
@@ -182,7 +185,8 @@ type Write =
   | { kind: 'api-delete'; pick: number }
   | { kind: 'sql-insert'; n: number }
   | { kind: 'sql-update'; mod: number; views: number }
-  | { kind: 'sql-delete'; mod: number };
+  | { kind: 'sql-delete'; mod: number }
+  | { kind: 'sql-stock'; mod: number; noop: boolean };
 
 const write: fc.Arbitrary<Write> = fc.oneof(
   fc.record({ kind: fc.constant('api-create' as const), n: fc.nat(1_000_000) }),
@@ -199,6 +203,8 @@ const write: fc.Arbitrary<Write> = fc.oneof(
     views: fc.integer({ min: -5, max: 60 }),
   }),
   fc.record({ kind: fc.constant('sql-delete' as const), mod: fc.nat(996) }),
+  // Issue 37: an UPDATE of a column some queries filter on (stock), or of no value at all (noop).
+  fc.record({ kind: fc.constant('sql-stock' as const), mod: fc.nat(996), noop: fc.boolean() }),
 );
 
 let made = 0;
@@ -246,6 +252,12 @@ async function apply(w: Write): Promise<void> {
       return;
     case 'sql-delete':
       await t.db.query('DELETE FROM gadgets WHERE id % 997 = $1', [w.mod]);
+      return;
+    case 'sql-stock':
+      await t.db.query(
+        `UPDATE gadgets SET stock = ${w.noop ? 'stock' : '(stock + 1) % 4'} WHERE id % 997 = $1`,
+        [w.mod],
+      );
   }
 }
 
@@ -334,6 +346,46 @@ describe('remembered page positions', () => {
     expect(anchoredQueries(t.db)).toBe(0);
     await expectPlainPage(query, page, 25);
     expect(anchorHits(t.db)).toBe(hits);
+  });
+
+  it("an UPDATE that cannot move a query's rows keeps its positions; one of its columns forgets them", async () => {
+    await seed();
+    const query = 'orderBy=views&sortedBy=desc';
+    const page = Math.ceil(ANCHOR_MIN_WALK / 25) + 40;
+    await visitUntilHit(query, page);
+    // Neither in the WHERE nor the ORDER BY: no row moves, the next visit starts from the remembered position.
+    const touches = [
+      "UPDATE gadgets SET name = name || ' x' WHERE id % 997 = 3",
+      'UPDATE gadgets SET stock = stock WHERE id % 997 = 5', // no value changes
+      'UPDATE gadgets SET views = 1 WHERE false', // no row
+    ];
+    for (const sql of touches) {
+      await t.db.query(sql);
+      const hits = anchorHits(t.db);
+      await expectPlainPage(query, page, 25);
+      expect(anchorHits(t.db), sql).toBe(hits + 1);
+    }
+    // The sort key changes: forgotten before the next request.
+    await t.db.query('UPDATE gadgets SET views = 49 WHERE id % 997 = 7');
+    expect(anchoredQueries(t.db)).toBe(0);
+    const hits = anchorHits(t.db);
+    await expectPlainPage(query, page, 25);
+    expect(anchorHits(t.db)).toBe(hits);
+    // An API update sets updated_at and the fields it writes: a list not naming them keeps its positions.
+    await visitUntilHit(query, page);
+    const { rows } = await t.db.query<{ id: string }>(
+      'SELECT id::text AS id FROM gadgets WHERE deleted_at IS NULL ORDER BY id LIMIT 1',
+    );
+    const res = await t.request({
+      method: 'PATCH',
+      url: `${BASE}/${rows[0]!.id}`,
+      token: admin,
+      payload: { stock: 3 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const before = anchorHits(t.db);
+    await expectPlainPage(query, page, 25);
+    expect(anchorHits(t.db)).toBe(before + 1);
   });
 
   it('a table without the table_changed trigger keeps no positions', async () => {

@@ -14,7 +14,9 @@ import type { ListQuery } from './query.ts';
  *
  * Freshness: migration 0111 (and every table `make:migration` creates) has a statement-level trigger that
  * NOTIFYs `table_changes` with the table's name on any INSERT, UPDATE, DELETE or TRUNCATE, by whatever
- * writes it (an API call, a CLI, hand-written SQL). Every server LISTENs and forgets that table's anchors,
+ * writes it (an API call, a CLI, hand-written SQL); since migration 0145 an UPDATE of the tables of 0111
+ * says which columns it changed (`<table>:<col>,...`, nothing for an UPDATE that changed no row), and a
+ * query whose WHERE and ORDER BY name none of them keeps its anchors (dropAnchors). Every server LISTENs and forgets that table's anchors,
  * as the auth cache does (server/core/auth-cache.ts): on PostgreSQL every pooled connection listens too, so
  * a change committed before a statement was sent has dropped the anchors by the time that statement's answer
  * arrives (PGlite delivers in process, before the writer's query resolves). So a page read through an
@@ -47,6 +49,8 @@ export interface Anchor {
 interface QueryAnchors {
   /** The tables whose change forgets these anchors: the resource's own and those its filter reads. */
   tables: string[];
+  /** The words of the query's WHERE and ORDER BY (its columns among them): an UPDATE of other columns of the resource's own table keeps the anchors. */
+  words: ReadonlySet<string>;
   anchors: Anchor[];
 }
 
@@ -55,6 +59,8 @@ interface AnchorCache {
   listening: number;
   /** Bumped on every change heard: a read that began in an older generation stores nothing. */
   generation: number;
+  /** The last changes heard (RECENT_CHANGES), each with the generation it made: a read is current when none since its start could move its rows. */
+  recent: { generation: number; change: TableChange }[];
   queries: Map<string, QueryAnchors>;
   /** Tables with a trigger calling table_changed() (read whenever listening starts): only they keep anchors. */
   watched: Set<string>;
@@ -76,30 +82,72 @@ function cacheOf(db: Queryable): AnchorCache | null {
   return null;
 }
 
-/** Forgets the anchors of every query reading `table` (every query when `table` is null). */
-export function dropAnchors(db: Db, table: string | null): void {
+/** A change heard: of `table` (null: of any table), of only these `columns` (null: of any). */
+interface TableChange {
+  table: string | null;
+  columns: readonly string[] | null;
+}
+
+/** Changes remembered for reads in flight; a read that began before the oldest of them is not current. */
+const RECENT_CHANGES = 64;
+
+/**
+ * Whether `change` may move the rows of a query on `tables` (its own first) whose WHERE and ORDER BY hold
+ * `words`: a change of a table it reads, unless an UPDATE of only columns it does not name on its own table.
+ */
+function moves(change: TableChange, tables: readonly string[], words: ReadonlySet<string>): boolean {
+  if (change.table === null) return true;
+  if (!tables.includes(change.table)) return false;
+  if (change.columns === null || tables[0] !== change.table || tables.slice(1).includes(change.table))
+    return true;
+  return change.columns.some((c) => words.has(c.toLowerCase()));
+}
+
+/**
+ * Forgets the anchors of every query reading `table` (every query when `table` is null). `columns`: an
+ * UPDATE changed only these columns of `table` (migration 0145), so a query on `table` itself whose WHERE
+ * and ORDER BY name none of them keeps its anchors: its rows and their order are what they were.
+ */
+export function dropAnchors(db: Db, table: string | null, columns: readonly string[] | null = null): void {
   const cache = cacheOf(db);
   if (!cache) return;
   cache.generation += 1;
+  const change = { table, columns };
+  cache.recent.push({ generation: cache.generation, change });
+  if (cache.recent.length > RECENT_CHANGES) cache.recent.shift();
   for (const [key, entry] of cache.queries)
-    if (table === null || entry.tables.includes(table)) cache.queries.delete(key);
+    if (moves(change, entry.tables, entry.words)) cache.queries.delete(key);
+}
+
+/** A `table_changes` payload: `<table>`, or `<table>:<column>,...` for an UPDATE of only those columns. */
+export function parseTableChange(payload: string): { table: string; columns: string[] | null } {
+  const colon = payload.indexOf(':');
+  if (colon === -1) return { table: payload, columns: null };
+  return { table: payload.slice(0, colon), columns: payload.slice(colon + 1).split(',') };
 }
 
 /** Starts listening for table changes; the returned function stops. Until then (or if it fails) no anchors. */
 export async function listenForTableChanges(db: Db): Promise<() => Promise<void>> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { listening: 0, generation: 0, queries: new Map(), watched: new Set(), hits: 0 };
+    cache = { listening: 0, generation: 0, recent: [], queries: new Map(), watched: new Set(), hits: 0 };
     caches.set(db, cache);
   }
   const own = cache;
   let unlisten: () => Promise<void>;
   try {
     // After a gap in listening, changes may have gone unheard: every anchor is dropped.
-    unlisten = await db.listen(TABLE_CHANNEL, (table) => dropAnchors(db, table), {
-      everyConnection: true,
-      onGap: () => dropAnchors(db, null),
-    });
+    unlisten = await db.listen(
+      TABLE_CHANNEL,
+      (payload) => {
+        const { table, columns } = parseTableChange(payload);
+        dropAnchors(db, table, columns);
+      },
+      {
+        everyConnection: true,
+        onGap: () => dropAnchors(db, null),
+      },
+    );
     // A table made by a hand-written migration without the trigger would never say it changed.
     const { rows } = await db.query<{ name: string }>(
       `SELECT DISTINCT c.relname AS name FROM pg_trigger t
@@ -146,6 +194,8 @@ export interface AnchorScope {
   cache: AnchorCache;
   key: string;
   tables: string[];
+  /** What QueryAnchors `words` holds. */
+  words: ReadonlySet<string>;
   generation: number;
 }
 
@@ -160,12 +210,22 @@ export function anchorScope(db: Queryable, resource: Resource, q: ListQuery): An
   const tables = [resource.table, ...q.reads];
   if (!tables.every((table) => cache.watched.has(table))) return null;
   const key = JSON.stringify([resource.table, q.where, q.params, q.orderBy]);
-  return { cache, key, tables, generation: cache.generation };
+  const sql = [q.where, q.orderBy, ...q.order.map((o) => o.sql)].join(' ');
+  const words = new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? []);
+  return { cache, key, tables, words, generation: cache.generation };
 }
 
-/** Whether no table changed since the scope was taken (what it read, and its anchors, are still current). */
+/**
+ * Whether no change that could move the scope's rows was heard since it was taken (what it read, and its
+ * anchors, are still current): none at all, or only UPDATEs of columns its query does not name.
+ */
 export function isCurrent(scope: AnchorScope): boolean {
-  return scope.cache.listening > 0 && scope.cache.generation === scope.generation;
+  const { cache } = scope;
+  if (cache.listening === 0) return false;
+  if (cache.generation === scope.generation) return true;
+  const since = cache.recent.filter((r) => r.generation > scope.generation);
+  if (since.length !== cache.generation - scope.generation) return false;
+  return since.every((r) => !moves(r.change, scope.tables, scope.words));
 }
 
 /**
@@ -197,7 +257,7 @@ function remember(scope: AnchorScope, found: readonly Anchor[]): void {
   const { queries } = scope.cache;
   let entry = queries.get(scope.key);
   if (entry) queries.delete(scope.key);
-  else entry = { tables: scope.tables, anchors: [] };
+  else entry = { tables: scope.tables, words: scope.words, anchors: [] };
   queries.set(scope.key, entry);
   for (const a of found) {
     const same = entry.anchors.findIndex((b) => b.system === a.system && b.pos === a.pos);
