@@ -100,6 +100,7 @@ export async function purgeTrashed(ctx: OperationContext, { id }: { id: string }
   await withUsersCounted(ctx, () =>
     ctx.db.transaction(async (tx) => {
       await trashedRow(ctx, tx, id, scope);
+      await assertHooksAllowPurge(ctx, tx, { id, actor, scope });
       try {
         await deleteRow(tx, ctx.resource, id);
       } catch (error) {
@@ -114,6 +115,25 @@ export async function purgeTrashed(ctx: OperationContext, { id }: { id: string }
     }),
   );
   return null;
+}
+
+/**
+ * A purge needs what a delete of the live record needs: inside the purge's transaction the record comes back
+ * from the trash for a moment, and the resource's `beforeWrite` hook judges its delete as it would any delete
+ * (the people module: a staff manager may not delete an administrator's staff record, so may not purge it
+ * either; a rule that looks only at live records sees this one). A refusal rolls the restore back with it.
+ */
+async function assertHooksAllowPurge(
+  ctx: OperationContext,
+  tx: Parameters<typeof selectRow>[0],
+  { id, actor, scope }: { id: string; actor: Actor; scope: RowScope },
+): Promise<void> {
+  const { beforeWrite } = hooksOf(ctx.hooks, ctx.resource);
+  if (!beforeWrite) return;
+  const at = (await trashedAt(tx, ctx.resource, id))!;
+  await restoreWithChildren(ctx, tx, { id, at });
+  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
+  await beforeWrite({ action: 'delete', tx, id, before, data: {}, actor, ...hookContextOf(tx, actor) });
 }
 
 /** The trashed row of this id in the caller's scope, locked; 404 otherwise (a live one included). */

@@ -110,4 +110,33 @@ describe('restore from the trash keeps the people rules', () => {
     );
     expect(Number(rows[0]!.live)).toBe(0);
   });
+
+  it('a manager who may not delete an administrator cannot purge one from the trash either', async () => {
+    const boss = await createUser(t.db, { staff: { isAdmin: true } });
+    expect((await call('DELETE', `${STAFF}/${boss.staffId}`, admin)).statusCode).toBe(200);
+    const purge = await call('DELETE', `${STAFF}/trash/${boss.staffId}`, manager.token);
+    expect(purge.statusCode, purge.body).toBe(403);
+    expect(purge.json().message).toBeTruthy();
+    // Still in the trash, and still restorable by an administrator.
+    const trash = await call('GET', `${STAFF}/trash?size=100`, admin);
+    expect(trash.json().data.data.map((r: { id: string }) => r.id)).toContain(boss.staffId);
+    const { rows } = await t.db.query<{ trashed: boolean }>(
+      'SELECT deleted_at IS NOT NULL AS trashed FROM staff WHERE id = $1',
+      [boss.staffId],
+    );
+    expect(rows[0]?.trashed).toBe(true);
+
+    // A member the manager may delete is purged for good; an administrator may purge the administrator.
+    const member = await createUser(t.db, { staff: { permissions: ['system.users'] } });
+    const trashed = await call('DELETE', `${STAFF}/${member.staffId}`, manager.token);
+    expect(trashed.statusCode, trashed.body).toBe(200);
+    const gone = await call('DELETE', `${STAFF}/trash/${member.staffId}`, manager.token);
+    expect(gone.statusCode, gone.body).toBe(200);
+    const byAdmin = await call('DELETE', `${STAFF}/trash/${boss.staffId}`, admin);
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    const left = await t.db.query('SELECT 1 FROM staff WHERE id = ANY($1::bigint[])', [
+      [member.staffId, boss.staffId],
+    ]);
+    expect(left.rows).toHaveLength(0);
+  });
 });
