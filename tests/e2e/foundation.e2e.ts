@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import en from '../../locales/en/app.json';
 import zh from '../../locales/zh-CN/app.json';
+import system from '../../locales/zh-CN/system.json';
 import { adminCredentials, launchBrowser, newContext } from './helpers/browser.ts';
 
 // Issue 2's browser checks, against the built app served by the real server. Texts come from the
@@ -300,4 +301,38 @@ describe('history fallback', () => {
     await adminChunk;
     expect(asked).toBe(1);
   });
+
+  // Issue 37 item 5, as a user meets it: ten cold loads (a new browser context each, so nothing is cached, with
+  // the session of one sign-in), on a list URL and on the dashboard in turn. Each load is over once the page
+  // shows its content and has sent the start-up call that comes last (the list's live stream, the dashboard's
+  // figures): a second GET /api/v1 from the full app would come before them.
+  test('ten cold loads, signed in, of a list and the dashboard ask GET /api/v1 once each', async () => {
+    const { username } = adminCredentials();
+    await signInAsAdmin();
+    const storageState = await context.storageState();
+    const counts: number[] = [];
+    for (let load = 0; load < 10; load++) {
+      const cold = await newContext(browser, { storageState });
+      try {
+        const coldPage = await cold.newPage();
+        let asked = 0;
+        coldPage.on('request', (request) => {
+          if (new URL(request.url()).pathname === '/api/v1') asked++;
+        });
+        const onList = load % 2 === 0;
+        const lastCall = coldPage.waitForRequest((request) =>
+          new URL(request.url()).pathname.startsWith(onList ? '/api/v1/events' : '/api/v1/system/dashboard'),
+        );
+        await coldPage.goto(onList ? '/settings/staff' : '/dashboard');
+        if (onList)
+          await coldPage.getByRole('table').getByRole('cell', { name: username, exact: true }).waitFor();
+        else await coldPage.getByRole('heading', { name: system.dashboard.title, level: 1 }).waitFor();
+        await lastCall;
+        counts.push(asked);
+      } finally {
+        await cold.close();
+      }
+    }
+    expect(counts).toEqual(Array(10).fill(1));
+  }, 240_000);
 });

@@ -1,5 +1,5 @@
 import type { ResourceDescriptor as Resource } from '../../engine/data/descriptor.ts';
-import { BelongsToInput } from '../../engine/fields/tree/BelongsToInput.tsx';
+import { TreeReferenceInput } from '../../engine/fields/tree/TreeReferenceInput.tsx';
 import { ResourceList } from '../../engine/list/ResourceList.tsx';
 
 /**
@@ -13,7 +13,7 @@ export function StaffList({ resource }: { resource: Resource }) {
       resource={resource}
       filterInputs={{
         department_id: (
-          <BelongsToInput
+          <TreeReferenceInput
             key="department_id"
             source="department_id"
             resource="staff"

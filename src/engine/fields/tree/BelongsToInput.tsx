@@ -1,11 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { useResourceDefinition } from 'react-admin';
+import { AutocompleteInput, ReferenceInput, useResourceDefinition } from 'react-admin';
 import type { TreeOptions } from '../../data/registry.ts';
 import { TreePickerInput } from './TreePickerInput.tsx';
-
-const ReferenceAutocomplete = lazy(() =>
-  import('./ReferenceAutocomplete.tsx').then((m) => ({ default: m.ReferenceAutocomplete })),
-);
 
 /**
  * A reference's input: the tree picker when the target is a tree (EngineResource registers its
@@ -45,17 +40,10 @@ export function BelongsToInput({
         isFilter={isFilter}
       />
     );
-  // Downloaded with the first such input (a tree's picker above needs none of it).
+  // The child input carries the label and the required mark (ReferenceInput does not pass them on).
   return (
-    <Suspense fallback={null}>
-      <ReferenceAutocomplete
-        source={source}
-        resource={resource}
-        reference={reference}
-        label={label}
-        isRequired={isRequired}
-        alwaysOn={alwaysOn}
-      />
-    </Suspense>
+    <ReferenceInput source={source} reference={reference} label={label} alwaysOn={alwaysOn}>
+      <AutocompleteInput label={label} resource={resource} isRequired={isRequired} />
+    </ReferenceInput>
   );
 }
