@@ -17,5 +17,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
+    // expect.poll's own default deadline is 1 s: under CI load a debounced filter or a focus moving back took
+    // longer (engine.e2e's filter, palette.e2e's Escape). A poll still ends as soon as it holds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
