@@ -185,15 +185,21 @@ export interface LogFileStream {
   flushSync(): void;
   /** Flushes, then closes the file. */
   end(): Promise<void>;
+  /** From now on each line is written at once, synchronously (the process is about to exit). */
+  syncFromNowOn(): void;
 }
 
 /** The log files open in this process, written out when it exits. */
 const openLogFiles = new Set<LogFileStream>();
 let exitHookInstalled = false;
 
-/** Waits until every line queued for a log file is written (graceful shutdown, before `process.exit`). */
+/**
+ * Waits until every line queued for a log file is written, then has each write the lines that still come
+ * synchronously (graceful shutdown, before `process.exit`: no write may be under way when the process ends).
+ */
 export async function flushLogFiles(): Promise<void> {
   await Promise.all([...openLogFiles].map((f) => f.flush()));
+  for (const file of openLogFiles) file.syncFromNowOn();
 }
 
 /**
@@ -217,6 +223,7 @@ export function dailyFileStream(logDir: string): LogFileStream {
   let queuedBytes = 0;
   let writing: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let isSync = false;
 
   const openToday = () => {
     const today = new Date().toISOString().slice(0, 10);
@@ -284,6 +291,7 @@ export function dailyFileStream(logDir: string): LogFileStream {
   };
   const schedule = () => {
     if (writing || queued.length === 0) return;
+    if (isSync) return stream.flushSync();
     if (queuedBytes >= GATHER_BYTES) {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -330,6 +338,10 @@ export function dailyFileStream(logDir: string): LogFileStream {
       } catch (error) {
         failed(lines.length, error);
       }
+    },
+    syncFromNowOn() {
+      isSync = true;
+      if (!writing) stream.flushSync();
     },
     async end() {
       await stream.flush();

@@ -57,6 +57,73 @@ describe('security headers', () => {
   });
 });
 
+describe('security headers on every kind of answer', () => {
+  // The full set, not a subset: the HTML shell, a static asset and a CSV download as well as API JSON carry
+  // exactly helmet's headers (plus the answer's own), none missing and none added by the one hook.
+  it('are the same full set on API JSON, the HTML shell, a static asset and a download', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-request-cost-dist-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>admin</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-0123abcd.js'), 'console.log(1);');
+    const spa = await createTestApp({ dataDir, distDir: dist });
+    try {
+      const expected = await helmetPerRequest();
+      const token = await spa.adminToken();
+      const answers = {
+        json: await spa.request({ url: '/api/v1/user/staff', token }),
+        shell: await spa.request({ url: '/some/page', headers: { accept: 'text/html' } }),
+        asset: await spa.request({ url: '/assets/app-0123abcd.js' }),
+        download: await spa.request({ url: '/api/v1/user/departments/export', token }),
+      };
+      const own: Record<keyof typeof answers, string[]> = {
+        json: ['content-type', 'content-length', 'x-request-id', 'vary'],
+        shell: [
+          'content-type',
+          'content-length',
+          'x-request-id',
+          'cache-control',
+          'accept-ranges',
+          'etag',
+          'last-modified',
+        ],
+        asset: [
+          'content-type',
+          'content-length',
+          'x-request-id',
+          'cache-control',
+          'accept-ranges',
+          'etag',
+          'last-modified',
+        ],
+        download: [
+          'cache-control',
+          'content-type',
+          'content-disposition',
+          'x-request-id',
+          'transfer-encoding',
+          'content-length',
+          'vary',
+        ],
+      };
+      for (const [kind, res] of Object.entries(answers) as [
+        keyof typeof answers,
+        (typeof answers)['json'],
+      ][]) {
+        expect(res.statusCode, kind).toBe(200);
+        const { date: _d, connection: _c, 'set-cookie': _s, ...headers } = res.headers;
+        const security = Object.fromEntries(
+          Object.entries(headers).filter(([name]) => !own[kind].includes(name)),
+        );
+        expect(security, kind).toEqual(expected);
+      }
+      expect(answers.download.headers['content-disposition']).toContain('attachment');
+    } finally {
+      await spa.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the XSRF cookie', () => {
   // Minted only when the browser holds none, or a malformed one: a second request with the cookie gets no
   // Set-Cookie at all, and the cookie it holds keeps working for a write.
