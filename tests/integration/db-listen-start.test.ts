@@ -87,8 +87,9 @@ describe.skipIf(!isPg)(`a start whose first LISTEN fails (${isPg ? 'PostgreSQL' 
       ((await (await call('GET', 'v1/system/jobs', token)).json()) as { data: unknown[] }).data.length;
     expect(await queues()).toBe(0); // pg-boss never got a connection: nothing installed yet
     // pg-boss starts a second after listen (server/modules/jobs): refused as well, its start is retried.
+    const started = server;
     await expect
-      .poll(() => server.output(), { timeout: 30_000 })
+      .poll(() => started.output(), { timeout: 30_000 })
       .toContain('job runtime failed to start; retrying');
 
     await admin('ALTER DATABASE appdb CONNECTION LIMIT -1');
