@@ -43,7 +43,12 @@ export function swaggerOptions(): SwaggerOptions {
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url, route }: { schema: unknown; url: string; route: unknown }) => ({
-      schema: documented(route as RouteOptions, schema as JsonSchema | undefined, url),
+      // A `route()` hands its document over lazily (core/route.ts); other routes carry it as their schema.
+      schema: documented(
+        route as RouteOptions,
+        lazyDocumentOf(route as RouteOptions) ?? (schema as JsonSchema | undefined),
+        url,
+      ),
       url,
     }),
     transformObject: (doc: { openapiObject: JsonSchema }) => finish(doc.openapiObject),
@@ -125,6 +130,16 @@ const ERROR_RESPONSES: Record<string, JsonSchema> = Object.fromEntries(
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Adds the operationId (when the route has none) and the error responses (`x-errors`). */
+/** Route config key of a `route()`'s OpenAPI operation, built on demand: `config[LAZY_DOCUMENT]()`. */
+export const LAZY_DOCUMENT = Symbol('openapi document');
+
+/** The document `route()` left in the route's config (core/route.ts LAZY_DOCUMENT), built now. */
+function lazyDocumentOf(route: RouteOptions): JsonSchema | undefined {
+  const config = route.config as Record<symbol, unknown> | undefined;
+  const build = config?.[LAZY_DOCUMENT];
+  return typeof build === 'function' ? (build as () => JsonSchema)() : undefined;
+}
+
 function documented(route: RouteOptions, schema: JsonSchema | undefined, url: string): JsonSchema {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
   const out: JsonSchema = { ...schema };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
-import { answerJson, inputJson, NULL_ANSWER, pagedAnswerJson } from './openapi.ts';
+import { answerJson, inputJson, LAZY_DOCUMENT, NULL_ANSWER, pagedAnswerJson } from './openapi.ts';
 import { requirePermission, type Principal } from './principal.ts';
 import { validate } from './validate.ts';
 
@@ -35,9 +35,11 @@ export function route<
   app.route({
     method,
     url,
-    ...(spec.config ? { config: spec.config } : {}),
     ...(spec.compress === false ? { compress: false } : {}),
-    schema: documentOf(spec),
+    // The operation's document (zod turned into JSON Schema) is built when the OpenAPI document is, not at
+    // every start (issue 37 item 3; core/openapi.ts `swaggerOptions` reads it). Fastify gets none: its
+    // compilers do nothing (core/no-compilers.ts).
+    config: { ...spec.config, [LAZY_DOCUMENT]: () => documentOf(spec) },
     handler: async (request, reply) => {
       const principal = (access ? await access(request) : undefined) as A;
       return handler({

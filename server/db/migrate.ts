@@ -13,17 +13,25 @@ export interface Migration {
   sql: string;
 }
 
-/** Lists the versioned SQL files (`0001_name.sql`) in order. */
+/**
+ * Lists the versioned SQL files (`0001_name.sql`) in order. A file's `sql` is read when first asked for: a
+ * start with nothing pending reads none of them (issue 37 item 3).
+ */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return fs
     .readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort()
-    .map((file) => ({
-      version: file.slice(0, 4),
-      name: file.replace(/\.sql$/, ''),
-      sql: fs.readFileSync(path.join(dir, file), 'utf8'),
-    }));
+    .map((file) => {
+      let sql: string | null = null;
+      return {
+        version: file.slice(0, 4),
+        name: file.replace(/\.sql$/, ''),
+        get sql() {
+          return (sql ??= fs.readFileSync(path.join(dir, file), 'utf8'));
+        },
+      };
+    });
 }
 
 /**
@@ -61,11 +69,14 @@ export async function migrate(db: Db, migrations = readMigrations(), stop?: Abor
 
 /** True when schema_migrations lists every one of `migrations` (an applied version is never removed). */
 async function allApplied(db: Db, migrations: readonly Migration[]): Promise<boolean> {
-  const { rows: table } = await db.query<{ present: boolean }>(
-    `SELECT to_regclass('schema_migrations') IS NOT NULL AS present`,
-  );
-  if (!table[0]?.present) return false;
-  const { rows } = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
+  // One statement at a usual start; the first one (no table yet: undefined_table) has everything to apply.
+  let rows: { version: string }[];
+  try {
+    ({ rows } = await db.query<{ version: string }>('SELECT version FROM schema_migrations'));
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42P01') return false;
+    throw error;
+  }
   const applied = new Set(rows.map((r) => r.version));
   return migrations.every((m) => applied.has(m.version));
 }
