@@ -86,15 +86,15 @@ export function registerHttpContract(app: FastifyInstance): void {
     request.locale = negotiateLocale(request.headers['accept-language']);
     if (request.url.startsWith('/assets/')) return;
     const sent = request.cookies[XSRF_COOKIE];
-    // Minted only for a browser that holds none (or a malformed one): a browser keeps the cookie it was given,
-    // so answering it again on every response was work (a random token, a Set-Cookie) for nothing.
-    if (typeof sent !== 'string' || !TOKEN_SHAPE.test(sent))
-      reply.setCookie(XSRF_COOKIE, crypto.randomBytes(32).toString('base64url'), {
-        path: '/',
-        sameSite: 'lax',
-        httpOnly: false,
-        secure: request.protocol === 'https',
-      });
+    // Every answer sets the cookie (contract, "XSRF"), but a token is minted only for a browser that holds
+    // none or a malformed one: a valid one is answered back as it came, so it never changes under an open tab.
+    const hasValidCookie = typeof sent === 'string' && TOKEN_SHAPE.test(sent);
+    reply.setCookie(XSRF_COOKIE, hasValidCookie ? sent : crypto.randomBytes(32).toString('base64url'), {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: false,
+      secure: request.protocol === 'https',
+    });
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (sent !== undefined && request.headers[XSRF_HEADER] !== sent) throw new AppError(403, 'errors.xsrf');
     if (!isSameOrigin(request)) throw new AppError(403, 'errors.xsrf');
