@@ -81,12 +81,22 @@ export async function restoreTrashed(ctx: OperationContext, { id }: { id: string
 export async function assertHooksAllowRestore(
   ctx: OperationContext,
   tx: Parameters<typeof selectRow>[0],
+  target: { id: string; actor: Actor; scope: RowScope },
+): Promise<void> {
+  await judgeLiveRecord(ctx, tx, target, 'update');
+}
+
+/** Runs the resource's `beforeWrite` on the live record `id` as an `action` that changes nothing. */
+async function judgeLiveRecord(
+  ctx: OperationContext,
+  tx: Parameters<typeof selectRow>[0],
   { id, actor, scope }: { id: string; actor: Actor; scope: RowScope },
+  action: 'update' | 'delete',
 ): Promise<void> {
   const { beforeWrite } = hooksOf(ctx.hooks, ctx.resource);
   if (!beforeWrite) return;
   const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
-  await beforeWrite({ action: 'update', tx, id, before, data: {}, actor, ...hookContextOf(tx, actor) });
+  await beforeWrite({ action, tx, id, before, data: {}, actor, ...hookContextOf(tx, actor) });
 }
 
 /**
@@ -126,14 +136,12 @@ export async function purgeTrashed(ctx: OperationContext, { id }: { id: string }
 async function assertHooksAllowPurge(
   ctx: OperationContext,
   tx: Parameters<typeof selectRow>[0],
-  { id, actor, scope }: { id: string; actor: Actor; scope: RowScope },
+  target: { id: string; actor: Actor; scope: RowScope },
 ): Promise<void> {
-  const { beforeWrite } = hooksOf(ctx.hooks, ctx.resource);
-  if (!beforeWrite) return;
-  const at = (await trashedAt(tx, ctx.resource, id))!;
-  await restoreWithChildren(ctx, tx, { id, at });
-  const before = await fetchRecord(ctx, { db: tx, id, forUpdate: true, scope, viewer: actor.principal });
-  await beforeWrite({ action: 'delete', tx, id, before, data: {}, actor, ...hookContextOf(tx, actor) });
+  if (!hooksOf(ctx.hooks, ctx.resource).beforeWrite) return;
+  const at = (await trashedAt(tx, ctx.resource, target.id))!;
+  await restoreWithChildren(ctx, tx, { id: target.id, at });
+  await judgeLiveRecord(ctx, tx, target, 'delete');
 }
 
 /** The trashed row of this id in the caller's scope, locked; 404 otherwise (a live one included). */
