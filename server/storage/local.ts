@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   checkKey,
   countingStream,
+  holdErrors,
   notFound,
   tempName,
   type FileStorage,
@@ -25,6 +26,7 @@ export function localStorage(root: string): FileStorage {
     async stage(source, opts) {
       const tmp = path.join(tmpDir, tempName());
       const counter = countingStream(opts);
+      holdErrors(source);
       // Open before piping: a stream that opens lazily can create the file after a refused upload's
       // cleanup already ran (the limit trips before the open finishes), leaving an empty .part behind.
       // A temp file that cannot be made (a read-only volume) ends the source too, as the pipeline would:

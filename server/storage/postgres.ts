@@ -1,7 +1,14 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/index.ts';
-import { checkKey, countingStream, notFound, type FileStorage, type StoredObject } from './types.ts';
+import {
+  checkKey,
+  countingStream,
+  holdErrors,
+  notFound,
+  type FileStorage,
+  type StoredObject,
+} from './types.ts';
 
 /** Bytes per chunk row: big enough to keep the row count low, small enough to hold one in memory. */
 export const CHUNK_SIZE = 1024 * 1024;
@@ -25,6 +32,7 @@ export function postgresStorage(
     driver: 'postgres',
     async stage(source, opts) {
       const counter = countingStream(opts);
+      holdErrors(source);
       const { rows } = await db
         .query<{ id: string }>('INSERT INTO storage_objects (chunk_size) VALUES ($1) RETURNING id', [
           chunkSize,

@@ -112,6 +112,15 @@ export function tempName(): string {
 }
 
 /**
+ * Keeps an error the source emits before the driver pipes it: `stage` awaits a temp file or a row first, and
+ * an error meanwhile (an export whose database went away) would otherwise be an unhandled 'error' event that
+ * ends the process. The pipeline that reads the source later sees it errored and rejects with that error.
+ */
+export function holdErrors(source: Readable): void {
+  source.on('error', () => undefined);
+}
+
+/**
  * A pass-through that counts bytes, keeps the first `headBytes` of them and fails with FileTooLargeError
  * past `maxBytes`. Example: `const counter = countingStream({ maxBytes, headBytes }); ... counter.byteCount`.
  */

@@ -111,6 +111,16 @@ describe.each(drivers)('the %s driver', (driver, make) => {
     await expect(storage.open('2026/11/a.bin')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('a source that fails before the driver reads it fails the write, and the process lives on', async () => {
+    // An export whose database goes away while the driver still makes its temp file or row: the error must
+    // reach the put, not end the server as an unhandled 'error' event (vitest fails the run on one).
+    const failing = new Readable({ read() {} });
+    process.nextTick(() => failing.destroy(new Error('database gone')));
+    await expect(storage.put('backups/failed.dump', failing)).rejects.toThrow('database gone');
+    expect(await storage.stat('backups/failed.dump')).toBeNull();
+    expect(await storage.cleanTemp(new Date(Date.now() + 60_000))).toEqual({ removed: 0, bytes: 0 });
+  });
+
   it('put replaces an object whole', async () => {
     await storage.put('backups/c.dump', streamOf(bytes(5000, 3)));
     await storage.put('backups/c.dump', streamOf(bytes(7, 4)));

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
@@ -163,10 +163,15 @@ export function createCsvJobs({
             callback(null, chunk);
           },
         });
-        const gzip = zlib.createGzip({ level: EXPORT_GZIP_LEVEL });
-        csv.stream.on('error', (error) => counted.destroy(error));
-        counted.on('error', (error) => gzip.destroy(error));
-        await writeCsvFile(storage, `${key}${GZIP_SUFFIX}`, csv.stream.pipe(counted).pipe(gzip));
+        // pipeline, not pipe: a database that goes away mid-COPY fails every stage of the chain and the stored
+        // write with it; pipe() left the gzip stage's error unhandled, which ended the whole server.
+        const gzip = pipeline(
+          csv.stream,
+          counted,
+          zlib.createGzip({ level: EXPORT_GZIP_LEVEL }),
+          () => undefined,
+        );
+        await writeCsvFile(storage, `${key}${GZIP_SUFFIX}`, gzip);
         return { name: data.name, rows: csv.rows(), size, stored: 'gzip' } satisfies ExportOutput;
       }),
   };
