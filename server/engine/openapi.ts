@@ -257,9 +257,9 @@ export function routeSchemas(
       },
       response: { 200: envelope(record) },
     }),
-    presence: secured(`Say that I am editing a ${resource.name} record`, p, {
+    presence: secured(`Say that I am editing a ${resource.name} record`, `${p}.update`, {
       operationId: `presence${pascal}`,
-      description: `Needs the permission \`${p}\`. Raises a live \`presence\` event (GET /api/v1/events) for the others who may see the record: \`{ resource, id, state, user_id, name, ttl_seconds }\`. Repeat \`editing\` within \`ttl_seconds\` while the form is open; \`left\` when it closes.`,
+      description: `Needs the permission \`${p}.update\`. Raises a live \`presence\` event (GET /api/v1/events) for the others who may see the record: \`{ resource, id, state, user_id, name, ttl_seconds }\`. Repeat \`editing\` within \`ttl_seconds\` while the form is open; \`left\` when it closes.`,
       params: idParam(),
       body: {
         type: 'object',

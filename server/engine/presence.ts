@@ -8,8 +8,9 @@ import { fetchRecord } from './write/record-writes.ts';
 export const PRESENCE_TTL_SECONDS = 45;
 
 /**
- * `POST <path>/<id>/presence {state: 'editing' | 'left'}` (the read permission; 404 out of scope): tells the
- * others who may see the record that the caller has its edit form open, or closed it. A live event of type
+ * `POST <path>/<id>/presence {state: 'editing' | 'left'}` (the update permission: only someone who may edit
+ * the record has its edit form open, a reader gets the show view; 404 out of scope): tells the others who
+ * may see the record that the caller has its edit form open, or closed it. A live event of type
  * `presence` (`{ resource, id, state, user_id, name, ttl_seconds }`) over the event stream, so it crosses
  * servers with LISTEN/NOTIFY and reaches only streams whose scope holds the record, like a record event.
  * Nothing is stored: an `editing` without a heartbeat lapses after `ttl_seconds`.
@@ -18,7 +19,7 @@ export async function announcePresence(
   ctx: OperationContext,
   { id, body }: { id: string; body: unknown },
 ): Promise<null> {
-  const actor = await ctx.authorize('read');
+  const actor = await ctx.authorize('update');
   const state = (body as { state?: unknown } | null)?.state ?? 'editing';
   if (state !== 'editing' && state !== 'left') throw AppError.validation({ state: ['validation.invalid'] });
   const scope = await rowScope(ctx.db, ctx.resource, actor.principal);
