@@ -237,3 +237,22 @@ describe('undo of an operation', () => {
     expect(now).toMatchObject({ name: `Review ${sku} v2`, stock: 2, email: `second-${sku}@example.com` });
   });
 });
+
+describe('a unique value held by a trashed record', () => {
+  it('names the trashed record only to a caller who may restore it', async () => {
+    const held = await gadget(admin);
+    expect((await req(admin, 'DELETE', `${BASE}/${held.id}`)).statusCode).toBe(200);
+    const copy = { name: 'Copy', sku: `RV-${sku}`, price: 1 };
+    // Anyone with the delete permission who sees the record: the id, so the screen can offer the restore.
+    const seen = await req(hiding.token, 'POST', BASE, copy);
+    expect(seen.statusCode, seen.body).toBe(409);
+    expect(seen.json().message).toContain('trash');
+    expect(seen.json().errors.trashed_id).toEqual([held.id]);
+    // Out of the caller's scope: still a 409 saying so, without the id of a record it may not see.
+    const unseen = await req(scoped.token, 'POST', BASE, copy);
+    expect(unseen.statusCode, unseen.body).toBe(409);
+    expect(unseen.json().message).toContain('trash');
+    expect(unseen.json().errors).toEqual({ sku: ['Taken by a record in the trash'] });
+    expect(unseen.body).not.toContain(`"${held.id}"`);
+  });
+});

@@ -2,7 +2,7 @@ import { hashPassword } from '../../credentials/password.ts';
 import { isIdString, isSoftDelete } from '../../../resources/define.ts';
 import type { Resource } from '../../../resources/define.ts';
 import { AppError } from '../../core/errors.ts';
-import type { Principal } from '../../core/principal.ts';
+import { can, type Principal } from '../../core/principal.ts';
 import type { Queryable } from '../../db/index.ts';
 import { diffChanges, writeAudit, type Actor, type Changes } from './audit.ts';
 import type { OperationContext } from '../context.ts';
@@ -12,6 +12,7 @@ import { fieldsOf, joinTableOf, type FieldInfo } from '../schema/fields.ts';
 import { hooksOf } from '../hooks.ts';
 import { hookContextOf, queueAfterCommit } from '../hook-runtime.ts';
 import { deleteRow, insertRow, isValueTaken, replaceLinks, selectRow, updateRow } from './record-sql.ts';
+import { permissionFor } from '../access.ts';
 import { loadRecords } from '../list/records.ts';
 import { assertNotHeld, trashWithChildren } from './trash-writes.ts';
 import { isInScope, rowScope, scopeColumnsOf, UNRESTRICTED, type RowScope } from '../scope.ts';
@@ -41,7 +42,7 @@ export async function insertRecord(
   const context = hookContextOf(tx, actor);
   await hooks.beforeWrite?.({ action: 'create', tx, id: null, before: null, data, actor, ...context });
   await checkDictionaries(ctx, tx, data, null);
-  await checkUnique(ctx, tx, data, null);
+  await checkUnique(ctx, tx, data, null, actor);
   await assertInScope(ctx, tx, { actor, record: { ...data, created_by: actor.userId }, isNew: true });
   const values = { ...(await columnValues(resource, data)), ...authorsOf(actor, true) };
   const id = await guarded(ctx, async () => {
@@ -114,7 +115,7 @@ export async function patchRecord(
   const context = hookContextOf(tx, actor);
   await hooks.beforeWrite?.({ action: 'update', tx, id, before, data: given, actor, ...context });
   await checkDictionaries(ctx, tx, given, before);
-  await checkUnique(ctx, tx, given, id);
+  await checkUnique(ctx, tx, given, id, actor);
   // The stored scope columns, not `before`: that is the caller's view, without the fields hidden from it
   // (a hidden `user_id` or department would make a record the caller sees look out of its scope).
   const stored = await selectRow(tx, { resource, id, scope: UNRESTRICTED });
@@ -293,19 +294,37 @@ async function checkUnique(
   tx: Queryable,
   data: Record<string, unknown>,
   id: string | null,
+  actor: Actor,
 ) {
   for (const f of fieldsOf(ctx.resource).filter((x) => x.meta.unique && data[x.name] != null)) {
     const value = data[f.name];
     const holder = await isValueTaken(tx, { resource: ctx.resource, field: f.name, value, id });
     if (!holder) continue;
     if (!holder.isTrashed) throw AppError.conflict(f.name, ctx.label(f.name));
-    // A trashed record keeps its unique values: say so, with its id, so the screen can offer the restore.
+    // A trashed record keeps its unique values: say so, with its id when the caller may restore it (the
+    // delete permission, the record in its scope), so the screen can offer the restore; never the id of a
+    // record the caller may not see.
+    const mayRestore = await mayRestoreTrashed(ctx, tx, holder.id, actor);
     throw new AppError(409, 'engine.trash.unique_in_trash', {
       params: { field: ctx.label(f.name) },
       fields: { [f.name]: ['engine.trash.unique_in_trash_short'] },
-      literal: { trashed_id: [holder.id] },
+      ...(mayRestore ? { literal: { trashed_id: [holder.id] } } : {}),
     });
   }
+}
+
+/** Whether the caller may restore the trashed record `id`: the delete permission, and the record in scope. */
+async function mayRestoreTrashed(
+  ctx: OperationContext,
+  tx: Queryable,
+  id: string,
+  actor: Actor,
+): Promise<boolean> {
+  const { principal } = actor;
+  if (!principal) return true;
+  if (!can(principal, permissionFor(ctx.resource, 'delete'))) return false;
+  const scope = await rowScope(tx, ctx.resource, principal);
+  return (await selectRow(tx, { resource: ctx.resource, id, scope, trash: 'trash' })) !== undefined;
 }
 
 /**
