@@ -256,3 +256,49 @@ describe('a unique value held by a trashed record', () => {
     expect(unseen.body).not.toContain(`"${held.id}"`);
   });
 });
+
+describe('invitations of a staff manager scoped to its department (issue 34 item 8)', () => {
+  it('re-issues and sends only for staff in its scope: a record outside it is a 404', async () => {
+    const dept = async (name: string) => {
+      const res = await req(admin, 'POST', '/api/v1/user/departments', { name });
+      expect(res.statusCode, res.body).toBe(201);
+      return String(res.json().data.id);
+    };
+    const [home, away] = [await dept('Review home'), await dept('Review away')];
+    const manager = await member(['system.users', 'system.users.staff', 'system.users.staff.update'], {
+      data_scope: 'department',
+    });
+    await t.db.query('UPDATE staff SET department_id = $1 WHERE id = $2', [home, manager.staffId]);
+    const invitee = async (department: string) => {
+      const res = await req(admin, 'POST', '/api/v1/user/staff', {
+        name: `Invitee ${department}`,
+        department_id: department,
+        email: `invitee-${department}@example.com`,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return String(res.json().data.id);
+    };
+    const [near, far] = [await invitee(home), await invitee(away)];
+    const { rows: before } = await t.db.query<{ invitation_hash: string }>(
+      'SELECT invitation_hash FROM staff WHERE id = $1',
+      [far],
+    );
+
+    expect((await req(manager.token, 'GET', `/api/v1/user/staff/${far}`)).statusCode).toBe(404);
+    const copy = await req(manager.token, 'POST', `/api/v1/user/staff/${far}/invitation`, {});
+    expect(copy.statusCode, copy.body).toBe(404);
+    const send = await req(manager.token, 'POST', `/api/v1/user/staff/${far}/invitation/send`, {
+      channel: 'email',
+    });
+    expect(send.statusCode, send.body).toBe(404);
+    const { rows: after } = await t.db.query<{ invitation_hash: string }>(
+      'SELECT invitation_hash FROM staff WHERE id = $1',
+      [far],
+    );
+    expect(after[0]!.invitation_hash).toBe(before[0]!.invitation_hash);
+
+    const mine = await req(manager.token, 'POST', `/api/v1/user/staff/${near}/invitation`, {});
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().data.invitation_url).toContain('invitation=');
+  });
+});

@@ -5,7 +5,7 @@ import type { Principal } from '../../core/principal.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import { asSystem } from '../../engine/system-access.ts';
-import { assertCanManageStaff, forbidden, isAdmin } from './guards.ts';
+import { assertCanManageStaff, assertStaffInScope, forbidden, isAdmin } from './guards.ts';
 import { issueInvitation } from './invitations.ts';
 import { alreadyRegistered } from './staff-hooks.ts';
 
@@ -13,14 +13,15 @@ import { alreadyRegistered } from './staff-hooks.ts';
 
 /**
  * A new invitation link for an unregistered staff record (the old one stops working): 404 for no such
- * record, 409 once registered, 403 for an administrator's record unless `principal` is one, or a record
- * outside what `principal` may manage. `origin` starts the link.
+ * record or one outside the principal's data scope, 409 once registered, 403 for an administrator's record
+ * unless `principal` is one, or a record outside what `principal` may manage. `origin` starts the link.
  */
 export async function reissueInvitation(
   db: Db,
   { principal, staffId, origin }: { principal: Principal; staffId: string; origin: string },
 ): Promise<{ invitation_url: string; invitation_expires_at: string }> {
   return db.transaction(async (tx) => {
+    await assertStaffInScope(tx, principal, staffId);
     const record = await asSystem(tx).find<{ user_id: string | null; is_admin: number }>(staff, {
       where: { id: staffId },
       columns: ['user_id', 'is_admin'],

@@ -8,6 +8,8 @@ import type { Queryable } from '../../db/index.ts';
 import { asSystem } from '../../engine/system-access.ts';
 import type { Actor } from '../../engine/write/audit.ts';
 import { servedPages, servedResources } from '../../engine/served.ts';
+import { idsInScope, rowScope } from '../../engine/scope.ts';
+import { isIdString } from '../../../resources/define.ts';
 
 /**
  * The no-self-escalation rules shared by the staff, role and user hooks: nobody grants a name they do not
@@ -80,6 +82,20 @@ export async function assertCanManageStaff(
   if (!power) return;
   if (power.isAdmin) throw forbidden('manage_admin');
   for (const name of power.names) if (!can(principal, name)) throw forbidden('manage_stronger');
+}
+
+/**
+ * 404 unless the staff record `staffId` lies in the principal's data scope on staff (contract: a record out
+ * of scope is a 404 on every path), for the people module's own routes on one staff record (invitations).
+ */
+export async function assertStaffInScope(
+  db: Queryable,
+  principal: Principal,
+  staffId: string,
+): Promise<void> {
+  if (!isIdString(staffId)) throw AppError.notFound();
+  const scope = await rowScope(db, staff, principal);
+  if (!(await idsInScope(db, staff, scope, [staffId])).has(staffId)) throw AppError.notFound();
 }
 
 /** The same for a user account: through the staff record bound to it, if any. */

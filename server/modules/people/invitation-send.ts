@@ -20,6 +20,7 @@ import { resolveMailer } from '../../mail/mailer.ts';
 import { maskPhone, resolveSmsProvider } from '../../sms/provider.ts';
 import { rateLimited } from '../auth/index.ts';
 import { reissueInvitation } from './account-operations.ts';
+import { assertStaffInScope } from './guards.ts';
 import { INVITATION_TTL_MS } from './invitations.ts';
 
 /** Sends per staff record: an invitee's inbox is not a target, whoever holds the permission. */
@@ -64,6 +65,8 @@ export async function registerInvitationSendRoute(app: FastifyInstance, ctx: App
       },
       responses: { 200: answerSchema },
       handler: async ({ params: { id }, body: { channel }, principal, request }) => {
+        // Out of the caller's scope: a 404 before its contact details decide anything.
+        await assertStaffInScope(ctx.db, principal, id);
         const contact = await asSystem(ctx.db).find<{ email: string | null; phone: string | null }>(staff, {
           where: { id },
           columns: ['email', 'phone'],
