@@ -34,13 +34,15 @@ export function registerDrain(app: FastifyInstance): void {
   let settled: (() => void) | null = null;
   const waitedFor = () => [...inFlight].filter((res) => !longLived.has(res));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook (core/hosts.ts says why); the 503 is sent without calling `done`, so nothing else runs.
+  app.addHook('onRequest', (request, reply, done) => {
     if (isDraining) {
       request.locale = negotiateLocale(request.headers['accept-language']);
-      return reply
+      void reply
         .code(503)
         .headers({ 'retry-after': String(DRAINING_RETRY_AFTER_S), connection: 'close' })
         .send(errorBody(request, 503, 'errors.shutting_down'));
+      return;
     }
     const res = reply.raw;
     inFlight.add(res);
@@ -51,9 +53,11 @@ export function registerDrain(app: FastifyInstance): void {
       setImmediate(() => app.server.closeIdleConnections());
       if (waitedFor().length === 0) settled?.();
     });
+    done();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (isDraining) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
   drains.set(app, {

@@ -82,9 +82,10 @@ export function registerHttpContract(app: FastifyInstance): void {
     ...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method)),
   ]);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks (core/hosts.ts says why); what they throw reaches the error handler as a rejection did.
+  app.addHook('onRequest', (request, reply, done) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
-    if (request.url.startsWith('/assets/')) return;
+    if (request.url.startsWith('/assets/')) return done();
     const sent = request.cookies[XSRF_COOKIE];
     // Every answer sets the cookie (contract, "XSRF"), but a token is minted only for a browser that holds
     // none or a malformed one: a valid one is answered back as it came, so it never changes under an open tab.
@@ -95,14 +96,15 @@ export function registerHttpContract(app: FastifyInstance): void {
       httpOnly: false,
       secure: request.protocol === 'https',
     });
-    if (!UNSAFE_METHODS.has(request.method)) return;
+    if (!UNSAFE_METHODS.has(request.method)) return done();
     if (sent !== undefined && request.headers[XSRF_HEADER] !== sent) throw new AppError(403, 'errors.xsrf');
     if (!isSameOrigin(request)) throw new AppError(403, 'errors.xsrf');
+    done();
   });
 
   // Input hygiene: no string the API accepts may carry NUL or an unpaired surrogate (PostgreSQL cannot store
   // them, and they are never meant). A body or query value is a 422 naming the field; a path parameter a 404.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const params = request.params as Record<string, unknown> | undefined;
     if (params && unsafeTextPaths(params).length) throw AppError.notFound();
     // A path `:id` is a record id (digits, within bigint) unless the route says otherwise
@@ -113,6 +115,7 @@ export function registerHttpContract(app: FastifyInstance): void {
     const bad = [...unsafeTextPaths(request.query), ...unsafeTextPaths(request.body)];
     if (bad.length)
       throw AppError.validation(Object.fromEntries(bad.map((p) => [p, ['validation.bad_text']])));
+    done();
   });
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {

@@ -92,7 +92,7 @@ function isOurs(resource: Resource, q: ListQuery, body: unknown): body is Cursor
 /** The query a cursor belongs to: the filter, its values, the order and the page size. */
 function fingerprint(resource: Resource, q: ListQuery): string {
   const text = JSON.stringify([resource.name, q.where, q.params.map(String), q.orderBy, q.size]);
-  return crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  return crypto.hash('sha256', text, 'base64url').slice(0, 16);
 }
 
 function validKey(key: SortKey, value: unknown): boolean {

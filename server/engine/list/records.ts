@@ -13,6 +13,14 @@ export const RECORD_AUTHORS = ['created_by', 'updated_by'] as const;
 
 /** SELECT list of a resource's readable columns (write-only columns are never read). */
 export function selectColumns(resource: Resource): string {
+  // The same text for a resource on every request (a list sends it once or twice per call): built once.
+  let cols = selectCache.get(resource);
+  if (cols === undefined) selectCache.set(resource, (cols = buildSelectColumns(resource)));
+  return cols;
+}
+const selectCache = new WeakMap<Resource, string>();
+
+function buildSelectColumns(resource: Resource): string {
   const cols = ['"id"'];
   for (const f of fieldsOf(resource)) {
     const expression = computedSql(resource, f);
