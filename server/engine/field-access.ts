@@ -1,4 +1,5 @@
 import type { Resource } from '../../resources/define.ts';
+import type { ComputedColumn } from '../../resources/meta.ts';
 import { AppError } from '../core/errors.ts';
 import type { Principal } from '../core/principal.ts';
 import { permissionFor } from './access.ts';
@@ -42,7 +43,73 @@ export function restrictedFields(
     }
     if (best !== 'write') out.set(f.name, best);
   }
+  // A computed value is as secret as what it is computed from: `price * stock` with `price` hidden would
+  // tell the price (review of issue 35). Such a field is hidden too, on every path that asks this map.
+  const hides = (name: string) => out.get(name) === 'hidden';
+  for (const f of fieldsOf(resource)) {
+    if (!f.meta.computed || hides(f.name)) continue;
+    const inputs = inputsOf(f.meta.computed);
+    if (inputs ? inputs.some(hides) : [...out.values()].includes('hidden')) out.set(f.name, 'hidden');
+  }
   return out;
+}
+
+/**
+ * The fields a computed column reads: the columns its SQL names through `c(name)`, or the keys its function
+ * reads from a record (run once on an empty record that notes each key asked; null when it throws there:
+ * it may read any field). Cached per declaration. A function may read more on a real record (a branch):
+ * hideFields checks each record as well.
+ */
+function inputsOf(computed: ComputedColumn): readonly string[] | null {
+  if (computedInputs.has(computed)) return computedInputs.get(computed)!;
+  let known: readonly string[] | null;
+  const read = new Set<string>();
+  try {
+    if (computed.sql)
+      computed.sql((name) => {
+        read.add(name);
+        return 'NULL';
+      });
+    else
+      computed.value?.(
+        new Proxy(
+          {},
+          {
+            get: (_, key) => (typeof key === 'string' && read.add(key), undefined),
+            has: (_, key) => (typeof key === 'string' && read.add(key), false),
+          },
+        ),
+      );
+    known = [...read];
+  } catch {
+    known = null;
+  }
+  computedInputs.set(computed, known);
+  return known;
+}
+const computedInputs = new WeakMap<ComputedColumn, readonly string[] | null>();
+
+/** Whether a computed function, run on this record, reads one of the hidden fields (or throws). */
+function readsHidden(
+  value: NonNullable<ComputedColumn['value']>,
+  record: Record<string, unknown>,
+  hidden: ReadonlySet<string>,
+): boolean {
+  let reads = false;
+  const note = (key: string | symbol) => {
+    if (typeof key === 'string' && hidden.has(key)) reads = true;
+  };
+  try {
+    value(
+      new Proxy(record, {
+        get: (target, key) => (note(key), Reflect.get(target, key)),
+        has: (target, key) => (note(key), Reflect.has(target, key)),
+      }),
+    );
+  } catch {
+    return true;
+  }
+  return reads;
 }
 
 /** The fields of a resource the caller may not see. */
@@ -96,7 +163,12 @@ export function hideFields(
     const target = registry.find((r) => r.name === spec.resource);
     if (target) embedded.push([name, target]);
   }
+  // A function's value that read a hidden field on this record (a branch the first run did not take).
+  const derived = hidden.size
+    ? fieldsOf(resource).filter((f) => f.meta.computed?.value && !hidden.has(f.name))
+    : [];
   for (const record of records) {
+    for (const f of derived) if (readsHidden(f.meta.computed!.value!, record, hidden)) delete record[f.name];
     for (const name of hidden) delete record[name];
     for (const [name, target] of embedded) {
       const value = record[name];

@@ -200,6 +200,54 @@ describe('computed columns', () => {
     expect((await get(`${BASE}/export?fields=sku,stock_value`, user.token)).statusCode).toBe(422);
   });
 
+  it('is hidden with the fields it is computed from: a hidden input hides the value derived from it', async () => {
+    // Review of issue 35 (R1): `stock_value` is price * stock and `label` shows the name; a role that hides
+    // `price` and `name` but not the computed fields must not read them back through the computed ones
+    // (nor sort by, search, export or be told the field is visible).
+    const user = await createUser(t.db, { staff: {} });
+    const { rows } = await t.db.query<{ id: string }>(
+      `INSERT INTO roles (name, permissions, data_scope, field_access) VALUES ($1, $2, 'all', $3) RETURNING id`,
+      [
+        `role ${crypto.randomUUID()}`,
+        JSON.stringify({ menu_ids: ['test', 'test.gadgets', 'test.gadgets.export'] }),
+        JSON.stringify({ 'gadgets.price': 'hidden', 'gadgets.name': 'hidden' }),
+      ],
+    );
+    await t.db.query('INSERT INTO staff_roles (staff_id, role_id) VALUES ($1, $2)', [
+      user.staffId,
+      rows[0]!.id,
+    ]);
+    const [id] = [...chosen.keys()];
+    const list = await get(`${BASE}?size=5`, user.token);
+    expect(list.statusCode, list.body).toBe(200);
+    const records = list.json().data.data as Row[];
+    expect(records.length).toBeGreaterThan(0);
+    const one = await get(`${BASE}/${id}`, user.token);
+    expect(one.statusCode, one.body).toBe(200);
+    for (const r of [...records, one.json().data as Row]) {
+      expect(r).not.toHaveProperty('price');
+      expect(r).not.toHaveProperty('stock_value');
+      expect(r).not.toHaveProperty('label');
+      expect(r).toHaveProperty('stock');
+    }
+    for (const query of ['orderBy=stock_value', 'search=stock_value:1&searchFields=stock_value:>=']) {
+      const res = await get(`${BASE}?${query}`, user.token);
+      expect(res.statusCode, query).toBe(422);
+    }
+    expect((await get(`${BASE}/export?fields=sku,stock_value`, user.token)).statusCode).toBe(422);
+    const info = (await get('/api/v1/user/info', user.token)).json().data as {
+      field_access: Record<string, string>;
+    };
+    expect(info.field_access).toMatchObject({
+      'gadgets.stock_value': 'hidden',
+      'gadgets.label': 'hidden',
+    });
+    // The administrator still gets both.
+    const whole = (await get(`${BASE}/${id}`)).json().data as Row;
+    expect(whole.stock_value).toBe(value(id!));
+    expect(whole.label).toBe(`${chosen.get(id!)!.name} (${chosen.get(id!)!.sku})`);
+  });
+
   it('is typed read-only in the OpenAPI document', async () => {
     const doc = (await t.request({ url: '/api/docs/json' })).json();
     const schemas = doc.components.schemas as Record<string, { properties?: Record<string, object> }>;
