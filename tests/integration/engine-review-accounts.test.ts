@@ -238,6 +238,36 @@ describe('undo of an operation', () => {
   });
 });
 
+describe('undo within its days, once', () => {
+  it('an operation older than 7 days is a 409 saying so in the request language; nothing reverted', async () => {
+    const a = await gadget(owner.token);
+    const bulk = await req(owner.token, 'PATCH', `${BASE}?ids=${a.id}`, { name: 'Old bulk' });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const op = String(bulk.json().meta.operation_id);
+    await t.db.query(`UPDATE operations SET created_at = now() - interval '8 days' WHERE id = $1`, [op]);
+    const late = await req(owner.token, 'POST', `/api/v1/operations/${op}/undo`, {});
+    expect(late.statusCode, late.body).toBe(409);
+    expect(late.json().message).toBe('This operation is older than 7 days and can no longer be undone');
+    const zh = await t.request({
+      method: 'POST',
+      url: `/api/v1/operations/${op}/undo`,
+      token: owner.token,
+      payload: {},
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(zh.statusCode, zh.body).toBe(409);
+    expect(zh.json().message).toBe('该操作已超过 7 天，不能再撤销');
+    expect((await req(admin, 'GET', `${BASE}/${a.id}`)).json().data.name).toBe('Old bulk');
+    // Within the days: once; the second is a 409, and an unknown operation a 404.
+    await t.db.query(`UPDATE operations SET created_at = now() WHERE id = $1`, [op]);
+    expect((await req(owner.token, 'POST', `/api/v1/operations/${op}/undo`, {})).statusCode).toBe(200);
+    const again = await req(owner.token, 'POST', `/api/v1/operations/${op}/undo`, {});
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().message).toBe('This operation has already been undone');
+    expect((await req(owner.token, 'POST', '/api/v1/operations/999999999/undo', {})).statusCode).toBe(404);
+  });
+});
+
 describe('a unique value held by a trashed record', () => {
   it('names the trashed record only to a caller who may restore it', async () => {
     const held = await gadget(admin);
