@@ -14,7 +14,9 @@
  * as a supervisor does) and to DATA_DIR/logs.
  * `--before <dir>`: also runs the product from another checkout's files (server/, resources/, schemas/,
  * locales/, e.g. `git archive <commit>` unpacked with a node_modules link) in the same rounds, for a before
- * and after in one run. `THROUGHPUT_CPU_PROF=<dir>`: each server writes a V8 CPU profile there when it stops.
+ * and after in one run (also a copy with one duty taken out, to price it: docs/operations.md, issue 37 fourth
+ * round). `THROUGHPUT_CPU_PROF=<dir>`: each server writes a V8 CPU profile there when it stops.
+ * `THROUGHPUT_CASES=list` (or `health`): only that case. Each pair's line ends with the load average then.
  * Figures only, never a pass or fail.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -60,7 +62,7 @@ try {
   const before = beforeRoot ? await startServer('before', 'product', { APP_ROOT: beforeRoot }) : null;
   if (before) servers.push(before);
   const auth = { authorization: `Bearer ${token}` };
-  const cases = [
+  const allCases = [
     {
       name: 'users list, first page',
       bare: { server: bare, path: '/bench/users', headers: {} },
@@ -72,6 +74,8 @@ try {
       product: { path: '/api/health', headers: {} },
     },
   ];
+  const only = process.env.THROUGHPUT_CASES;
+  const cases = allCases.filter((c) => !only || c.name.includes(only === 'list' ? 'list' : only));
   const load = process.env.LOG_LEVEL ?? 'info';
   say(
     `${ROWS} users, ${CONNECTIONS} connections, ${PAIRS} interleaved pairs of ${SECONDS} s, product log level ${load}; ` +
@@ -118,7 +122,8 @@ try {
               const r = rounds[t.label]![pair]!;
               return `${t.label} ${r.rps.toFixed(0)} req/s (${r.cpuMs.toFixed(2)} ms CPU/req)`;
             })
-            .join(', '),
+            .join(', ') +
+          `; load ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
     // Throughput ratio of each pair, and the CPU ratio: bare CPU per request / this one's, the share of the
