@@ -305,6 +305,49 @@ describe('saved views: counts', () => {
     expect(res.body).not.toMatch(/SELECT|stack/i);
   });
 
+  it("never shows another caller's filter on a field hidden from the reader", async () => {
+    // Review of issue 32 (R1): a view shared by its owner keeps its query; a reader that may not see a field
+    // the query filters or sorts by must not read the typed value back from the view (its search part is left out), nor the column.
+    const secret = await create(admin, {
+      resource: 'staff',
+      name: 'secret phone filter',
+      shared: 'everyone',
+      query: {
+        search: 'phone:13812345678;name:West',
+        searchFields: 'phone:like;name:like',
+        searchJoin: 'and',
+        orderBy: 'name',
+        sortedBy: 'desc',
+        q: 'West',
+      },
+      columns: ['name', 'phone'],
+    });
+    const seen = async (token: string) => {
+      const res = await call('GET', `${VIEWS}?resource=staff`, token);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { id: string; query: object; columns: string[] }[]).find(
+        (v) => v.id === secret.id,
+      )!;
+    };
+    const blindView = await seen(blind.token);
+    expect(blindView).toBeDefined();
+    expect(JSON.stringify(blindView)).not.toContain('13812345678');
+    expect(blindView.query).toEqual({ orderBy: 'name', sortedBy: 'desc', q: 'West' });
+    expect(blindView.columns).toEqual(['name']);
+    // The owner, and a reader who sees the phone, get the view as saved.
+    for (const token of [admin, other.token])
+      expect(await seen(token)).toMatchObject({
+        query: { search: 'phone:13812345678;name:West', searchFields: 'phone:like;name:like' },
+        columns: ['name', 'phone'],
+      });
+    // Pinned, the blind reader's count is still the error value, never a count over the hidden field.
+    const pin = await call('PATCH', `${VIEWS}/${secret.id}`, blind.token, { pinned: true });
+    expect(pin.statusCode, pin.body).toBe(200);
+    expect(pin.body).not.toContain('13812345678');
+    const counts = (await call('GET', `${VIEWS}/counts`, blind.token)).json().data as Record<string, unknown>;
+    expect(counts[secret.id]).toMatchObject({ error: 'invalid_query' });
+  });
+
   it('answers 401 signed out', async () => {
     expect((await t.request({ method: 'GET', url: `${VIEWS}/counts` })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: VIEWS })).statusCode).toBe(401);

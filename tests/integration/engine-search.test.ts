@@ -95,6 +95,26 @@ describe('GET v1/search', () => {
     expect(found.every((h) => h.resource === 'staff')).toBe(true);
   });
 
+  it("an API token finds only what its permissions read, even the administrator's", async () => {
+    // Review of issue 32 (R1): a personal token narrowed to the departments page searches departments only.
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/v1/user/tokens',
+      token: admin,
+      payload: {
+        name: 'departments only',
+        permissions: ['system.users.departments'],
+        expires_at: new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString(),
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const narrow = made.json().data.token as string;
+    const found = hits(await get(`${SEARCH}?q=zebulon`, narrow));
+    expect(found.map((h) => [h.resource, h.id])).toEqual([['departments', dept.north]]);
+    // The same search by the administrator's session finds the staff members too.
+    expect(hits(await get(`${SEARCH}?q=zebulon`, admin)).some((h) => h.resource === 'staff')).toBe(true);
+  });
+
   it('a hidden field is neither matched nor shown', async () => {
     const byAdmin = hits(await get(`${SEARCH}?q=13800138001`, admin));
     expect(byAdmin.map((h) => h.id)).toEqual([person.north]);

@@ -8,8 +8,8 @@ import type { OperationContext } from '../../engine/context.ts';
 import { fieldLabel } from '../../engine/labels.ts';
 import { listRecords } from '../../engine/operations.ts';
 import { servedResources } from '../../engine/served.ts';
-import { listViews, type ViewsContext } from './operations.ts';
-import type { SavedView } from './schemas.ts';
+import { viewRows, type ViewsContext } from './operations.ts';
+import type { ViewRow } from './store.ts';
 
 /** Pinned views counted per call at most: the menu shows a handful. */
 const MAX_COUNTED = 50;
@@ -26,7 +26,7 @@ export async function countPinnedViews(
   ctx: ViewsContext,
   { principal, request }: { principal: Principal; request: FastifyRequest },
 ): Promise<Record<string, Count>> {
-  const pinned = (await listViews(ctx, { principal })).filter((v) => v.pinned).slice(0, MAX_COUNTED);
+  const pinned = (await viewRows(ctx, { principal })).filter((v) => v.pinned).slice(0, MAX_COUNTED);
   const counts: Record<string, Count> = {};
   for (const view of pinned) counts[view.id] = await countView(ctx, { principal, request, view });
   return counts;
@@ -34,7 +34,7 @@ export async function countPinnedViews(
 
 async function countView(
   { db, hooks }: ViewsContext,
-  { principal, request, view }: { principal: Principal; request: FastifyRequest; view: SavedView },
+  { principal, request, view }: { principal: Principal; request: FastifyRequest; view: ViewRow },
 ): Promise<Count> {
   const resource = servedResources().find((r) => r.name === view.resource)!;
   const opCtx: OperationContext = {

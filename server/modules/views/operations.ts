@@ -26,11 +26,20 @@ export interface ViewsContext {
 
 /** The views the caller may see: its own and those shared with it, of resources it may read. */
 export async function listViews(
-  { db }: ViewsContext,
+  ctx: ViewsContext,
   { principal, resource }: { principal: Principal; resource?: string | undefined },
 ): Promise<SavedView[]> {
+  const rows = await viewRows(ctx, { principal, resource });
+  return rows.map((row) => toWire(row, principal, ctx.hooks));
+}
+
+/** The same views as stored (their whole query: what a pinned view's count runs, counts.ts). */
+export async function viewRows(
+  { db }: ViewsContext,
+  { principal, resource }: { principal: Principal; resource?: string | undefined },
+): Promise<ViewRow[]> {
   const rows = await selectViews(db, { userId: principal.userId, roleIds: roleIdsOf(principal), resource });
-  return rows.filter((row) => readable(principal, row.resource)).map((row) => toWire(row, principal));
+  return rows.filter((row) => readable(principal, row.resource));
 }
 
 /** One view the caller sees (404 otherwise). */
@@ -69,7 +78,7 @@ export async function createView(
       resource: resource.name,
       shared: body.shared,
     });
-    return toWire(await findView(tx, { principal, id }), principal);
+    return toWire(await findView(tx, { principal, id }), principal, ctx.hooks);
   });
 }
 
@@ -108,7 +117,7 @@ export async function updateView(
         pinned,
         isDefault,
       });
-    return toWire(await findView(tx, { principal, id }), principal);
+    return toWire(await findView(tx, { principal, id }), principal, ctx.hooks);
   });
 }
 
@@ -162,13 +171,14 @@ function checkView(
     throw AppError.validation({ role_ids: ['validation.required'] });
 }
 
-function toWire(row: ViewRow, principal: Principal): SavedView {
+function toWire(row: ViewRow, principal: Principal, hooks: ResourceHooksTable): SavedView {
+  const { query, columns } = mayEdit(principal, row) ? row : readersPart(row, principal, hooks);
   return {
     id: row.id,
     resource: row.resource,
     name: row.name,
-    query: row.query,
-    columns: row.columns,
+    query,
+    columns,
     density: row.density,
     shared: row.shared,
     role_ids: row.shared === 'roles' ? row.role_ids : [],
@@ -179,6 +189,48 @@ function toWire(row: ViewRow, principal: Principal): SavedView {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+/**
+ * A view as a reader who is not its owner may see it: the parts of its query that name a field hidden from
+ * the reader (the search, or the sort) and such columns are left out, so the owner's typed values of a field
+ * the reader may not see never reach it (review of issue 32). The stored view is unchanged: its count for
+ * this reader stays the error value (counts.ts), since the list refuses the whole query.
+ */
+function readersPart(
+  row: ViewRow,
+  principal: Principal,
+  hooks: ResourceHooksTable,
+): Pick<SavedView, 'query' | 'columns'> {
+  const resource = servedResources().find((r) => r.name === row.resource);
+  const hidden = resource ? hiddenFields(principal, resource) : new Set<string>();
+  if (!resource || hidden.size === 0) return row;
+  const filters = hooksOf(hooks, resource).filters;
+  // A part that parses for the owner's eyes (nothing hidden) and not for the reader's names a hidden field.
+  const namesHidden = (part: SavedView['query']) => {
+    const parses = (h: ReadonlySet<string>) => {
+      try {
+        parseListQuery(resource, part, { filters, hidden: h });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    return parses(new Set()) && !parses(hidden);
+  };
+  const { search, searchFields, searchJoin, orderBy, sortedBy, ...rest } = row.query;
+  const searchPart = { search, searchFields, searchJoin };
+  const orderPart = { orderBy, sortedBy };
+  const query = {
+    ...rest,
+    ...(namesHidden(defined(searchPart)) ? {} : searchPart),
+    ...(namesHidden(defined(orderPart)) ? {} : orderPart),
+  };
+  return { query: defined(query), columns: row.columns.filter((c) => !hidden.has(c)) };
+}
+
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function audit(db: Queryable, actor: Actor, action: string, id: string, changes: Record<string, unknown>) {
