@@ -1,7 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import type { ComponentProps, ComponentType, ReactNode } from 'react';
-import { AdminContext, CoreAdminUI, LoadingPage, Notification } from 'react-admin';
+import { AdminContext, CoreAdminUI, LoadingPage, useNotificationContext } from 'react-admin';
 import type { CatchAllComponent, LayoutComponent } from 'react-admin';
 import type * as ErrorViews from './errorViews.ts';
 
@@ -22,6 +22,26 @@ function lazyErrorView<K extends keyof typeof ErrorViews>(name: K) {
   };
 }
 
+/** react-admin's snackbar (MUI's Snackbar), a chunk of its own (./notification.ts) loaded for the first notice. */
+const Notification = lazy(() => import('./notification.ts').then((m) => ({ default: m.Notification })));
+
+/**
+ * react-admin's notifications, mounted once the first one is queued (useNotify), and kept mounted from then
+ * on. Until then no list or form shows one, so a page does not download the snackbar to paint. A notice
+ * queued meanwhile waits in react-admin's queue, which the snackbar takes from as soon as it is there.
+ */
+function LazyNotification() {
+  const { notifications } = useNotificationContext();
+  const [isNeeded, setNeeded] = useState(false);
+  if (!isNeeded && notifications.length > 0) setNeeded(true);
+  if (!isNeeded) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notification />
+    </Suspense>
+  );
+}
+
 const AccessDenied = lazyErrorView('AccessDenied');
 const AuthenticationError = lazyErrorView('AuthenticationError');
 const ErrorView = lazyErrorView('Error');
@@ -30,7 +50,8 @@ type ContextProps = ComponentProps<typeof AdminContext>;
 
 /**
  * react-admin's `<Admin>` as the admin shell uses it: `AdminContext` (providers, store, theme) around
- * `CoreAdminUI` with the material pages react-admin's `AdminUI` gives by default, and its notifications.
+ * `CoreAdminUI` with the material pages react-admin's `AdminUI` gives by default, and its notifications (the
+ * snackbar loads with the first one).
  *
  * Why not `<Admin>`: it references defaults this app never shows, and the bundler keeps all of them on the
  * first list page (issue 14 item 7, `npm run bench:bundle`): react-admin's default i18nProvider
@@ -90,7 +111,7 @@ export function LeanAdmin({
         >
           {children}
         </CoreAdminUI>
-        <Notification />
+        <LazyNotification />
       </CssBaseline>
     </AdminContext>
   );
