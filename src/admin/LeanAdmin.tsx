@@ -1,5 +1,5 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import type { ComponentProps, ComponentType, ReactNode } from 'react';
 import { AdminContext, CoreAdminUI, LoadingPage, useNotificationContext } from 'react-admin';
 import type { CatchAllComponent, LayoutComponent } from 'react-admin';
@@ -22,24 +22,31 @@ function lazyErrorView<K extends keyof typeof ErrorViews>(name: K) {
   };
 }
 
-/** react-admin's snackbar (MUI's Snackbar), a chunk of its own (./notification.ts) loaded for the first notice. */
-const Notification = lazy(() => import('./notification.ts').then((m) => ({ default: m.Notification })));
-
 /**
- * react-admin's notifications, mounted once the first one is queued (useNotify), and kept mounted from then
- * on. Until then no list or form shows one, so a page does not download the snackbar to paint. A notice
- * queued meanwhile waits in react-admin's queue, which the snackbar takes from as soon as it is there.
+ * react-admin's notifications, from a chunk of their own (./notification.ts: MUI's Snackbar) downloaded when
+ * the first notice is queued (useNotify), then kept mounted. Until then no list or form shows one, so a page
+ * does not download the snackbar to paint. A notice queued meanwhile waits in react-admin's queue, which the
+ * snackbar takes from once it is there; a failed download is tried again when the queue changes (a render
+ * error here would take the whole admin down).
  */
 function LazyNotification() {
   const { notifications } = useNotificationContext();
-  const [isNeeded, setNeeded] = useState(false);
-  if (!isNeeded && notifications.length > 0) setNeeded(true);
-  if (!isNeeded) return null;
-  return (
-    <Suspense fallback={null}>
-      <Notification />
-    </Suspense>
-  );
+  const [Notification, setNotification] = useState<ComponentType | null>(null);
+  const queued = notifications.length;
+  useEffect(() => {
+    if (!queued || Notification) return;
+    let isCurrent = true;
+    import('./notification.ts').then(
+      (m) => {
+        if (isCurrent) setNotification(() => m.Notification);
+      },
+      () => undefined,
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [queued, Notification]);
+  return Notification ? <Notification /> : null;
 }
 
 const AccessDenied = lazyErrorView('AccessDenied');
