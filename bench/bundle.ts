@@ -12,6 +12,9 @@
  *   list screen adds on top of that.
  * Chunks are found by the file names Vite gives them (the module's name plus a hash).
  * `--packages` also prints which packages weigh most on each page (a fresh build in a temp directory).
+ * `--browser` also counts what Chromium fetches on that path (./lib/browserBundle.ts: the real server on
+ * dist/, a signed-out visit to the staff list, sign-in, the list's first row), in the same gzip measure,
+ * and names the chunks it fetched that the file-name rules above do not count, and the reverse.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -116,6 +119,38 @@ process.stdout.write(
 for (const file of everything.sort((a, b) => gz([b]) - gz([a])).slice(0, 8)) {
   const where = signIn.has(file) ? 'sign-in' : firstList.has(file) ? 'first list' : 'later';
   process.stdout.write(`    ${fmt(gz([file])).padStart(10)}  ${file}  (${where})\n`);
+}
+
+if (process.argv.includes('--browser') && !byPackage) {
+  const { measureInBrowser } = await import('./lib/browserBundle.ts');
+  const fetched = await measureInBrowser({ log: (line) => process.stdout.write(`[bench:bundle] ${line}\n`) });
+  const listFetched = fetched.firstList.filter((f) => !fetched.signIn.includes(f));
+  process.stdout.write(
+    `\n  as Chromium fetched it (gzip, same measure):\n` +
+      `  ${`sign-in page (${fetched.signIn.length} files)`.padEnd(50)} ${fmt(gz(fetched.signIn)).padStart(10)}\n` +
+      `  ${`first list page adds (${listFetched.length} files)`.padEnd(50)} ${fmt(gz(listFetched)).padStart(10)}\n` +
+      `  ${`first list page, JS total (${fetched.firstList.length} files)`.padEnd(50)} ${fmt(gz(fetched.firstList)).padStart(10)}   target <= ${fmt(TARGETS.firstList)}  ${gz(fetched.firstList) <= TARGETS.firstList ? 'ok' : 'OVER'}\n`,
+  );
+  const differ = (label: string, files: string[]) =>
+    process.stdout.write(
+      `    ${label}: ${files.length ? files.map((f) => `${f} (${fmt(gz([f]))})`).join(', ') : 'none'}\n`,
+    );
+  differ(
+    'fetched on the sign-in page, not counted above',
+    fetched.signIn.filter((f) => !signIn.has(f)),
+  );
+  differ(
+    'counted above for the sign-in page, not fetched',
+    [...signIn].filter((f) => !fetched.signIn.includes(f)),
+  );
+  differ(
+    'fetched for the first list, not counted above',
+    listFetched.filter((f) => !firstList.has(f)),
+  );
+  differ(
+    'counted above for the first list, not fetched',
+    listAdds.filter((f) => !fetched.firstList.includes(f)),
+  );
 }
 
 if (byPackage) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isIdString } from './ids.ts';
 import { PHONE_PATTERN } from './common.ts';
 import { wireTime } from './wire.ts';
+import { LOGIN_PASSWORD_MAX, LOGIN_USERNAME_MAX } from './loginBounds.ts';
 
 /** Password bounds of the product: long passphrases are welcome, nothing is ever truncated. */
 export const PASSWORD_MIN = 8;
@@ -72,11 +73,14 @@ function withConfirmation<T extends { password: string; password_confirmation: s
 /** `POST v1/user/login`: `username` may be a username, an email or a phone number. */
 export const loginSchema = z.object({
   username: required('validation.username_required', {
-    test: (v) => v.length <= 254,
+    test: (v) => v.length <= LOGIN_USERNAME_MAX,
     message: 'auth.failed',
   }),
-  // Bounded so a megabyte "password" cannot buy a megabyte of hashing; no stored password is longer.
-  password: requiredPassword({ test: (v) => v.length <= 1024, message: 'validation.password_format' }),
+  // Bounded (./loginBounds.ts): the sign-in page checks the same bounds before it has loaded zod.
+  password: requiredPassword({
+    test: (v) => v.length <= LOGIN_PASSWORD_MAX,
+    message: 'validation.password_format',
+  }),
   remember: z.boolean().optional().default(false),
 });
 

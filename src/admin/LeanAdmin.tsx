@@ -1,7 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import type { ComponentProps, ComponentType, ReactNode } from 'react';
-import { AdminContext, CoreAdminUI, LoadingPage, Notification } from 'react-admin';
+import { AdminContext, CoreAdminUI, LoadingPage, useNotificationContext } from 'react-admin';
 import type { CatchAllComponent, LayoutComponent } from 'react-admin';
 import type * as ErrorViews from './errorViews.ts';
 
@@ -22,6 +22,33 @@ function lazyErrorView<K extends keyof typeof ErrorViews>(name: K) {
   };
 }
 
+/**
+ * react-admin's notifications, from a chunk of their own (./notification.ts: MUI's Snackbar) downloaded when
+ * the first notice is queued (useNotify), then kept mounted. Until then no list or form shows one, so a page
+ * does not download the snackbar to paint. A notice queued meanwhile waits in react-admin's queue, which the
+ * snackbar takes from once it is there; a failed download is tried again when the queue changes (a render
+ * error here would take the whole admin down).
+ */
+function LazyNotification() {
+  const { notifications } = useNotificationContext();
+  const [Notification, setNotification] = useState<ComponentType | null>(null);
+  const queued = notifications.length;
+  useEffect(() => {
+    if (!queued || Notification) return;
+    let isCurrent = true;
+    import('./notification.ts').then(
+      (m) => {
+        if (isCurrent) setNotification(() => m.Notification);
+      },
+      () => undefined,
+    );
+    return () => {
+      isCurrent = false;
+    };
+  }, [queued, Notification]);
+  return Notification ? <Notification /> : null;
+}
+
 const AccessDenied = lazyErrorView('AccessDenied');
 const AuthenticationError = lazyErrorView('AuthenticationError');
 const ErrorView = lazyErrorView('Error');
@@ -30,7 +57,8 @@ type ContextProps = ComponentProps<typeof AdminContext>;
 
 /**
  * react-admin's `<Admin>` as the admin shell uses it: `AdminContext` (providers, store, theme) around
- * `CoreAdminUI` with the material pages react-admin's `AdminUI` gives by default, and its notifications.
+ * `CoreAdminUI` with the material pages react-admin's `AdminUI` gives by default, and its notifications (the
+ * snackbar loads with the first one).
  *
  * Why not `<Admin>`: it references defaults this app never shows, and the bundler keeps all of them on the
  * first list page (issue 14 item 7, `npm run bench:bundle`): react-admin's default i18nProvider
@@ -90,7 +118,7 @@ export function LeanAdmin({
         >
           {children}
         </CoreAdminUI>
-        <Notification />
+        <LazyNotification />
       </CssBaseline>
     </AdminContext>
   );

@@ -9,7 +9,8 @@ type AuthForm = ReturnType<typeof useAuthForm>;
 
 /**
  * The frame of the sign-in, register, reset and WeChat registration forms: a titled form (the schemas load
- * when focus enters it), what the form is about (`intro`), the form-level error, the fields, a submit button
+ * when focus enters it, unless `preloadSchemas` is false: the sign-in form loads them only for a message), what
+ * the form is about (`intro`), the form-level error, the fields, a submit button
  * that shows progress, and the links under it.
  *
  * @example
@@ -25,6 +26,7 @@ export function AuthFormFrame({
   children,
   intro,
   footer,
+  preloadSchemas = true,
 }: {
   id: string;
   title: string;
@@ -34,12 +36,13 @@ export function AuthFormFrame({
   children: ReactNode;
   intro?: ReactNode;
   footer?: ReactNode;
+  preloadSchemas?: boolean;
 }) {
   return (
     <form
       className="pu-stack"
       noValidate
-      onFocus={preloadAuthSchemas}
+      onFocus={preloadSchemas ? preloadAuthSchemas : undefined}
       onSubmit={(event) => void onSubmit(event)}
       aria-labelledby={`${id}-title`}
       aria-busy={form.isSubmitting}

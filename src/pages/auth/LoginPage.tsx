@@ -5,6 +5,7 @@ import { Checkbox, PublicLoading, TextField } from '../../public-ui/controls.tsx
 import { safeHref } from '../../lib/safeHref.ts';
 import { sessionChanged, signIn, type MfaChallenge } from '../../providers/session.ts';
 import { joinInvitation } from '../people/joinInvitation.ts';
+import { isPlainLogin } from '../../../schemas/loginBounds.ts';
 import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
@@ -52,6 +53,9 @@ export function LoginPage() {
       async (data) => {
         pending = await signIn(data);
       },
+      // Filled-in fields go as they are (the server trims the username); only a form that needs a message
+      // loads the schema (and zod) for it.
+      { asIs: isPlainLogin(values) ? values : undefined },
     );
     if (!isDone) return;
     if (pending) setChallenge(pending);
@@ -96,6 +100,8 @@ export function LoginPage() {
       // A failed OpenID sign-in comes back with its reason in the address (until the next submit).
       form={{ ...form, formError: form.formError ?? (oidcError ? t(oidcError) : null) }}
       onSubmit={onSubmit}
+      // A filled-in form is sent without the schema (isPlainLogin): focusing it does not fetch zod.
+      preloadSchemas={false}
       footer={
         <>
           <PasskeyButton

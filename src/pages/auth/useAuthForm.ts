@@ -21,31 +21,40 @@ export function useAuthForm() {
     schema: S | (() => Promise<S>),
     values: unknown,
     send: (data: z.output<S>) => Promise<void>,
+    { asIs }: { asIs?: z.output<S> } = {},
   ): Promise<boolean> {
-    // A schema given as a loader is fetched on first use (see loadAuthSchemas); a second submit while
-    // it loads is ignored, as the disabled button ignores one while sending.
-    if (isLoadingSchema.current) return false;
-    let resolved: S;
-    try {
-      isLoadingSchema.current = true;
-      resolved = typeof schema === 'function' ? await schema() : schema;
-    } catch {
-      setFormError(t('auth.errors.network'));
-      return false;
-    } finally {
-      isLoadingSchema.current = false;
-    }
-    const parsed = resolved.safeParse(values, { error: (iss) => issueKey(iss) });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, (key, params) => t(key, params)));
-      setFormError(null);
-      return false;
+    let data: z.output<S>;
+    if (asIs !== undefined) {
+      // Values the caller knows the schema accepts as they are: sent without loading it (the server parses
+      // them with the same schema), so a plain sign-in never downloads zod.
+      data = asIs;
+    } else {
+      // A schema given as a loader is fetched on first use (see loadAuthSchemas); a second submit while
+      // it loads is ignored, as the disabled button ignores one while sending.
+      if (isLoadingSchema.current) return false;
+      let resolved: S;
+      try {
+        isLoadingSchema.current = true;
+        resolved = typeof schema === 'function' ? await schema() : schema;
+      } catch {
+        setFormError(t('auth.errors.network'));
+        return false;
+      } finally {
+        isLoadingSchema.current = false;
+      }
+      const parsed = resolved.safeParse(values, { error: (iss) => issueKey(iss) });
+      if (!parsed.success) {
+        setErrors(fieldErrors(parsed.error, (key, params) => t(key, params)));
+        setFormError(null);
+        return false;
+      }
+      data = parsed.data;
     }
     setSubmitting(true);
     setErrors({});
     setFormError(null);
     try {
-      await send(parsed.data);
+      await send(data);
       return true;
     } catch (error) {
       if (isHttpError(error) && Object.keys(error.errors).length > 0) setErrors(error.errors);
