@@ -21,7 +21,28 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const ENTRY = 'scripts/start.ts';
 const STAMP_FILE = '.build-stamp.json';
 /** Besides the bundled sources: this launcher (it holds the build options) and the installed packages. */
-const EXTRA_INPUTS = ['scripts/start.mjs', 'package-lock.json'];
+const EXTRA_INPUTS = ['scripts/start.mjs', 'package.json', 'package-lock.json'];
+
+/**
+ * Packages node loads from node_modules at run time instead of the bundle: PGlite (its wasm and data
+ * files, found beside its sources), @node-rs/argon2 (a native binding), pg's optional pg-native, and
+ * @fastify/swagger and swagger-ui (their package.json and the UI's static files, read beside their sources).
+ * The devDependencies (vite, esbuild: the front-end build `npm start` may run) stay external too.
+ */
+const EXTERNAL_PACKAGES = [
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  'pg-native',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+];
+const CJS_SHIM = [
+  "import { createRequire as __cjsRequire } from 'node:module';",
+  "import { fileURLToPath as __cjsPath } from 'node:url';",
+  'const require = __cjsRequire(import.meta.url);',
+  'const __filename = __cjsPath(import.meta.url);',
+  "const __dirname = __cjsPath(new URL('.', import.meta.url));",
+].join('\n');
 
 const say = (line) => void process.stdout.write(`[start] ${line}\n`);
 
@@ -81,6 +102,12 @@ function fileState(file) {
   }
 }
 
+/** EXTERNAL_PACKAGES and the devDependencies, each with its subpaths. */
+function externalPackages() {
+  const { devDependencies = {} } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  return [...EXTERNAL_PACKAGES, ...Object.keys(devDependencies)].flatMap((name) => [name, `${name}/*`]);
+}
+
 /** Compiles the server into `dir` and stamps it; returns the time spent (ms). */
 async function buildServer(dir) {
   const started = performance.now();
@@ -97,14 +124,21 @@ async function buildServer(dir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    // The packages are bundled too (issue 37 item 3): node then resolves and reads a few files instead of
+    // hundreds. Those that find files beside their own sources or load a native binding stay external.
+    external: externalPackages(),
+    // CommonJS packages in an ES module bundle: their require() of node's modules, and __dirname/__filename
+    // (of the bundle: the external packages above are the ones that read files beside themselves).
+    banner: { js: CJS_SHIM },
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-    plugins: [sourceUrls(dir)],
+    plugins: [sourceUrls(dir), cjsDynamicImports()],
   });
   const inputs = {};
-  for (const file of [...Object.keys(result.metafile.inputs), ...EXTRA_INPUTS]) {
+  // The packages' own files are left out: package-lock.json stands for them (one stat instead of hundreds).
+  const sources = Object.keys(result.metafile.inputs).filter((file) => !/(^|\/)node_modules\//.test(file));
+  for (const file of [...sources, ...EXTRA_INPUTS]) {
     const state = fileState(file);
     // A file saved while esbuild ran may be newer than what it read: record it as changed already.
     if (state) inputs[file] = state.mtimeMs >= buildStartedAt ? { ...state, mtimeMs: -1 } : state;
@@ -117,6 +151,33 @@ async function buildServer(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmpDir, dir);
   return performance.now() - started;
+}
+
+/**
+ * esbuild plugin: a CommonJS package's `import()` of another CommonJS package becomes a `require()`. With
+ * code splitting esbuild turns the imported package into a chunk whose namespace holds only `default`, where
+ * node's own import() also gives the named exports (@fastify/cookie's `await import('cookie')` then found no
+ * `stringifySetCookie`). Only the packages listed here: each was checked to use the named exports.
+ */
+function cjsDynamicImports() {
+  const rewrites = [
+    {
+      file: /[\\/]@fastify[\\/]cookie[\\/]index\.js$/,
+      from: "await import('cookie')",
+      to: "require('cookie')",
+    },
+  ];
+  return {
+    name: 'cjs-dynamic-imports',
+    setup(b) {
+      for (const rewrite of rewrites)
+        b.onLoad({ filter: rewrite.file }, async (args) => {
+          const source = await fs.promises.readFile(args.path, 'utf8');
+          if (!source.includes(rewrite.from)) throw new Error(`${args.path} no longer has ${rewrite.from}`);
+          return { contents: source.replaceAll(rewrite.from, rewrite.to), loader: 'js' };
+        });
+    },
+  };
 }
 
 /**

@@ -4,8 +4,6 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -15,7 +13,7 @@ import { registerHostCheck, registerHsts } from './core/hosts.ts';
 import { createLogger, flushLogFiles, withRedactedRequests } from './core/logger.ts';
 import { NO_COMPILERS, noSerializer, noValidator } from './core/no-compilers.ts';
 import { clientErrorHandler, errorBody, frameworkErrors, registerHttpContract } from './core/http.ts';
-import { swaggerOptions } from './core/openapi.ts';
+import { registerApiDocs } from './core/api-docs.ts';
 import { registerPrincipal } from './core/principal.ts';
 import { SECURITY_HEADERS, registerSecurityHeaders } from './core/security-headers.ts';
 import { accounts } from './engine/accounts.ts';
@@ -120,15 +118,8 @@ export async function buildApp({
   registerHttpContract(app);
   registerPrincipal(app, db, accounts);
 
-  await app.register(swagger, swaggerOptions());
-  await app.register(swaggerUi, { routePrefix: '/api/docs/ui', staticCSP: false });
-  app.get('/api/docs', { schema: { hide: true } }, async (request, reply) => {
-    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (wantsHtml) return reply.redirect('/api/docs/ui/');
-    return app.swagger();
-  });
-  // The document as JSON whatever the Accept header (the UI links it; a generator fetches it).
-  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
+  // /api/docs and its UI, built on their first request (core/api-docs.ts); before the routes it documents.
+  registerApiDocs(app);
 
   const storage = givenStorage ?? openStorage(config, db);
   if (!givenStorage) app.addHook('onClose', () => storage.close());

@@ -79,6 +79,11 @@ export interface RouteSpec<P extends Input, Q extends Input, B extends Input, A>
   /** More of the operation's document that nothing validates (a multipart body, `produces`). */
   openapi?: JsonSchema;
   /**
+   * The documenting parts above, built only with the OpenAPI document (they replace those given here):
+   * the engine's routes (server/engine/openapi.ts `routeDoc` of a `lazyDoc`).
+   */
+  document?: () => Partial<Pick<RouteSpec<P, Q, B, A>, DocumentingKey>>;
+  /**
    * `false` for an answer always too small to gain from compression (under the 1 kB threshold): the route
    * then runs none of @fastify/compress's hooks (issue 37: compression only where it pays).
    */
@@ -92,6 +97,9 @@ export interface RouteSpec<P extends Input, Q extends Input, B extends Input, A>
     reply: FastifyReply;
   }): Promise<unknown>;
 }
+
+type DocumentingKey =
+  'tags' | 'summary' | 'description' | 'operationId' | 'errors' | 'query' | 'body' | 'responses' | 'openapi';
 
 /** A route input: a zod schema that validates it, or `unchecked(...)`. */
 export type Input = z.ZodType | Unchecked<unknown>;
@@ -156,7 +164,8 @@ function isUnchecked(input: Input): input is Unchecked<unknown> {
   return !(input instanceof z.ZodType);
 }
 
-function documentOf(spec: RouteSpec<Input, Input, Input, unknown>): JsonSchema {
+function documentOf(given: RouteSpec<Input, Input, Input, unknown>): JsonSchema {
+  const spec = given.document ? { ...given, ...given.document() } : given;
   const json = (input: Input | undefined) =>
     input === undefined ? undefined : isUnchecked(input) ? input.unchecked : inputJson(input);
   const needs = (spec.access as { permission?: string } | undefined)?.permission;

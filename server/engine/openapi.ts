@@ -334,17 +334,21 @@ export function routeSchemas(
  * here and left raw: the operations validate them after the access check, with the resource's labels, field
  * access and inline lists (operations.ts), as they do for the CLI and the jobs.
  */
-export function routeDoc(doc: JsonSchema): {
-  tags: string[];
-  summary: string;
-  description?: string;
-  operationId?: string;
-  errors?: number[];
-  query: Unchecked<RawQuery | undefined>;
-  body: Unchecked<unknown>;
-  responses: Record<number, DocumentedAnswer>;
-  openapi: JsonSchema;
-} {
+export function routeDoc(doc: JsonSchema): RouteDocParts {
+  const later = (doc as Partial<Pick<LazyDoc, typeof LATER>>)[LATER];
+  if (later) {
+    // Built with the OpenAPI document (its first request), not at registration: route() merges `document`
+    // in then. The raw query and body need nothing of it at request time.
+    const unknownQuery = unchecked<RawQuery | undefined>(undefined);
+    return {
+      tags: [],
+      summary: '',
+      query: unknownQuery,
+      body: unchecked(undefined),
+      responses: {},
+      document: () => routeDoc(later()),
+    };
+  }
   const {
     tags,
     summary,
@@ -373,6 +377,64 @@ export function routeDoc(doc: JsonSchema): {
     ),
     openapi: rest,
   };
+}
+
+/** What `routeDoc` gives `route()` (core/route.ts RouteSpec's documenting parts). */
+interface RouteDocParts {
+  tags: string[];
+  summary: string;
+  description?: string;
+  operationId?: string;
+  errors?: number[];
+  query: Unchecked<RawQuery | undefined>;
+  body: Unchecked<unknown>;
+  responses: Record<number, DocumentedAnswer>;
+  openapi?: JsonSchema;
+  document?: () => Omit<RouteDocParts, 'document'>;
+}
+
+const LATER = Symbol('route document built later');
+/** A route document not built yet (`lazyDoc`). */
+export type LazyDoc = JsonSchema & { readonly [LATER]: () => JsonSchema };
+
+/** A route document `routeDoc` builds only when the OpenAPI document is built. Example: `routeDoc(lazyDoc(() => docs().row))`. */
+export function lazyDoc(build: () => JsonSchema): LazyDoc {
+  return { [LATER]: build } as LazyDoc;
+}
+
+/**
+ * `routeSchemas` built on first use (issue 37 item 3: they were built for every resource at every start,
+ * though only `GET /api/docs` reads them): each entry is a `lazyDoc` of the whole set, built once.
+ * `built()` gives the set itself (the row actions' documents take parts of it).
+ */
+export function lazyRouteSchemas(
+  ...args: Parameters<typeof routeSchemas>
+): Record<keyof ReturnType<typeof routeSchemas>, LazyDoc> & { built: () => ReturnType<typeof routeSchemas> } {
+  let docs: ReturnType<typeof routeSchemas> | undefined;
+  const built = () => (docs ??= routeSchemas(...args));
+  const keys = [
+    'list',
+    'create',
+    'read',
+    'update',
+    'delete',
+    'updateMany',
+    'deleteMany',
+    'export',
+    'import',
+    'exportJob',
+    'exportDownload',
+    'importJob',
+    'trashList',
+    'trashRestore',
+    'trashPurge',
+    'history',
+    'restore',
+    'presence',
+  ] as const;
+  return Object.assign(Object.fromEntries(keys.map((key) => [key, lazyDoc(() => built()[key])])), {
+    built,
+  }) as unknown as Record<(typeof keys)[number], LazyDoc> & { built: typeof built };
 }
 
 /** The path parameters of the engine's routes (core/http.ts has already turned a non-id `:id` into a 404). */

@@ -8,7 +8,7 @@ import type { Db } from '../db/index.ts';
 import type { CsvJobs } from './csv/jobs.ts';
 import { registerCsvRoutes } from './csv/routes.ts';
 import type { ResourceHooksTable } from './hooks.ts';
-import { idParams, routeDoc, routeSchemas } from './openapi.ts';
+import { idParams, lazyDoc, lazyRouteSchemas, routeDoc } from './openapi.ts';
 import { deleteRecords, updateRecords } from './write/bulk.ts';
 import type { OperationContext } from './context.ts';
 import { requestContext } from './request-context.ts';
@@ -45,7 +45,8 @@ export function registerResourceRoutes(
   },
 ): void {
   const base = `/api/${resource.endpoint}`;
-  const schemas = routeSchemas(resource, registry, hooks);
+  // Documents only (GET /api/docs): built with the OpenAPI document, not here.
+  const schemas = lazyRouteSchemas(resource, registry, hooks);
   const ctxOf = (request: FastifyRequest, through: Db = db): OperationContext =>
     requestContext(request, { db: through, resource, registry, hooks, publicOrigin });
   const has = (operation: Parameters<typeof hasOperation>[1]) => hasOperation(resource, operation);
@@ -167,14 +168,16 @@ export function registerResourceRoutes(
     for (const [key, action] of Object.entries(actionsOf(resource))) {
       const responses = (doc: Record<string, unknown>) =>
         doc.response as Record<number, Record<string, unknown>>;
-      const docs = actionDocs(resource, key, {
-        record: responses(schemas.read)[200]!,
-        stale: responses(schemas.update)[409]!,
-      });
+      let built: ReturnType<typeof actionDocs> | undefined;
+      const docs = () =>
+        (built ??= actionDocs(resource, key, {
+          record: responses(schemas.built().read)[200]!,
+          stale: responses(schemas.built().update)[409]!,
+        }));
       route(app, {
         method: 'POST',
         url: `${base}/:id/actions/${key}`,
-        ...routeDoc(docs.row),
+        ...routeDoc(lazyDoc(() => docs().row)),
         params: idParams,
         handler: async ({ params, body, request }) =>
           ok(
@@ -190,7 +193,7 @@ export function registerResourceRoutes(
         route(app, {
           method: 'POST',
           url: `${base}/actions/${key}`,
-          ...routeDoc(docs.bulk),
+          ...routeDoc(lazyDoc(() => docs().bulk)),
           handler: async ({ query, body, request }) =>
             ok(await runBulkAction(ctxOf(request), { key, ids: query?.ids, body })),
         });

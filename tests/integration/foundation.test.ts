@@ -208,6 +208,14 @@ describe('OpenAPI', () => {
     const page = await t.request({ url: '/api/docs/ui/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
+    // The UI is built on its first request (core/api-docs.ts): its files, and the app's 404 for others.
+    const script = await t.request({ url: '/api/docs/ui/static/swagger-initializer.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    const missing = await t.request({ url: '/api/docs/ui/nope' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 404, data: null });
   });
 });
 
