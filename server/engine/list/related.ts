@@ -1,6 +1,7 @@
 import type { Condition, Resource } from '../../../resources/define.ts';
 import type { FieldKind } from '../../../resources/fields.ts';
 import type { Principal } from '../../core/principal.ts';
+import { keptUnlessFailed } from '../../core/memo.ts';
 import type { Queryable } from '../../db/index.ts';
 import { hiddenFields } from '../field-access.ts';
 import { liveSql, rowScope, scopeSql } from '../scope.ts';
@@ -145,21 +146,17 @@ export async function textCollation(db: Queryable, locale: string | undefined): 
   return known.has('und-x-icu') ? 'und-x-icu' : null;
 }
 
-const collationCache = new WeakMap<object, Promise<Set<string>>>();
+const collationCache = keptUnlessFailed<object, Set<string>>();
 
-/** Read once per database (a request's or a hook's wrapper shares its database's). */
+/** Read once per database (a request's or a hook's wrapper shares its database's); a failed read is not kept. */
 function collationsOf(db: Queryable): Promise<Set<string>> {
-  const key = databaseOf(db);
-  let found = collationCache.get(key);
-  if (!found) {
-    found = db
+  return collationCache(databaseOf(db), () =>
+    db
       .query<{ name: string }>(
         `SELECT collname AS name FROM pg_collation WHERE collname IN ('und-x-icu', 'zh-x-icu')`,
       )
-      .then(({ rows }) => new Set(rows.map((r) => r.name)));
-    collationCache.set(key, found);
-  }
-  return found;
+      .then(({ rows }) => new Set(rows.map((r) => r.name))),
+  );
 }
 
 /** The SQL of a related field's value for the row of `table` (NULL when the caller may not see it). */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { keptUnlessFailed } from '../../core/memo.ts';
 import type { Queryable } from '../../db/index.ts';
 
 /**
@@ -29,30 +30,24 @@ export interface DeviceCookie {
   tags: string[];
 }
 
-const keys = new WeakMap<Queryable, Promise<Buffer>>();
+const keys = keptUnlessFailed<Queryable, Buffer>();
 
 /** The HMAC key, made once per database (the first server to need it writes it; the others read it). */
 function deviceKey(db: Queryable): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = (async () => {
-      await db.query(
-        `INSERT INTO settings (name, value) VALUES ($1, jsonb_build_object('key', $2::text))
-         ON CONFLICT (name) DO NOTHING`,
-        [DEVICE_KEY_SETTING, crypto.randomBytes(32).toString('base64url')],
-      );
-      const { rows } = await db.query<{ value: { key?: unknown } }>(
-        'SELECT value FROM settings WHERE name = $1',
-        [DEVICE_KEY_SETTING],
-      );
-      const stored = rows[0]?.value.key;
-      if (typeof stored !== 'string' || stored.length < 43) throw new Error('device key missing');
-      return Buffer.from(stored, 'base64url');
-    })();
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
+  return keys(db, async () => {
+    await db.query(
+      `INSERT INTO settings (name, value) VALUES ($1, jsonb_build_object('key', $2::text))
+       ON CONFLICT (name) DO NOTHING`,
+      [DEVICE_KEY_SETTING, crypto.randomBytes(32).toString('base64url')],
+    );
+    const { rows } = await db.query<{ value: { key?: unknown } }>(
+      'SELECT value FROM settings WHERE name = $1',
+      [DEVICE_KEY_SETTING],
+    );
+    const stored = rows[0]?.value.key;
+    if (typeof stored !== 'string' || stored.length < 43) throw new Error('device key missing');
+    return Buffer.from(stored, 'base64url');
+  });
 }
 
 async function tagOf(db: Queryable, deviceId: string, userId: string): Promise<string> {
