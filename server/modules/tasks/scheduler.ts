@@ -1,4 +1,5 @@
 import { nodeFor } from '../../cluster/nodes.ts';
+import { classifyDbError } from '../../core/db-errors.ts';
 import { safeError } from '../../core/http.ts';
 import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
@@ -22,6 +23,9 @@ const TASK_QUEUE = /^task-(\d{1,19})$/;
 
 /** How often every server re-reads the tasks (another server may have created or changed one). */
 const RESYNC_MS = 15_000;
+/** Backoff of a run's close that met an unreachable database (closeLater). */
+const CLOSE_RETRY_MIN_MS = 500;
+const CLOSE_RETRY_MAX_MS = 5_000;
 
 export interface TaskRunData {
   task_id: string;
@@ -78,11 +82,52 @@ export function createTaskScheduler(
       await closeRun(ctx.db, runId, { status: 'succeeded', result: result ?? null });
       return runId;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await closeRun(ctx.db, runId, { status: 'failed', error: message });
-      ctx.log.warn({ task: taskId, err: { message } }, 'scheduled task failed');
+      // A database that went away is said in plain words, not as a driver's or pg_dump's text.
+      const message =
+        classifyDbError(error) === 'unavailable'
+          ? translate(DEFAULT_LOCALE, 'errors.db_unavailable')
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      ctx.log.warn({ task: taskId, err: safeError(error) }, 'scheduled task failed');
+      await closeRun(ctx.db, runId, { status: 'failed', error: message }).catch((closeError: unknown) => {
+        closeLater(runId, message);
+        throw closeError;
+      });
       throw error;
     }
+  };
+
+  // A run whose close met an unreachable database (the one that failed it, usually) is closed once the
+  // database is back: closeStrandedRuns and the job reaper only close the runs of servers that stopped, so
+  // on a server that lives on the run would stay `running` for good.
+  const unclosed = new Map<string, string>();
+  let closeTimer: NodeJS.Timeout | null = null;
+  let closeDelay = CLOSE_RETRY_MIN_MS;
+  const closeLater = (runId: string, error: string) => {
+    unclosed.set(runId, error);
+    scheduleCloses();
+  };
+  const scheduleCloses = () => {
+    if (closeTimer) return;
+    closeTimer = setTimeout(() => {
+      closeTimer = null;
+      void closeUnclosed();
+    }, closeDelay);
+    closeTimer.unref();
+  };
+  const closeUnclosed = async () => {
+    for (const [runId, error] of unclosed) {
+      try {
+        await closeRun(ctx.db, runId, { status: 'failed', error });
+        unclosed.delete(runId);
+      } catch {
+        // Still away: all of them wait for the next try.
+        closeDelay = Math.min(closeDelay * 2, CLOSE_RETRY_MAX_MS);
+        return scheduleCloses();
+      }
+    }
+    closeDelay = CLOSE_RETRY_MIN_MS;
   };
 
   const apply = async (task: TaskRow) => {
