@@ -1,15 +1,17 @@
 /**
  * `npm start`, in plain JavaScript so that starting needs no TypeScript transpiler: compiles the server
- * (scripts/start.ts, server/main.ts and everything they import from this repository) with esbuild into
- * one ES module in dist-server/ when that build is stale, then runs it with node.
+ * (scripts/start.ts, server/main.ts, everything they import from this repository and the packages) with
+ * esbuild into ES modules in dist-server/ when that build is stale, then runs it with node.
  *
- * - Packages stay external: node loads them from node_modules as usual (PGlite's wasm and data files,
- *   @node-rs/argon2's native binding, pg's optional pg-native all resolve as they do under tsx).
+ * - Packages are bundled (issue 37 item 3), except EXTERNAL_PACKAGES and the devDependencies: node loads
+ *   those from node_modules as usual (PGlite's wasm and data files, @node-rs/argon2's native binding, pg's
+ *   optional pg-native, swagger's files resolve as they do under tsx).
  * - `import.meta.url` in a bundled source file is rewritten to that source file's own URL (relative to the
  *   bundle), so files read beside the sources (server/migrations/*.sql, common-passwords.txt, package.json)
  *   are found as in the source tree.
  * - Fresh when dist-server/.build-stamp.json lists every source file the last build read (esbuild's
- *   metafile) with its current size and modification time, and this file has not changed either.
+ *   metafile; the packages' files are left out) with its current size and modification time, and this
+ *   file, package.json and package-lock.json have not changed either.
  * SERVER_DIST_DIR (default dist-server, inside the repository) moves the build. `npm run dev` does not use any of this.
  */
 import fs from 'node:fs';
