@@ -62,6 +62,11 @@ export interface OracleResource {
   permission: string;
   /** null: unscoped, every caller that may read it sees every row. */
   scope: ScopeColumns | null;
+  /**
+   * Computed fields -> the fields each is computed from (its declaration's `c()` columns or the record keys
+   * its function reads): hidden whenever one of those is hidden, as the value would tell it.
+   */
+  derived?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A row as the oracle knows it: the values of its scope columns (department column, `created_by`). */
@@ -95,7 +100,24 @@ export function scopeColumnsOf(r: Resource): ScopeColumns | null {
 }
 
 export function oracleResource(r: Resource): OracleResource {
-  return { name: r.name, permission: r.permission, scope: scopeColumnsOf(r) };
+  return { name: r.name, permission: r.permission, scope: scopeColumnsOf(r), derived: derivedOf(r) };
+}
+
+/** The inputs of each computed field of a declaration (OracleResource `derived`), read off its code. */
+function derivedOf(r: Resource): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of r.fields) {
+    const computed = f.meta.computed;
+    if (!computed) continue;
+    const read: string[] = [];
+    if (computed.sql) computed.sql((name) => (read.push(name), 'NULL'));
+    else
+      computed.value?.(
+        new Proxy({}, { get: (_, key) => (typeof key === 'string' && read.push(key), undefined) }),
+      );
+    out[f.name] = read;
+  }
+  return out;
 }
 
 /** The caller's enabled roles that grant the resource (hold its read permission). */
@@ -157,6 +179,8 @@ export function fieldLevel(
     const level: FieldLevel = role.fieldAccess[`${r.name}.${field}`] ?? 'write';
     if (RANK[level] > RANK[best]) best = level;
   }
+  const inputs = r.derived?.[field] ?? [];
+  if (inputs.some((input) => fieldLevel(world, caller, r, input) === 'hidden')) return 'hidden';
   return best;
 }
 

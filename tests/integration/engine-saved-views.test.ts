@@ -348,6 +348,35 @@ describe('saved views: counts', () => {
     expect(counts[secret.id]).toMatchObject({ error: 'invalid_query' });
   });
 
+  it('saves, counts and redacts a query on a related field (`department.name`)', async () => {
+    // Review of issue 32 (R1): a list sorted or filtered by a related field (item 5) can be saved as a view
+    // (item 1), counted, and its filter is left out for a reader who may not see the target's field.
+    const related = await create(admin, {
+      resource: 'staff',
+      name: 'East by department',
+      shared: 'everyone',
+      pinned: true,
+      query: {
+        search: 'department.name:East',
+        searchFields: 'department.name:like',
+        orderBy: 'department.name',
+        sortedBy: 'asc',
+      },
+    });
+    const counts = (await call('GET', `${VIEWS}/counts`, admin)).json().data as Record<string, unknown>;
+    // East holds "East one" and the clerk.
+    expect(counts[related.id]).toBe(2);
+    const nameBlind = await caller('name blind', null, {
+      scope: 'all',
+      permissions: [...STAFF_READ, 'system.users.departments'],
+      fieldAccess: { 'departments.name': 'hidden' },
+    });
+    const res = await call('GET', `${VIEWS}?resource=staff`, nameBlind.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const view = (res.json().data as { id: string; query: object }[]).find((v) => v.id === related.id)!;
+    expect(view.query).toEqual({});
+  });
+
   it('answers 401 signed out', async () => {
     expect((await t.request({ method: 'GET', url: `${VIEWS}/counts` })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: VIEWS })).statusCode).toBe(401);

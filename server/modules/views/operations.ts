@@ -9,6 +9,7 @@ import { writeActorActivity } from '../../engine/activity-log.ts';
 import { hiddenFields } from '../../engine/field-access.ts';
 import { hooksOf, type ResourceHooksTable } from '../../engine/hooks.ts';
 import { parseListQuery } from '../../engine/list/query.ts';
+import { listContext, NO_CONTEXT, type ListContext } from '../../engine/list/related.ts';
 import { servedResources } from '../../engine/served.ts';
 import type { SavedView, SavedViewCreate, SavedViewUpdate } from './schemas.ts';
 import { insertView, patchView, removeView, selectViews, setChoices, type ViewRow } from './store.ts';
@@ -30,7 +31,7 @@ export async function listViews(
   { principal, resource }: { principal: Principal; resource?: string | undefined },
 ): Promise<SavedView[]> {
   const rows = await viewRows(ctx, { principal, resource });
-  return rows.map((row) => toWire(row, principal, ctx.hooks));
+  return Promise.all(rows.map((row) => toWire(ctx, row, principal)));
 }
 
 /** The same views as stored (their whole query: what a pinned view's count runs, counts.ts). */
@@ -62,7 +63,7 @@ export async function createView(
   { actor, principal, body }: { actor: Actor; principal: Principal; body: SavedViewCreate },
 ): Promise<SavedView> {
   const resource = resourceFor(principal, body.resource);
-  checkView(ctx, principal, resource, body);
+  await checkView(ctx, principal, resource, body);
   return ctx.db.transaction(async (tx) => {
     const id = await insertView(tx, { ownerId: principal.userId, body });
     if (body.pinned || body.is_default)
@@ -78,7 +79,7 @@ export async function createView(
       resource: resource.name,
       shared: body.shared,
     });
-    return toWire(await findView(tx, { principal, id }), principal, ctx.hooks);
+    return toWire(ctx, await findView(tx, { principal, id }), principal);
   });
 }
 
@@ -105,7 +106,7 @@ export async function updateView(
         // A view no longer shared with roles forgets them.
         role_ids: shared === 'roles' ? (shape.role_ids ?? row.role_ids) : [],
       };
-      checkView(ctx, principal, resource, next);
+      await checkView(ctx, principal, resource, next);
       await patchView(tx, { id, changes: { ...shape, role_ids: next.role_ids } });
       await audit(tx, actor, 'views.update', id, changes);
     }
@@ -117,7 +118,7 @@ export async function updateView(
         pinned,
         isDefault,
       });
-    return toWire(await findView(tx, { principal, id }), principal, ctx.hooks);
+    return toWire(ctx, await findView(tx, { principal, id }), principal);
   });
 }
 
@@ -156,14 +157,16 @@ function mayEdit(principal: Principal, row: ViewRow): boolean {
 }
 
 /** The query through the list's own parser, the columns among the fields the caller sees, roles when shared with roles. */
-function checkView(
-  { hooks }: ViewsContext,
+async function checkView(
+  { db, hooks }: ViewsContext,
   principal: Principal,
   resource: Resource,
   view: Pick<SavedViewCreate, 'query' | 'columns' | 'shared' | 'role_ids'>,
-): void {
+): Promise<void> {
   const hidden = hiddenFields(principal, resource);
-  parseListQuery(resource, view.query, { filters: hooksOf(hooks, resource).filters, hidden });
+  // With the caller's related fields (`department.name`), as the list itself parses it.
+  const context = await listContext(db, { resource, registry: servedResources(), principal });
+  parseListQuery(resource, view.query, { filters: hooksOf(hooks, resource).filters, hidden, context });
   const known = new Set(fieldsOf(resource).map((f) => f.name));
   if (view.columns.some((c) => !known.has(c) || hidden.has(c)))
     throw AppError.validation({ columns: ['validation.invalid'] });
@@ -171,8 +174,8 @@ function checkView(
     throw AppError.validation({ role_ids: ['validation.required'] });
 }
 
-function toWire(row: ViewRow, principal: Principal, hooks: ResourceHooksTable): SavedView {
-  const { query, columns } = mayEdit(principal, row) ? row : readersPart(row, principal, hooks);
+async function toWire(ctx: ViewsContext, row: ViewRow, principal: Principal): Promise<SavedView> {
+  const { query, columns } = mayEdit(principal, row) ? row : await readersPart(ctx, row, principal);
   return {
     id: row.id,
     resource: row.resource,
@@ -197,26 +200,36 @@ function toWire(row: ViewRow, principal: Principal, hooks: ResourceHooksTable): 
  * the reader may not see never reach it (review of issue 32). The stored view is unchanged: its count for
  * this reader stays the error value (counts.ts), since the list refuses the whole query.
  */
-function readersPart(
+async function readersPart(
+  { db, hooks }: ViewsContext,
   row: ViewRow,
   principal: Principal,
-  hooks: ResourceHooksTable,
-): Pick<SavedView, 'query' | 'columns'> {
+): Promise<Pick<SavedView, 'query' | 'columns'>> {
   const resource = servedResources().find((r) => r.name === row.resource);
-  const hidden = resource ? hiddenFields(principal, resource) : new Set<string>();
-  if (!resource || hidden.size === 0) return row;
+  if (!resource) return row;
+  const hidden = hiddenFields(principal, resource);
+  // A related field (`department.name`) is the target's: its access is in the list context.
+  const isRelated = Object.values(row.query).some((v) => typeof v === 'string' && v.includes('.'));
+  if (hidden.size === 0 && !isRelated) return row;
+  const registry = servedResources();
+  const [everyone, reader] = isRelated
+    ? await Promise.all([
+        listContext(db, { resource, registry, principal: undefined }),
+        listContext(db, { resource, registry, principal }),
+      ])
+    : [NO_CONTEXT, NO_CONTEXT];
   const filters = hooksOf(hooks, resource).filters;
-  // A part that parses for the owner's eyes (nothing hidden) and not for the reader's names a hidden field.
+  // A part that parses with nothing hidden and not for the reader names a field hidden from the reader.
   const namesHidden = (part: SavedView['query']) => {
-    const parses = (h: ReadonlySet<string>) => {
+    const parses = (h: ReadonlySet<string>, context: ListContext) => {
       try {
-        parseListQuery(resource, part, { filters, hidden: h });
+        parseListQuery(resource, part, { filters, hidden: h, context });
         return true;
       } catch {
         return false;
       }
     };
-    return parses(new Set()) && !parses(hidden);
+    return parses(new Set(), everyone) && !parses(hidden, reader);
   };
   const { search, searchFields, searchJoin, orderBy, sortedBy, ...rest } = row.query;
   const searchPart = { search, searchFields, searchJoin };
