@@ -151,11 +151,18 @@ export function createCsvJobs({
         counting.catch(() => undefined);
         const report = reporter(progress);
         const open = exportFormat(data.query) === 'xlsx' ? openXlsxExport : openExport;
+        // PostgreSQL: a big CSV's COPY in parts on several connections (export.ts openPartedExport), which
+        // needs the count first to place its bounds.
+        const canPart = db.copyOut !== undefined && config.csvExportParts > 1 && open === openExport;
+        const rows = canPart ? await counting : 0;
         const csv = await open(ctx, langOf(data.locale), plan, {
           onRows: async (done) => {
             const total = await counting;
             await report(Math.min(done, total), total);
           },
+          ...(rows >= config.csvExportPartRows
+            ? { parts: { count: config.csvExportParts, total: rows } }
+            : {}),
         });
         const key = csvFileKey('exports', id);
         const finish = async () => {
