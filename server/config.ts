@@ -51,7 +51,8 @@ export interface Config {
   csvJobRows: number;
   /**
    * On PostgreSQL an export job of at least `csvExportPartRows` rows runs its COPY as this many parts on as
-   * many connections sharing one snapshot (csv/export.ts); 1 turns it off.
+   * many connections sharing one snapshot (csv/export.ts); 1 (the default: no gain measured yet on a
+   * loaded 2-core machine, docs/operations.md) turns it off.
    */
   csvExportParts: number;
   csvExportPartRows: number;
@@ -102,7 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
     jobsTickSeconds: tickSeconds(env.JOBS_TICK_SECONDS),
     csvJobRows: Math.max(1, toInt(env.CSV_JOB_ROWS, 50_000)),
-    csvExportParts: Math.min(8, Math.max(1, toInt(env.CSV_EXPORT_PARTS, 2))),
+    csvExportParts: Math.min(8, Math.max(1, toInt(env.CSV_EXPORT_PARTS, 1))),
     csvExportPartRows: Math.max(1, toInt(env.CSV_EXPORT_PART_ROWS, 200_000)),
     storage: {
       driver: parseDriver(env.STORAGE),

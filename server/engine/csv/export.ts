@@ -216,7 +216,8 @@ let partedExports = 0;
  * reads the rows from its start key (inclusive) to the next one's (exclusive), with the same SELECT, filters,
  * scope and order. Part 1 streams on at once; the others are spilled to temporary files as they arrive and
  * follow it in order, so the bytes are exactly those of the single COPY, memory stays flat, and rows written
- * meanwhile appear in no part. The caller decides from how many rows (csv/jobs.ts, CSV_EXPORT_PART_ROWS).
+ * meanwhile appear in no part. The caller decides from how many rows (csv/jobs.ts, CSV_EXPORT_PARTS, off by
+ * default, and CSV_EXPORT_PART_ROWS).
  * Any part's failure destroys the stream (and so fails the job); the temporary files go when it closes.
  */
 async function openPartedExport(
