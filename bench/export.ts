@@ -21,6 +21,7 @@ import { planExport } from '../server/engine/csv/export.ts';
 import { langOf } from '../server/engine/labels.ts';
 import { resources } from '../resources/index.ts';
 import type { Db } from '../server/db/index.ts';
+import type { Config } from '../server/config.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
 import { httpExport, inlineForPsql, psqlCopy, vmHwm, vmRss } from './lib/export.ts';
 import { median } from './lib/stats.ts';
@@ -34,6 +35,9 @@ const CLASSIC = process.env.EXPORT_CLASSIC !== '0';
 const REPEAT = Number(process.env.EXPORT_REPEAT ?? 10);
 /** What Chromium sends with a download. */
 const BROWSER_ENCODING = 'gzip, deflate, br';
+/** The export job's COPY parts (CSV_EXPORT_PARTS) and from how many rows (CSV_EXPORT_PART_ROWS). */
+const PARTS = Number(process.env.EXPORT_PARTS ?? 2);
+const PART_ROWS = Number(process.env.EXPORT_PART_ROWS ?? 200_000);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const byName = (name: string) => resources.find((r) => r.name === name)!;
@@ -46,6 +50,7 @@ class Done extends Error {}
 
 let app: FastifyInstance | null = null;
 let jobsApp: FastifyInstance | null = null;
+let jobsConfig: Config | null = null;
 try {
   await migrate(db);
   await ensureFirstAdmin(db, { username: 'admin', password: 'bench-password-123' });
@@ -60,18 +65,42 @@ try {
   // Issue 37 item 1: the user's whole path on a server that runs jobs (the request, the job when above
   // CSV_JOB_ROWS, polling its status as the export button does, the download as a browser asks for it,
   // decoded by the client), against `psql \copy` of the same columns' raw values, interleaved.
-  jobsApp = await serveBench(db, { dataDir: '/tmp/bench-export-jobs', jobs: true });
+  jobsApp = await serveBench(db, {
+    dataDir: '/tmp/bench-export-jobs',
+    jobs: true,
+    config: { csvExportParts: PARTS, csvExportPartRows: PART_ROWS },
+    onConfig: (config) => (jobsConfig = config),
+  });
   const jobsAddress = await jobsApp.listen({ port: 0, host: '127.0.0.1' });
+  /** The same path with the COPY in one part (not when EXPORT_PARTS=1): the parted COPY's gain, same run. */
+  const onePart = async () => {
+    jobsConfig!.csvExportParts = 1;
+    try {
+      return await wholePath(jobsAddress, byName('users').endpoint, token);
+    } finally {
+      jobsConfig!.csvExportParts = PARTS;
+    }
+  };
   {
     const users = byName('users');
     const plan = await planExport(db, users, {}, { registry: resources, principal: admin });
     const raw = `SELECT ${plan.columns.map((c) => `"${c}"`).join(', ')} FROM "${users.table}"`;
-    say(`\n== whole path, users (${ROWS + 1} rows), load ${load()} ==`);
+    say(
+      `\n== whole path, users (${ROWS + 1} rows), COPY in ${PARTS} parts from ${PART_ROWS} rows, load ${load()} ==`,
+    );
     const path: number[] = [];
     const copy: number[] = [];
     const ratios: number[] = [];
+    const singles: number[] = [];
     for (let round = 1; round <= RUNS; round++) {
       const p = await wholePath(jobsAddress, users.endpoint, token);
+      if (PARTS > 1) {
+        const s = await onePart();
+        singles.push(s.rows / s.seconds / (p.rows / p.seconds));
+        say(
+          `round ${round}: one-part COPY whole path ${fmtRate(s.rows / s.seconds)} (${s.seconds.toFixed(2)} s); one part / parted ${(s.rows / s.seconds / (p.rows / p.seconds)).toFixed(2)}x; load ${load()}`,
+        );
+      }
       const c = await psqlCopy(url, raw);
       path.push(p.rows / p.seconds);
       copy.push(c.rows / c.seconds);
@@ -84,6 +113,7 @@ try {
     say(
       `median: whole path ${fmtRate(median(path))}, \\copy raw ${fmtRate(median(copy))}; whole path / \\copy rows/s = ${median(ratios).toFixed(2)}x (target >= 0.8x)`,
     );
+    if (singles.length) say(`median one-part / parted whole path rows/s = ${median(singles).toFixed(2)}x`);
     say(`\n== ${REPEAT} consecutive exports, server process memory (VmRSS, VmHWM of /proc/self/status) ==`);
     for (const [label, run] of [
       ['job + download', () => wholePath(jobsAddress, users.endpoint, token)],

@@ -49,6 +49,13 @@ export interface Config {
   jobsTickSeconds: number;
   /** CSV exports and imports of more rows than this run as background jobs (while jobs run here). */
   csvJobRows: number;
+  /**
+   * On PostgreSQL an export job of at least `csvExportPartRows` rows runs its COPY as this many parts on as
+   * many connections sharing one snapshot (csv/export.ts); 1 (the default: no gain measured yet on a
+   * loaded 2-core machine, docs/operations.md) turns it off.
+   */
+  csvExportParts: number;
+  csvExportPartRows: number;
   /** Where assets and backups live (server/storage): driver and its settings. */
   storage: StorageConfig;
   /** Seconds between heartbeats of this node (cluster_nodes); a node silent for 3 of them is gone. */
@@ -96,6 +103,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsCronSeconds: Math.min(45, Math.max(1, toInt(env.JOBS_CRON_SECONDS, 30))),
     jobsTickSeconds: tickSeconds(env.JOBS_TICK_SECONDS),
     csvJobRows: Math.max(1, toInt(env.CSV_JOB_ROWS, 50_000)),
+    csvExportParts: Math.min(8, Math.max(1, toInt(env.CSV_EXPORT_PARTS, 1))),
+    csvExportPartRows: Math.max(1, toInt(env.CSV_EXPORT_PART_ROWS, 200_000)),
     storage: {
       driver: parseDriver(env.STORAGE),
       localDir: env.STORAGE_DIR ? path.resolve(env.STORAGE_DIR) : null,

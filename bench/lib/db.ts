@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { startPgCluster, type PgCluster } from '../../scripts/lib/pg-cluster.ts';
 import { buildApp, type BuildAppOptions } from '../../server/app.ts';
 import { issueToken } from '../../server/credentials/tokens.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
 import type { Db } from '../../server/db/index.ts';
 import { openPglite } from '../../server/db/pglite.ts';
 import { openPostgres } from '../../server/db/postgres.ts';
@@ -60,14 +60,24 @@ export async function openBenchDb(driver: string, prefix = 'bench-'): Promise<Be
  */
 export async function serveBench(
   db: Db,
-  options: { dataDir: string; modules?: BuildAppOptions['modules']; jobs?: boolean },
+  options: {
+    dataDir: string;
+    modules?: BuildAppOptions['modules'];
+    jobs?: boolean;
+    /** Settings besides the bench's (e.g. `csvExportParts`). */
+    config?: Partial<Config>;
+    /** Gets the app's own config object, which a bench may change between rounds (read when used). */
+    onConfig?: (config: Config) => void;
+  },
 ): Promise<FastifyInstance> {
   const config = {
     ...loadConfig({ DATA_DIR: options.dataDir }),
     jobs: options.jobs ?? false,
     logToFile: false,
     distDir: '/nonexistent',
+    ...options.config,
   };
+  options.onConfig?.(config);
   return buildApp({ db, config, logger: pino({ level: 'error' }), modules: options.modules });
 }
 

@@ -163,7 +163,7 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       }
     },
     exec: base.exec,
-    async copyOut(sql, params, settings = {}) {
+    async copyOut(sql, params, settings = {}, { snapshot } = {}) {
       const client = await take();
       let isReleased = false;
       const release = (broken: boolean) => {
@@ -173,7 +173,14 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
         client.release(broken || undefined);
       };
       try {
-        await client.query('BEGIN READ ONLY');
+        if (snapshot === undefined) await client.query('BEGIN READ ONLY');
+        else {
+          // The id comes from pg_export_snapshot() (hex digits and dashes); SET TRANSACTION SNAPSHOT takes
+          // no parameter, so it is checked, and it must precede every query of the transaction.
+          if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error('copyOut: bad snapshot id');
+          await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+          await client.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+        }
         const text = await bindForCopy(client, sql, params, settings);
         const stream = client.query(copyTo(`COPY (${text}) TO STDOUT WITH (FORMAT csv)`)) as CopyOutStream;
         stream.on('end', () => {

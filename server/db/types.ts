@@ -44,11 +44,14 @@ export interface Db extends Queryable {
    * PostgreSQL only: streams `COPY (<sql>) TO STDOUT WITH (FORMAT csv)` from a read-only transaction on a
    * connection of its own, with back-pressure. `params` are bound as in `query` ($1..$n) and `settings` are
    * SET LOCAL for the statement; no value enters the SQL text. Destroying the stream ends the COPY.
+   * `snapshot`: a `pg_export_snapshot()` id another transaction holds open; the COPY reads exactly that
+   * snapshot (REPEATABLE READ), so several COPYs give the parts of one consistent result (csv/export.ts).
    */
   copyOut?(
     sql: string,
     params: readonly unknown[],
     settings?: Readonly<Record<string, string>>,
+    options?: { snapshot?: string },
   ): Promise<CopyOutStream>;
   /**
    * PGlite only: statements run so far (queries, exec batches, LISTENs; those inside transactions too) and the

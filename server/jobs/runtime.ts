@@ -47,6 +47,8 @@ export interface JobsRuntime {
 export function createJobsRuntime({ db, config, log }: { db: Db; config: Config; log: Logger }): JobsRuntime {
   let boss: PgBoss | null = null;
   const working = new Map<string, QueueDefinition<never>>();
+  /** This process's pg-boss worker of each queue it works: woken when this process sends that queue a job. */
+  const workers = new Map<string, string>();
   const node = nodeFor(db).id;
   let reaper: OrphanReaper | null = null;
   /** Queues given to `work` before the start (modules registering in onReady): worked once started. */
@@ -111,6 +113,7 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       reaper?.stop();
       reaper = null;
       working.clear();
+      workers.clear();
       // Waits up to 10 s for running handlers, then marks what is left failed (retried elsewhere).
       await instance.stop({ graceful: true, timeout: 10_000, wait: true });
     },
@@ -179,16 +182,25 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
           return null;
         },
       );
+      workers.set(definition.name, worker.id);
       await definition.started?.();
     },
     async offWork(queue) {
       if (!boss || !working.has(queue)) return;
       working.delete(queue);
+      workers.delete(queue);
       await boss.offWork(queue);
     },
     async send(queue, data, options = {}) {
       if (!boss) throw new Error('jobs are not running');
-      return boss.send(queue, data, options);
+      const instance = boss;
+      const id = await instance.send(queue, data, options);
+      // A queue this process works fetches the job now rather than at its next poll (up to
+      // JOBS_POLL_SECONDS later); a busy worker fetches again as soon as its batch ends. Other servers
+      // still find the job at their own next poll.
+      const worker = workers.get(queue);
+      if (id && worker && !options.startAfter) instance.notifyWorker(worker);
+      return id;
     },
   };
   return runtime;

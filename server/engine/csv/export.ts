@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Resource } from '../../../resources/define.ts';
@@ -15,7 +18,9 @@ import { readableExportColumns } from '../list/include-access.ts';
 import { fieldLabel, type Lang } from '../labels.ts';
 import type { OperationContext } from '../context.ts';
 import { openXlsxExport } from './xlsx-export.ts';
-import { parseListQuery, type RawQuery, type SearchFilters } from '../list/query.ts';
+import { parseListQuery, type RawQuery, type SearchFilters, type SortKey } from '../list/query.ts';
+import { keysColumn, keysetPredicate, keysOf } from '../list/keyset.ts';
+import type { CopyOutStream } from '../../db/types.ts';
 import { listContext } from '../list/related.ts';
 
 /** Rows fetched from the cursor per round trip (PGlite). */
@@ -27,6 +32,8 @@ export interface ExportPlan {
   /** `WHERE ...` or '', with $1..$n for `params`. */
   where: string;
   orderBy: string;
+  /** The same order as sort keys, the id last (keyset.ts): a parted export splits the rows by them. */
+  order: SortKey[];
   params: unknown[];
   /** Who the file is for (references are named only as far as it may see them, format.ts). */
   viewer: Principal | undefined;
@@ -61,6 +68,7 @@ export async function planExport(
     columns: readableExportColumns(resource, access.registry, access.principal, columns, isExplicit),
     where: q.where,
     orderBy: q.orderBy,
+    order: q.order,
     params: q.params,
     viewer: access.principal,
   };
@@ -127,6 +135,8 @@ export async function exportRecords(
 export interface CsvExport {
   stream: Readable;
   rows(): number;
+  /** How many COPYs wrote it, when it was written in parts (openPartedExport). */
+  parts?: number;
 }
 
 /**
@@ -139,10 +149,37 @@ export async function openExport(
   ctx: Pick<OperationContext, 'db' | 'resource' | 'registry'>,
   lang: Lang,
   plan: ExportPlan,
-  { onRows }: { onRows?: (done: number) => Promise<void> } = {},
+  {
+    onRows,
+    parts,
+  }: {
+    onRows?: (done: number) => Promise<void>;
+    /** PostgreSQL: the COPY in `count` parts of about `total` / `count` rows each (openPartedExport). */
+    parts?: { count: number; total: number };
+  } = {},
 ): Promise<CsvExport> {
-  const query = await exportQuery(ctx.db, lang, ctx.resource, plan, ctx.registry);
   const head = `\uFEFF${csvLine(plan.columns.map((c) => fieldLabel(lang, ctx.resource, c)))}`;
+  if (ctx.db.copyOut && parts && parts.count > 1 && partedExports < MAX_PARTED_EXPORTS) {
+    partedExports++;
+    let isDone = false;
+    const done = () => {
+      if (!isDone) partedExports--;
+      isDone = true;
+    };
+    let source: CsvExport;
+    try {
+      source = await openPartedExport(ctx, lang, plan, parts, done);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    const stream = new PassThrough({ highWaterMark: 1 << 20 });
+    stream.write(head);
+    const steps: NodeJS.ReadWriteStream[] = onRows ? [lineCounter(onRows)] : [];
+    pipeline([source.stream, ...steps, stream]).catch(() => undefined);
+    return { stream, rows: source.rows, parts: source.parts };
+  }
+  const query = await exportQuery(ctx.db, lang, ctx.resource, plan, ctx.registry);
   if (ctx.db.copyOut) {
     const source = await ctx.db.copyOut(query.sql, query.params, query.settings);
     const stream = new PassThrough({ highWaterMark: 1 << 20 });
@@ -163,6 +200,121 @@ export async function openExport(
     }
   };
   return { stream: Readable.from(generate(), { objectMode: false }), rows: () => rows };
+}
+
+/**
+ * Parted exports running in this process. One at a time: each holds K + 1 pool connections at once, and
+ * several waiting for the pool together could wait for each other; the others run as one COPY.
+ */
+const MAX_PARTED_EXPORTS = 1;
+let partedExports = 0;
+
+/**
+ * An export's COPY in parts on PostgreSQL (issue 37 item 1, pg_dump's technique), so the SQL side uses more
+ * than one core: one REPEATABLE READ transaction exports its snapshot and finds, in it, the sort keys of
+ * the rows at 1/K, 2/K, ... of the ordered result; K COPYs on K connections import that snapshot and each
+ * reads the rows from its start key (inclusive) to the next one's (exclusive), with the same SELECT, filters,
+ * scope and order. Part 1 streams on at once; the others are spilled to temporary files as they arrive and
+ * follow it in order, so the bytes are exactly those of the single COPY, memory stays flat, and rows written
+ * meanwhile appear in no part. The caller decides from how many rows (csv/jobs.ts, CSV_EXPORT_PARTS, off by
+ * default, and CSV_EXPORT_PART_ROWS).
+ * Any part's failure destroys the stream (and so fails the job); the temporary files go when it closes.
+ */
+async function openPartedExport(
+  ctx: Pick<OperationContext, 'db' | 'resource' | 'registry'>,
+  lang: Lang,
+  plan: ExportPlan,
+  parts: { count: number; total: number },
+  /** Called once when the parts are done with (read, failed or abandoned). */
+  done: () => void,
+): Promise<CsvExport> {
+  const { db, resource } = ctx;
+  const table = ident(resource.table);
+  const sources: CopyOutStream[] = [];
+  const destroyAll = (error?: Error) => {
+    for (const source of sources) if (!source.destroyed) source.destroy(error);
+  };
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const snapshot = (await tx.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]!.id;
+      // The caller's count (taken a moment earlier) only places the bounds: a key read in this snapshot is a
+      // bound whatever the count, and a bound past the last row means one part less.
+      const { total } = parts;
+      const k = Math.max(1, Math.min(parts.count, total));
+      const bounds: (string | null)[][] = [];
+      for (let i = 1; i < k; i++) {
+        const { rows } = await tx.query(
+          `SELECT ${keysColumn(plan.order)} FROM ${table} ${plan.where} ${plan.orderBy} OFFSET ${Math.floor((total * i) / k)} LIMIT 1`,
+          plan.params,
+        );
+        if (rows[0]) bounds.push(keysOf(rows[0]));
+      }
+      for (let i = 0; i <= bounds.length; i++) {
+        const part = rangePlan(resource, plan, bounds[i - 1] ?? null, bounds[i] ?? null);
+        const query = await exportQuery(db, lang, resource, part, ctx.registry);
+        // Each COPY imports the snapshot while this transaction still holds it open.
+        sources.push(await db.copyOut!(query.sql, query.params, query.settings, { snapshot }));
+      }
+    });
+  } catch (error) {
+    destroyAll();
+    throw error;
+  }
+  let dir: string | null = null;
+  const spills: { file: string; done: Promise<void> }[] = [];
+  if (sources.length > 1) {
+    dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'export-parts-')).catch((error: Error) => {
+      destroyAll();
+      throw error;
+    });
+    for (const [i, source] of sources.slice(1).entries()) {
+      const file = path.join(dir, `${i + 1}.csv`);
+      spills.push({ file, done: pipeline(source, fs.createWriteStream(file)) });
+    }
+  }
+  const cleanUp = () => {
+    destroyAll();
+    if (dir) fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    dir = null;
+    done();
+  };
+  async function* assemble() {
+    try {
+      yield* sources[0]!;
+      for (const spill of spills) {
+        await spill.done;
+        yield* fs.createReadStream(spill.file);
+      }
+    } finally {
+      cleanUp();
+    }
+  }
+  const stream = Readable.from(assemble(), { objectMode: false });
+  // A part that fails while an earlier one still streams ends the export at once (the job fails).
+  for (const spill of spills) spill.done.catch((error: Error) => stream.destroy(error));
+  stream.on('close', cleanUp);
+  return {
+    stream,
+    rows: () => sources.reduce((n, source) => n + source.rowCount, 0),
+    parts: sources.length,
+  };
+}
+
+/** `plan` narrowed to the rows from sort keys `from` on (inclusive) and before `to` (null: no bound). */
+function rangePlan(
+  resource: Resource,
+  plan: ExportPlan,
+  from: readonly (string | null)[] | null,
+  to: readonly (string | null)[] | null,
+): ExportPlan {
+  const params = [...plan.params];
+  const bind = (value: unknown) => `$${params.push(value)}`;
+  const terms = plan.where ? [`(${plan.where.replace(/^WHERE /, '')})`] : [];
+  if (from) terms.push(`(${keysetPredicate(resource, plan.order, from, bind, true)})`);
+  // IS NOT TRUE: a comparison with a NULL key is NULL, which belongs to no part under NOT.
+  if (to) terms.push(`(${keysetPredicate(resource, plan.order, to, bind, true)}) IS NOT TRUE`);
+  return { ...plan, where: terms.length ? `WHERE ${terms.join(' AND ')}` : '', params };
 }
 
 /** A pass-through that reports line ends seen (rows, but for line breaks inside quoted cells), at most 2/s. */

@@ -136,7 +136,9 @@ export function createCsvJobs({
       failingPlainly(data.locale, async () => {
         const ctx = contextOf(data);
         const actor = await ctx.authorize('export');
-        await tidy(storage);
+        // The old-files sweep and the row count (progress's total) run beside the export, not before it:
+        // neither changes the file, and on PostgreSQL each takes a connection of its own (issue 37).
+        const tidying = tidy(storage);
         const filters = hooksOf(hooks, ctx.resource).filters;
         const plan = await planExport(ctx.db, ctx.resource, data.query, {
           registry,
@@ -144,15 +146,31 @@ export function createCsvJobs({
           filters,
           locale: data.locale,
         });
-        const total = await countExport(db, ctx.resource, plan);
+        const counting = countExport(db, ctx.resource, plan);
+        // Awaited by the first progress report and at the end; until then a failure is held, not unhandled.
+        counting.catch(() => undefined);
         const report = reporter(progress);
         const open = exportFormat(data.query) === 'xlsx' ? openXlsxExport : openExport;
+        // PostgreSQL: a big CSV's COPY in parts on several connections (export.ts openPartedExport), which
+        // needs the count first to place its bounds.
+        const canPart = db.copyOut !== undefined && config.csvExportParts > 1 && open === openExport;
+        const rows = canPart ? await counting : 0;
         const csv = await open(ctx, langOf(data.locale), plan, {
-          onRows: (done) => report(Math.min(done, total), total),
+          onRows: async (done) => {
+            const total = await counting;
+            await report(Math.min(done, total), total);
+          },
+          ...(rows >= config.csvExportPartRows
+            ? { parts: { count: config.csvExportParts, total: rows } }
+            : {}),
         });
         const key = csvFileKey('exports', id);
+        const finish = async () => {
+          await Promise.all([counting, tidying]);
+        };
         if (open === openXlsxExport) {
           const size = await writeCsvFile(storage, key, csv.stream);
+          await finish();
           return { name: data.name, rows: csv.rows(), size } satisfies ExportOutput;
         }
         // Compressed once, here, in the thread pool beside the COPY; the download sends these bytes as they are.
@@ -172,6 +190,7 @@ export function createCsvJobs({
           () => undefined,
         );
         await writeCsvFile(storage, `${key}${GZIP_SUFFIX}`, gzip);
+        await finish();
         return { name: data.name, rows: csv.rows(), size, stored: 'gzip' } satisfies ExportOutput;
       }),
   };
