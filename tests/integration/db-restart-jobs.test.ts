@@ -56,16 +56,21 @@ describe.skipIf(!isPg)(`a job in flight when the database stops (${isPg ? 'Postg
     const client = new pg.Client({ connectionString: cluster.url });
     await client.connect();
     await client.query(
-      `INSERT INTO departments (name) SELECT 'Department ' || g FROM generate_series(1, 200000) g`,
+      `INSERT INTO departments (name) SELECT 'Department ' || g FROM generate_series(1, 400000) g`,
     );
     const queued = await call('GET', 'v1/user/departments/export', token);
     expect(queued.status).toBe(202);
+    // The database stops while the job's COPY runs: its statement is seen in pg_stat_activity (a job merely
+    // marked active may still be planning, or, picked up at once, already done with 200k rows).
     await expect
       .poll(
         async () =>
-          (await client.query(`SELECT 1 FROM pgboss.job WHERE name = 'csv-export' AND state = 'active'`))
-            .rowCount,
-        { timeout: 30_000, interval: 20 },
+          (
+            await client.query(
+              `SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'COPY%' AND pid <> pg_backend_pid()`,
+            )
+          ).rowCount,
+        { timeout: 30_000, interval: 5 },
       )
       .toBe(1);
     await client.end();
