@@ -42,8 +42,9 @@ export async function openXlsxExport(
   plan: ExportPlan,
   options: { onRows?: (done: number) => Promise<void> } = {},
 ): Promise<CsvExport> {
-  const csv = await openExport(ctx, lang, plan, options);
+  // The setting first: once the COPY has started, a failure before `out` is read would hold its connection.
   const currency = await getSettings(ctx.db, 'currency');
+  const csv = await openExport(ctx, lang, plan, options);
   const columns = plan.columns.map((name) => xlsxColumn(ctx.resource, name, lang, currency.currency));
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   let rows = 0;
