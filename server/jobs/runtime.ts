@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { safeError } from '../core/http.ts';
 import type { Db } from '../db/index.ts';
 import { publishEvent } from '../events/hub.ts';
 import { PERMISSION } from '../../schemas/permissions.ts';
@@ -150,8 +151,11 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
           });
           outcome = { result };
         } catch (error) {
-          // The message only (a handler's errors are plain): no stack in the job's output.
+          // The message only (a handler's errors are plain): no stack in the job's output. The log names what
+          // failed underneath (a handler's plain error carries it as its cause), without a stack either.
           outcome = { message: error instanceof Error ? error.message : String(error) };
+          const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+          log.warn({ queue: job.name, job: job.id, err: safeError(cause) }, 'job failed');
         }
         if ('result' in outcome) {
           const output = asOutput(outcome.result);

@@ -302,7 +302,8 @@ async function failingPlainly<T>(locale: Locale, work: () => Promise<T>): Promis
     const message = known
       ? translate(locale, known.key, known.params)
       : translate(locale, 'engine.csv.job_failed');
-    throw new Error(message);
+    // The cause is for the server's log line (core/http.ts safeError), never for the job's output.
+    throw new Error(message, { cause: error });
   }
 }
 
