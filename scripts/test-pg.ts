@@ -42,7 +42,8 @@ const AREAS: { files: RegExp; why: string }[] = [
   },
 ];
 /** A file that opens the database the run points at (a test database, a scratch one, the app on one). */
-const OPENS_DATABASE = /\b(createTestDb|createTestApp|createGadgetApp|createScratchDatabase|openDatabase)\b/;
+const OPENS_DATABASE =
+  /\b(createTestDb|createTestApp|createGadgetApp|createScratchDatabase|openDatabase|serverOnStoppableDatabase)\b/;
 /** A file that branches on the database (PostgreSQL-only tests, or other expectations): it runs on both. */
 const READS_DATABASE_URL = /process\.env\.DATABASE_URL/;
 
