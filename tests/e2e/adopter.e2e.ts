@@ -7,7 +7,7 @@ import raZh from '../../locales/zh-CN/ra.json';
 import { FIXTURE_LABELS } from '../fixtures/registry.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { apiFetch, apiSignIn } from './helpers/api.ts';
-import { launchBrowser, newContext } from './helpers/browser.ts';
+import { launchBrowser, newContext, openInLocale } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN, type E2eServer } from './helpers/server.ts';
 
@@ -66,10 +66,8 @@ async function pageAt(viewport: { width: number; height: number }): Promise<Page
 }
 
 /** Opens `path` in `locale` (stored before the app loads, as the language switcher stores it). */
-async function open(page: Page, path: string, locale: string): Promise<void> {
-  await page.goto('/favicon.ico');
-  await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-  await page.goto(path);
+function open(page: Page, path: string, locale: string): Promise<void> {
+  return openInLocale(page, server.baseURL, path, locale);
 }
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import appZh from '../../locales/zh-CN/app.json';
 import { gadgetReport } from '../fixtures/pages.ts';
 import { FIXTURE_LABELS } from '../fixtures/registry.ts';
 import { apiFetch, apiSignIn } from './helpers/api.ts';
-import { launchBrowser, newContext } from './helpers/browser.ts';
+import { launchBrowser, newContext, openInLocale } from './helpers/browser.ts';
 import { startFixtureServer } from './helpers/fixture-server.ts';
 import { E2E_ADMIN, type E2eServer } from './helpers/server.ts';
 import { seriousViolations } from './helpers/axe.ts';
@@ -74,10 +74,8 @@ async function pageAs(token: string, viewport: { width: number; height: number }
 }
 
 /** Opens `path` in `locale` (stored before the app loads, as the language switcher stores it). */
-async function open(page: Page, path: string, locale: string): Promise<void> {
-  await page.goto('/favicon.ico');
-  await page.evaluate((value) => localStorage.setItem('locale', value), locale);
-  await page.goto(path);
+function open(page: Page, path: string, locale: string): Promise<void> {
+  return openInLocale(page, server.baseURL, path, locale);
 }
 
 /** The side menu, opened first on a phone (its drawer starts closed). */

@@ -148,15 +148,19 @@ describe.skipIf(!process.env.DATABASE_URL)('CSV job files across two servers (Po
       const csv = ['name,sort', ...Array.from({ length: 7 }, (_, i) => `Imported ${i},${100 + i}`)].join(
         '\n',
       );
-      const id = await queued(() =>
-        call(receiver, `${BASE}/import`, {
-          method: 'POST',
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-          body:
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n` +
-            `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
-        }),
-      );
+      // Until its pg-boss is up, a server imports in the request: a retried upload would be imported twice.
+      // So the receiver first shows it queues work (an export), and the upload is sent once.
+      await queued(() => call(receiver, `${BASE}/export?orderBy=sort&sortedBy=asc`));
+      const upload = await call(receiver, `${BASE}/import`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body:
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      });
+      const answer = await upload.text();
+      expect(upload.status, answer).toBe(202);
+      const id = (JSON.parse(answer) as { data: { job_id: string } }).data.job_id;
       const { rows } = await t.db.query<{ file: string; state: string }>(
         `SELECT data->>'file' AS file, state::text AS state FROM pgboss.job WHERE id = $1::uuid`,
         [id],

@@ -72,3 +72,26 @@ export async function signIn(
   await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
 }
+
+const LOCALE_COOKIE = 'e2e_locale';
+
+/**
+ * Opens `path` (on the server at `origin`) with `locale` stored as the interface language before any of the app's code runs, as the
+ * language switcher stores it. A page's own `localStorage.setItem` followed by a navigation is not enough:
+ * Chromium may load the next document in another renderer before that write reaches it (seen as the old
+ * language in 2 of 30 loads). A cookie set through the browser process is there when the navigation starts;
+ * an init script, added once per context, copies it into localStorage ahead of the app.
+ */
+export async function openInLocale(page: Page, origin: string, path: string, locale: string): Promise<void> {
+  const context = page.context();
+  if (!localeContexts.has(context)) {
+    localeContexts.add(context);
+    await context.addInitScript((name: string) => {
+      const match = new RegExp(`(?:^|; )${name}=([^;]*)`).exec(document.cookie);
+      if (match) localStorage.setItem('locale', decodeURIComponent(match[1]!));
+    }, LOCALE_COOKIE);
+  }
+  await context.addCookies([{ name: LOCALE_COOKIE, value: encodeURIComponent(locale), url: origin }]);
+  await page.goto(path);
+}
+const localeContexts = new WeakSet<BrowserContext>();
