@@ -48,7 +48,7 @@ const alice = {
   is_vip: 0,
 };
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 afterEach(() => {
   vi.unstubAllGlobals();

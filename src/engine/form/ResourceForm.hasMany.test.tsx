@@ -14,7 +14,7 @@ const kit = {
   ],
 };
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -10,7 +10,7 @@ import { renderEngine } from '../testing/renderEngine.tsx';
  * inputs are labelled in it, required fields carry the asterisk.
  */
 // The first test renders the whole engine once; generous on a loaded machine.
-vi.setConfig({ testTimeout: 40_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 const zhResources = catalogs['zh-CN'].resources as Record<string, unknown>;
 const saved = zhResources.kit_items;

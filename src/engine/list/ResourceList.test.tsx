@@ -31,7 +31,7 @@ function api(handler?: (call: FakeCall) => unknown) {
   });
 }
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -27,7 +27,7 @@ function api(handler?: (call: FakeCall) => unknown) {
   });
 }
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 60_000 });
 afterEach(() => vi.unstubAllGlobals());
 
 async function openDialog() {
