@@ -84,8 +84,12 @@ export function logSinkFor(db: Db): LogSink {
 }
 
 export interface Heartbeat {
-  /** Records the first heartbeat, then one every `intervalSeconds`. */
-  start(): Promise<void>;
+  /**
+   * Records the first heartbeat, then one every `intervalSeconds`. `withFigures: false`: the first one
+   * records the node without its monitor figures (null until the next beat), which cost a start-up about
+   * half a second of statements on PGlite (issue 37 item 3).
+   */
+  start(opts?: { withFigures?: boolean }): Promise<void>;
   /** One heartbeat now (figures, published lines, pruning). */
   beat(): Promise<void>;
   /** Stops the timer and marks this node stopped (gone at once on every monitor page). */
@@ -115,8 +119,8 @@ export function createHeartbeat({
   let running: Promise<void> | null = null;
   let failures = 0;
 
-  const beatOnce = async () => {
-    const snapshot = await figures().catch(() => null);
+  const beatOnce = async (withFigures = true) => {
+    const snapshot = withFigures ? await figures().catch(() => null) : null;
     await db.query(
       `INSERT INTO cluster_nodes (id, host, pid, version, started_at, last_seen, figures)
        VALUES ($1, $2, $3, $4, $5, now(), $6)
@@ -134,19 +138,20 @@ export function createHeartbeat({
       [node.id],
     );
   };
+  const beat = (withFigures = true): Promise<void> => {
+    running ??= beatOnce(withFigures)
+      .then(() => {
+        failures = 0;
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
   const heartbeat: Heartbeat = {
-    beat() {
-      running ??= beatOnce()
-        .then(() => {
-          failures = 0;
-        })
-        .finally(() => {
-          running = null;
-        });
-      return running;
-    },
-    async start() {
-      await heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
+    beat: () => beat(),
+    async start({ withFigures = true } = {}) {
+      await beat(withFigures).catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
       timer = setInterval(() => {
         heartbeat.beat().catch((err: unknown) => {
           // Once per outage, not every beat: the lines would only repeat.

@@ -70,17 +70,27 @@ export function registerHttpContract(app: FastifyInstance): void {
     });
   });
 
-  // Which methods each API path pattern has, for the 405 of a known path asked with another method.
-  const routes: { pattern: RegExp; method: string }[] = [];
+  // Which methods each API path pattern has, for the 405 of a known path asked with another method. The
+  // patterns are built on the first 405 question, not for each of the ~400 routes at start-up (issue 37
+  // item 3); a route added later still joins them.
+  const routes: { url: string; method: string }[] = [];
+  let patterns: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs/ui')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = routePattern(route.url);
-    for (const method of methods) routes.push({ pattern, method });
+    for (const method of methods) routes.push({ url: route.url, method });
   });
-  app.decorate('allowedMethods', (path: string) => [
-    ...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method)),
-  ]);
+  app.decorate('allowedMethods', (path: string) => {
+    if (patterns.length < routes.length) {
+      const byUrl = new Map<string, RegExp>();
+      patterns = routes.map(({ url, method }) => {
+        let pattern = byUrl.get(url);
+        if (!pattern) byUrl.set(url, (pattern = routePattern(url)));
+        return { pattern, method };
+      });
+    }
+    return [...new Set(patterns.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  });
 
   // Callback hooks (core/hosts.ts says why); what they throw reaches the error handler as a rejection did.
   app.addHook('onRequest', (request, reply, done) => {

@@ -118,7 +118,9 @@ export interface Unchecked<T> {
 
 /** Documents `schema` (zod, or JSON Schema as written) without validating. Example: `body: unchecked(taskSchema)`. */
 export function unchecked<T = unknown>(schema?: z.ZodType | JsonSchema): Unchecked<T> {
-  return { unchecked: schema instanceof z.ZodType ? inputJson(schema) : schema };
+  if (!(schema instanceof z.ZodType)) return { unchecked: schema };
+  // Turned into JSON Schema when the OpenAPI document is built, not at registration (issue 37 item 3).
+  return documentedOnRead('unchecked', () => inputJson(schema));
 }
 
 /** A documented answer other than a wire shape in the envelope. */
@@ -128,7 +130,7 @@ export interface DocumentedAnswer {
 
 /** A paged list's answer (core/paged.ts): `{code, data: {data: [item], meta: {pagination, ...meta}}}`. */
 export function pagedOf(item: z.ZodType, meta: z.ZodRawShape = {}): DocumentedAnswer {
-  return { answer: pagedAnswerJson(item, meta) };
+  return documentedOnRead('answer', () => pagedAnswerJson(item, meta));
 }
 
 /** An answer documented as JSON Schema, as written (a CSV file, the engine's records). */
@@ -196,4 +198,13 @@ function answerDoc(answer: Answer): JsonSchema {
   if (answer === null) return NULL_ANSWER;
   if (answer instanceof z.ZodType) return answerJson(answer);
   return answer.answer;
+}
+
+/** `{ [key]: build() }`, with `build` run on the first read of `key` only (the OpenAPI document reads it). */
+function documentedOnRead<K extends string>(key: K, build: () => JsonSchema): Record<K, JsonSchema> {
+  let built: JsonSchema | undefined;
+  return Object.defineProperty({} as Record<K, JsonSchema>, key, {
+    enumerable: true,
+    get: () => (built ??= build()),
+  });
 }

@@ -23,6 +23,8 @@ export { isMenuHidden } from './module-gate.ts';
 
 /** Monitor figures go to watching streams this often. */
 export const MONITOR_INTERVAL_MS = 2_000;
+/** A listening server's first heartbeat with figures comes this long after it listens (the one before has none). */
+const FIRST_FIGURES_DELAY_MS = 1_000;
 
 const logQuerySchema = z.object({
   level: z.enum(LOG_LEVELS).optional(),
@@ -89,7 +91,7 @@ const logMeta = {
  */
 export const systemToolsModule: AppModule = {
   name: 'system-tools',
-  register(app, { db, config, log }) {
+  register(app, { db, config, log, startsAfterListen }) {
     const catalogue = moduleCatalogue(resources);
     const logDir = path.join(config.dataDir, 'logs');
     const monitor = createMonitor({ db, dataDir: config.dataDir });
@@ -103,8 +105,22 @@ export const systemToolsModule: AppModule = {
         return { at, host, disk, process };
       },
     });
-    app.addHook('onReady', () => heartbeat.start());
-    app.addHook('onClose', () => heartbeat.stop());
+    // A server that listens records itself at once but measures its figures (database size, connections,
+    // queues: about half a second of statements on PGlite) shortly after it listens, not before its first
+    // answer (issue 37 item 3: cold start).
+    let figuresSoon: NodeJS.Timeout | null = null;
+    app.addHook('onReady', () => heartbeat.start({ withFigures: !startsAfterListen }));
+    if (startsAfterListen)
+      app.addHook('onListen', () => {
+        figuresSoon = setTimeout(() => {
+          heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
+        }, FIRST_FIGURES_DELAY_MS);
+        figuresSoon.unref();
+      });
+    app.addHook('onClose', () => {
+      if (figuresSoon) clearTimeout(figuresSoon);
+      return heartbeat.stop();
+    });
     const hub = hubFor(db);
     const producers = producersFor(db);
 
