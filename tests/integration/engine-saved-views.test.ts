@@ -332,7 +332,15 @@ describe('saved views: counts', () => {
     const blindView = await seen(blind.token);
     expect(blindView).toBeDefined();
     expect(JSON.stringify(blindView)).not.toContain('13812345678');
-    expect(blindView.query).toEqual({ orderBy: 'name', sortedBy: 'desc', q: 'West' });
+    // Only the phone's pairs go (issue 37 review): the name's search and sort stay.
+    expect(blindView.query).toEqual({
+      search: 'name:West',
+      searchFields: 'name:like',
+      searchJoin: 'and',
+      orderBy: 'name',
+      sortedBy: 'desc',
+      q: 'West',
+    });
     expect(blindView.columns).toEqual(['name']);
     // The owner, and a reader who sees the phone, get the view as saved.
     for (const token of [admin, other.token])

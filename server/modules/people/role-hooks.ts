@@ -11,6 +11,7 @@ import { asSystem } from '../../engine/system-access.ts';
 import { assertHoldsAll, forbidden, grantableNames, isAdmin, principalOf } from './guards.ts';
 import { writeAudit, type Actor } from '../../engine/write/audit.ts';
 import { heldError } from '../../engine/write/trash-writes.ts';
+import { idsInScope, rowScope } from '../../engine/scope.ts';
 
 const menuIdsOf = (record: Record<string, unknown> | null | undefined): string[] =>
   ((record?.permissions as { menu_ids?: string[] } | undefined)?.menu_ids ?? []).map(String);
@@ -112,6 +113,10 @@ async function assertNoWiderThanEditor(
 /**
  * A role that staff still hold is not deleted (409, `errors.holders` = how many), unless the call says
  * `?detach=1`: then it is taken from each holder first, each holder's change audited as a staff update.
+ * Detaching writes every holder's staff record, so someone who is not an administrator may detach only
+ * when every holder lies in their data scope on staff (issues 33/36: a record out of scope is not theirs
+ * to change); otherwise 403 naming how many are outside it (no names: they are not the caller's to see),
+ * and nothing changes.
  */
 async function releaseHolders(
   tx: Queryable,
@@ -126,6 +131,17 @@ async function releaseHolders(
   });
   if (holders.length === 0) return;
   if (!detach) throw heldError(holders.length, '', 'settings.people.errors.role_held');
+  const principal = actor.principal;
+  if (principal && !isAdmin(principal)) {
+    const ids = holders.map((h) => String(h.id));
+    const seen = await idsInScope(tx, staff, await rowScope(tx, staff, principal), ids);
+    const outside = ids.filter((holder) => !seen.has(holder)).length;
+    if (outside > 0)
+      throw new AppError(403, 'settings.people.errors.role_held_outside_scope', {
+        params: { count: outside },
+        literal: { outside },
+      });
+  }
   const held = await system.links(staff, { field: 'role_ids', ids: holders.map((h) => String(h.id)) });
   for (const holder of holders) {
     const staffId = String(holder.id);

@@ -61,18 +61,64 @@ async function pgDump(databaseUrl: string, file: string): Promise<void> {
   const bin = await pgBinary('pg_dump');
   await new Promise<void>((resolve, reject) => {
     const child = spawn(bin, ['--format=custom', `--file=${file}`, `--dbname=${url.toString()}`], {
-      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+      // Untranslated messages, so backupFailureOf reads them whatever the server's locale.
+      env: { ...process.env, LC_MESSAGES: 'C', ...(password ? { PGPASSWORD: password } : {}) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });
-    child.on('error', reject);
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new BackupError(error.code === 'ENOENT' ? 'missing' : 'other')),
+    );
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`pg_dump exited with ${code}: ${stderr.trim()}`)),
+      code === 0 ? resolve() : reject(new BackupError(backupFailureOf(stderr), code)),
     );
   });
+}
+
+/**
+ * Why a backup failed, as staff may read it. pg_dump's stderr names the host, port, user and database (and a
+ * path): it is read here to class the failure, then dropped, never stored as the run's error nor logged.
+ */
+export type BackupFailure =
+  'unavailable' | 'auth' | 'target' | 'version' | 'output' | 'permission' | 'missing' | 'other';
+
+/**
+ * A failed backup: the run keeps the localized message of `messageKey` and `{ reason }` (scheduler.ts); the
+ * message of the error itself (what the log line carries) says only the reason and pg_dump's exit code.
+ */
+export class BackupError extends Error {
+  readonly reason: BackupFailure;
+  readonly messageKey: string;
+  constructor(reason: BackupFailure, exitCode?: number | null) {
+    super(`pg_dump failed: ${reason}${exitCode == null ? '' : ` (exit code ${exitCode})`}`);
+    this.name = 'BackupError';
+    this.reason = reason;
+    // A database that cannot be reached is said as every other path says it.
+    this.messageKey = reason === 'unavailable' ? 'errors.db_unavailable' : `system.backup_errors.${reason}`;
+  }
+}
+
+/** libpq's and pg_dump's messages (LC_MESSAGES=C), first match wins; anything else is `other`. */
+const FAILURES: [BackupFailure, RegExp][] = [
+  [
+    'auth',
+    /password authentication failed|no pg_hba\.conf entry|authentication failed|no password supplied/i,
+  ],
+  ['target', /(?:database|role) "[^"]*" does not exist/i],
+  ['version', /server version mismatch/i],
+  ['output', /could not (?:open|write to|close) (?:the )?output file|no space left on device/i],
+  [
+    'unavailable',
+    /could not connect|connection refused|server closed the connection|terminating connection|the database system is (?:starting up|shutting down|in recovery)|timeout expired|could not translate host name|no route to host|network is unreachable|too many clients|connection timed out|could not (?:receive|send) data/i,
+  ],
+  ['permission', /permission denied|must be owner|insufficient privilege/i],
+];
+
+export function backupFailureOf(stderr: string): BackupFailure {
+  return FAILURES.find(([, pattern]) => pattern.test(stderr))?.[0] ?? 'other';
 }
 
 async function pgBinary(name: string): Promise<string> {

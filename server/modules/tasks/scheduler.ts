@@ -5,6 +5,7 @@ import { BOSS_SCHEMA } from '../../jobs/counts.ts';
 import { contended, type JobsRuntime } from '../../jobs/runtime.ts';
 import type { AppContext } from '../../core/app-module.ts';
 import type { TaskHandlers } from './handlers.ts';
+import { BackupError } from './backup.ts';
 import { DEFAULT_LOCALE, translate, type Locale } from '../../../locales/index.ts';
 import { GONE_AFTER_BEATS } from '../../jobs/orphans.ts';
 import {
@@ -82,18 +83,24 @@ export function createTaskScheduler(
       await closeRun(ctx.db, runId, { status: 'succeeded', result: result ?? null });
       return runId;
     } catch (error) {
-      // A database that went away is said in plain words, not as a driver's or pg_dump's text.
+      // A database that went away is said in plain words, not as a driver's or pg_dump's text; a failed
+      // backup by its localized message and reason class (pg_dump's stderr names the host and database).
       const message =
-        classifyDbError(error) === 'unavailable'
-          ? translate(DEFAULT_LOCALE, 'errors.db_unavailable')
-          : error instanceof Error
-            ? error.message
-            : String(error);
+        error instanceof BackupError
+          ? translate(DEFAULT_LOCALE, error.messageKey)
+          : classifyDbError(error) === 'unavailable'
+            ? translate(DEFAULT_LOCALE, 'errors.db_unavailable')
+            : error instanceof Error
+              ? error.message
+              : String(error);
+      const result = error instanceof BackupError ? { reason: error.reason } : undefined;
       ctx.log.warn({ task: taskId, err: safeError(error) }, 'scheduled task failed');
-      await closeRun(ctx.db, runId, { status: 'failed', error: message }).catch((closeError: unknown) => {
-        closeLater(runId, message);
-        throw closeError;
-      });
+      await closeRun(ctx.db, runId, { status: 'failed', error: message, result }).catch(
+        (closeError: unknown) => {
+          closeLater(runId, message);
+          throw closeError;
+        },
+      );
       throw error;
     }
   };

@@ -9,9 +9,10 @@ import { writeActorActivity } from '../../engine/activity-log.ts';
 import { hiddenFields } from '../../engine/field-access.ts';
 import { hooksOf, type ResourceHooksTable } from '../../engine/hooks.ts';
 import { parseListQuery } from '../../engine/list/query.ts';
-import { listContext, NO_CONTEXT, type ListContext } from '../../engine/list/related.ts';
+import { listContext, NO_CONTEXT } from '../../engine/list/related.ts';
 import { servedResources } from '../../engine/served.ts';
 import type { SavedView, SavedViewCreate, SavedViewUpdate } from './schemas.ts';
+import { redactQuery } from './redact.ts';
 import { insertView, patchView, removeView, selectViews, setChoices, type ViewRow } from './store.ts';
 
 /**
@@ -195,10 +196,14 @@ async function toWire(ctx: ViewsContext, row: ViewRow, principal: Principal): Pr
 }
 
 /**
- * A view as a reader who is not its owner may see it: the parts of its query that name a field hidden from
- * the reader (the search, or the sort) and such columns are left out, so the owner's typed values of a field
- * the reader may not see never reach it (review of issue 32). The stored view is unchanged: its count for
- * this reader stays the error value (counts.ts), since the list refuses the whole query.
+ * A view as a reader who is not its owner may see it, pair by pair: each `search` pair, `searchFields` entry
+ * and `orderBy` field stays when its field is one the reader may search (or sort) by, else it is left out,
+ * so the owner's typed values of a field the reader may not see never reach it (review of issue 32) while
+ * the rest of the view still works. A bare search term is searched in the `searchFields` fields: it stays
+ * only when all of them stay. `sortedBy` goes with the last sort field; `searchJoin`, `q` (searched over the
+ * reader's visible fields only) and the density stay; columns the reader may not see go. The stored view is
+ * unchanged: its count for this reader stays the error value (counts.ts), since the list refuses the whole
+ * query.
  */
 async function readersPart(
   { db, hooks }: ViewsContext,
@@ -211,35 +216,28 @@ async function readersPart(
   // A related field (`department.name`) is the target's: its access is in the list context.
   const isRelated = Object.values(row.query).some((v) => typeof v === 'string' && v.includes('.'));
   if (hidden.size === 0 && !isRelated) return row;
-  const registry = servedResources();
-  const [everyone, reader] = isRelated
-    ? await Promise.all([
-        listContext(db, { resource, registry, principal: undefined }),
-        listContext(db, { resource, registry, principal }),
-      ])
-    : [NO_CONTEXT, NO_CONTEXT];
+  const context = isRelated
+    ? await listContext(db, { resource, registry: servedResources(), principal })
+    : NO_CONTEXT;
   const filters = hooksOf(hooks, resource).filters;
-  // A part that parses with nothing hidden and not for the reader names a field hidden from the reader.
-  const namesHidden = (part: SavedView['query']) => {
-    const parses = (h: ReadonlySet<string>, context: ListContext) => {
-      try {
-        parseListQuery(resource, part, { filters, hidden: h, context });
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    return parses(new Set(), everyone) && !parses(hidden, reader);
+  // The list's own parser decides what the reader may search and sort by (hidden, related, allow-list).
+  const parses = (part: SavedView['query']) => {
+    try {
+      parseListQuery(resource, part, { filters, hidden, context });
+      return true;
+    } catch {
+      return false;
+    }
   };
-  const { search, searchFields, searchJoin, orderBy, sortedBy, ...rest } = row.query;
-  const searchPart = { search, searchFields, searchJoin };
-  const orderPart = { orderBy, sortedBy };
-  const query = {
-    ...rest,
-    ...(namesHidden(defined(searchPart)) ? {} : searchPart),
-    ...(namesHidden(defined(orderPart)) ? {} : orderPart),
+  return {
+    query: defined(
+      redactQuery(row.query, {
+        canSearch: (field) => parses({ searchFields: `${field}:like` }),
+        canSort: (field) => parses({ orderBy: field }),
+      }),
+    ),
+    columns: row.columns.filter((c) => !hidden.has(c)),
   };
-  return { query: defined(query), columns: row.columns.filter((c) => !hidden.has(c)) };
 }
 
 function defined<T extends object>(value: T): T {
