@@ -88,4 +88,16 @@ describe('prepared list statements', () => {
     }
     expect(await ids({ size: '5' })).toEqual(before);
   });
+
+  it('answers after a column the page reads changed type (a statement prepared before cannot run)', async () => {
+    const before = await ids({ size: '5' });
+    await one.exec('ALTER TABLE users ALTER COLUMN name TYPE varchar(200)');
+    try {
+      expect(await ids({ size: '5' })).toEqual(before);
+      expect(await ids({ size: '5' })).toEqual(before);
+    } finally {
+      await one.exec('ALTER TABLE users ALTER COLUMN name TYPE text');
+    }
+    expect(await ids({ size: '5' })).toEqual(before);
+  });
 });

@@ -7,7 +7,7 @@ import { keysColumn, keysetPredicate, keysOf } from './keyset.ts';
 import type { PagePlan, Place, Read } from './plan.ts';
 import { orderBySql, type ListQuery, type SortKey } from './query.ts';
 import { RELATED_ORDER_COLUMN, relatedPageSql } from './related.ts';
-import { statementName } from './prepared.ts';
+import { queryPrepared } from './prepared.ts';
 import { selectColumns } from './records.ts';
 import { countRows, seenSoFar, type Total } from './totals.ts';
 
@@ -89,8 +89,8 @@ async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Re
   const limit = read.count + (read.more === null ? 1 : 0);
   const sql = skipping(resource, select, where, orderBySql(order), limit, read.offset);
   // A read no value can change the plan of (prepared.ts): prepared once per connection on PostgreSQL.
-  const name = params.length === 0 && read.offset === 0 ? statementName(sql) : undefined;
-  const send = () => db.query(sql, params, name === undefined ? undefined : { name });
+  const isPrepared = params.length === 0 && read.offset === 0;
+  const send = () => (isPrepared ? queryPrepared(db, sql, params) : db.query(sql, params));
   const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
   const kept = rows.slice(0, read.count);
   return { rows: read.isReversed ? kept.reverse() : kept, hasMore: read.more ?? rows.length > read.count };

@@ -1,7 +1,7 @@
 import type { Resource } from '../../../resources/define.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../schema/fields.ts';
-import { statementName } from './prepared.ts';
+import { queryPrepared } from './prepared.ts';
 import type { ListQuery } from './query.ts';
 
 /** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
@@ -96,9 +96,7 @@ export function roundEstimate(n: number): number {
  */
 async function plannerEstimate(db: Queryable, table: string): Promise<number> {
   // One plan for every table (a catalogue lookup by oid): prepared once per connection (prepared.ts).
-  const { rows } = await db.query<{ n: string | number | null }>(ESTIMATE_SQL, [ident(table)], {
-    name: statementName(ESTIMATE_SQL),
-  });
+  const { rows } = await queryPrepared<{ n: string | number | null }>(db, ESTIMATE_SQL, [ident(table)]);
   return Number(rows[0]?.n ?? -1);
 }
 
