@@ -17,6 +17,7 @@
  * and after in one run (also a copy with one duty taken out, to price it: docs/operations.md, issue 37 fourth
  * round). `THROUGHPUT_CPU_PROF=<dir>`: each server writes a V8 CPU profile there when it stops.
  * `THROUGHPUT_CASES=list` (or `health`): only that case. Each pair's line ends with the load average then.
+ * With `--before`, the summary also gives product / before from the same pairs (requests/s, and CPU per request).
  * Figures only, never a pass or fail.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -136,7 +137,10 @@ try {
     summary.push(
       `  ${c.name.padEnd(24)} product / bare ${ratio('product')}x (CPU ${cpuRatio('product')}x, ${cpu('product')} ms/req)` +
         (before
-          ? `   before / bare ${ratio('before')}x (CPU ${cpuRatio('before')}x, ${cpu('before')} ms/req)`
+          ? `   before / bare ${ratio('before')}x (CPU ${cpuRatio('before')}x, ${cpu('before')} ms/req)` +
+            // The change itself, from the same rounds: product / before, requests/s and CPU per request.
+            `   product / before ${median(rounds.product!.map((r, i) => r.rps / rounds.before![i]!.rps)).toFixed(2)}x` +
+            ` (CPU ${median(rounds.product!.map((r, i) => rounds.before![i]!.cpuMs / r.cpuMs)).toFixed(2)}x)`
           : '') +
         `   bare ${median(rounds.bare!.map((r) => r.rps)).toFixed(0)} req/s, ${cpu('bare')} ms/req`,
     );

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EnabledUsers } from '../credentials/tokens.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, StatementOptions } from '../db/index.ts';
 import {
   authGeneration,
   cachedPrincipal,
@@ -196,8 +196,8 @@ export async function readSettlingAuth<T>(
   const generation = authGeneration(db);
   let answered = false;
   const noting: Db = Object.create(db) as Db;
-  noting.query = async <R>(sql: string, params?: readonly unknown[]) => {
-    const result = await db.query<R>(sql, params);
+  noting.query = async <R>(sql: string, params?: readonly unknown[], options?: StatementOptions) => {
+    const result = await db.query<R>(sql, params, options);
     answered = true;
     return result;
   };

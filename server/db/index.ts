@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from './types.ts';
 
-export type { Db, Queryable, QueryResult, DbKind } from './types.ts';
+export type { Db, Queryable, QueryResult, DbKind, StatementOptions } from './types.ts';
 
 /**
  * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db.

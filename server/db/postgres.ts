@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { tagStatement } from './statement.ts';
-import type { CopyOutStream, Db, QueryResult, Queryable } from './types.ts';
+import type { CopyOutStream, Db, QueryResult, Queryable, StatementOptions } from './types.ts';
 
 /** Connects a pool to a real PostgreSQL server. Example: `await openPostgres(process.env.DATABASE_URL!)`. */
 export async function openPostgres(url: string, { max = 10 }: { max?: number } = {}): Promise<Db> {
@@ -10,9 +10,15 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+    async query<T>(
+      sql: string,
+      params: readonly unknown[] = [],
+      options?: StatementOptions,
+    ): Promise<QueryResult<T>> {
       try {
-        const res = await q.query(sql, params as unknown[]);
+        const res = options?.name
+          ? await q.query({ name: options.name, text: sql, values: params as unknown[] })
+          : await q.query(sql, params as unknown[]);
         return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
       } catch (error) {
         throw tagStatement(error, sql);
@@ -141,8 +147,10 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
     }
   };
   const base: Queryable = {
-    query: (sql, params) =>
-      everywhere.size === 0 ? pooled.query(sql, params) : onListening((c) => wrap(c).query(sql, params)),
+    query: (sql, params, options) =>
+      everywhere.size === 0
+        ? pooled.query(sql, params, options)
+        : onListening((c) => wrap(c).query(sql, params, options)),
     exec: (sql) => (everywhere.size === 0 ? pooled.exec(sql) : onListening((c) => wrap(c).exec(sql))),
   };
   return {

@@ -9,9 +9,23 @@ export interface QueryResult<T> {
 
 /** Anything that runs parameterized SQL: the database itself or an open transaction. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: StatementOptions,
+  ): Promise<QueryResult<T>>;
   /** Runs several statements without parameters (migrations, pg-boss DDL). */
   exec(sql: string): Promise<void>;
+}
+
+/**
+ * `name`: PostgreSQL prepares the statement under this name once per connection and runs it again without
+ * parsing or planning it (a named prepared statement); the same name must always carry the same text
+ * (engine/list/prepared.ts derives it from the text). PGlite, and any wrapper that does not pass it on,
+ * runs the statement unnamed: the answer is the same either way.
+ */
+export interface StatementOptions {
+  name?: string;
 }
 
 export type DbKind = 'pglite' | 'postgres';

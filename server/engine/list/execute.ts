@@ -3,14 +3,16 @@ import type { Queryable } from '../../db/index.ts';
 import { ident } from '../schema/fields.ts';
 import { isCurrent, recordRead, type Anchor, type AnchorScope } from './anchors.ts';
 import { badCursorOnDataError, encodeCursor } from './cursor.ts';
-import { KEYS, keysColumn, keysetPredicate, keysOf } from './keyset.ts';
+import { keysColumn, keysetPredicate, keysOf } from './keyset.ts';
 import type { PagePlan, Place, Read } from './plan.ts';
 import { orderBySql, type ListQuery, type SortKey } from './query.ts';
 import { RELATED_ORDER_COLUMN, relatedPageSql } from './related.ts';
+import { queryPrepared } from './prepared.ts';
 import { selectColumns } from './records.ts';
 import { countRows, seenSoFar, type Total } from './totals.ts';
 
 export interface Page extends Total {
+  /** The page's rows in order, each still with its sort keys (keyset.ts KEYS); wire.ts toWire drops them. */
   rows: Record<string, unknown>[];
   currentPage: number;
   nextCursor: string | null;
@@ -86,7 +88,9 @@ async function runRead(db: Queryable, resource: Resource, q: ListQuery, read: Re
   }
   const limit = read.count + (read.more === null ? 1 : 0);
   const sql = skipping(resource, select, where, orderBySql(order), limit, read.offset);
-  const send = () => db.query(sql, params);
+  // A read no value can change the plan of (prepared.ts): prepared once per connection on PostgreSQL.
+  const isPrepared = params.length === 0 && read.offset === 0;
+  const send = () => (isPrepared ? queryPrepared(db, sql, params) : db.query(sql, params));
   const { rows } = read.from?.source === 'cursor' ? await badCursorOnDataError(send) : await send();
   const kept = rows.slice(0, read.count);
   return { rows: read.isReversed ? kept.reverse() : kept, hasMore: read.more ?? rows.length > read.count };
@@ -165,7 +169,7 @@ function finish(resource: Resource, q: ListQuery, read: Rows, currentPage: numbe
     read.hasMore && last
       ? encodeCursor(resource, q, { keys: keysOf(last), page: currentPage + 1, total })
       : null;
-  // Copies without the keys column rather than `delete` (which leaves every row a slow dictionary object).
-  const rows = kept.map(({ [KEYS]: _keys, ...row }) => row);
-  return { rows, currentPage, nextCursor, ...total };
+  // The rows as read, keys column included: toWire (wire.ts) leaves it out in the one copy it makes anyway
+  // (a copy here without it was a second one per row; `delete` would make every row a slow dictionary object).
+  return { rows: kept, currentPage, nextCursor, ...total };
 }

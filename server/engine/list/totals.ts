@@ -1,6 +1,7 @@
 import type { Resource } from '../../../resources/define.ts';
 import type { Queryable } from '../../db/index.ts';
 import { ident } from '../schema/fields.ts';
+import { queryPrepared } from './prepared.ts';
 import type { ListQuery } from './query.ts';
 
 /** Below this many rows an estimate is replaced by an exact count (cheap there, and never visibly wrong). */
@@ -94,13 +95,13 @@ export function roundEstimate(n: number): number {
  * times the table's current size in pages, as the planner itself scales it; -1 when never analyzed.
  */
 async function plannerEstimate(db: Queryable, table: string): Promise<number> {
-  const { rows } = await db.query<{ n: string | number | null }>(
-    `SELECT (CASE WHEN c.reltuples < 0 THEN -1
+  // One plan for every table (a catalogue lookup by oid): prepared once per connection (prepared.ts).
+  const { rows } = await queryPrepared<{ n: string | number | null }>(db, ESTIMATE_SQL, [ident(table)]);
+  return Number(rows[0]?.n ?? -1);
+}
+
+const ESTIMATE_SQL = `SELECT (CASE WHEN c.reltuples < 0 THEN -1
                   WHEN c.relpages = 0 THEN c.reltuples
                   ELSE c.reltuples / c.relpages
                        * (pg_relation_size(c.oid) / current_setting('block_size')::int) END)::bigint AS n
-       FROM pg_class c WHERE c.oid = to_regclass($1)`,
-    [ident(table)],
-  );
-  return Number(rows[0]?.n ?? -1);
-}
+       FROM pg_class c WHERE c.oid = to_regclass($1)`;
