@@ -3,7 +3,7 @@ import { cloneElement, lazy, Suspense, type ComponentType, type ReactElement } f
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from '../data/registry.ts';
 import { EnumField } from './EnumField.tsx';
-import { FlagField, isFlagField, LocaleDateField } from './flagAndDate.tsx';
+import { FlagField, isFlagField } from './flagAndDate.tsx';
 import { MaskedField } from './MaskedField.tsx';
 import { ReadableReferenceArrayField, ReadableReferenceField } from './ReadableReference.tsx';
 
@@ -28,11 +28,11 @@ const common = (field: EngineField, ctx: FieldContext) => ({
 });
 
 /**
- * The kinds whose renderer does not load with every list (dictionaries, money, files and images, a show
- * page's Markdown): each loads with the first screen that shows it. That screen waits for them before it
+ * The kinds whose renderer does not load with every list (dictionaries, money, files and images, dates and
+ * times, a show page's Markdown): each loads with the first screen that shows it. That screen waits for them before it
  * paints (useFieldKinds), so a cell never flashes empty, and a route can start them ahead (preloadFieldKinds).
  */
-type OnDemand = 'dictionary' | 'money' | 'asset' | 'markdown';
+type OnDemand = 'dictionary' | 'money' | 'asset' | 'date' | 'markdown';
 
 /** Each is its own chunk (Vite splits at every `import()`). */
 const ON_DEMAND: Record<OnDemand, () => Promise<Partial<Record<FieldKind, FieldRenderer>>>> = {
@@ -58,6 +58,11 @@ const ON_DEMAND: Record<OnDemand, () => Promise<Partial<Record<FieldKind, FieldR
         );
       return { file: asset('file'), image: asset('image') };
     }),
+  date: () =>
+    import('./LocaleDateField.tsx').then(({ LocaleDateField }) => ({
+      date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
+      datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
+    })),
   markdown: () =>
     import('./renderMarkdown.tsx').then(({ renderMarkdown }) => ({
       markdown: (f, ctx) => (
@@ -79,6 +84,9 @@ function onDemandOf(field: EngineField, ctx: Pick<FieldContext, 'isListCell'>): 
     case 'file':
     case 'image':
       return 'asset';
+    case 'date':
+    case 'datetime':
+      return 'date';
     case 'markdown':
       return ctx.isListCell ? null : 'markdown';
     default:
@@ -189,8 +197,8 @@ export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
     isFlagField(f) ? <FlagField {...common(f, ctx)} /> : <NumberField {...common(f, ctx)} />,
   boolean: (f, ctx) => <BooleanField {...common(f, ctx)} />,
   enum: (f, ctx) => <EnumField {...common(f, ctx)} resource={ctx.resource} field={f} />,
-  date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
-  datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
+  date: onDemand('date', 'date'),
+  datetime: onDemand('datetime', 'date'),
   belongsTo: (f, ctx) => (
     <ReadableReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />
   ),
