@@ -115,8 +115,9 @@ export function labelOf(resource: ResourceHeader, actionKey: string, action: Act
 
 /**
  * The button of one action and its dialog (the action's input form, or a confirm), shared by a record's
- * buttons and the bulk bar (BulkRecordActionButtons.tsx): `send` makes the call and says it is done; a refusal is shown as the server's
- * message and, from an input form, rethrown for the form to put under its fields.
+ * buttons and the bulk bar (BulkRecordActionButtons.tsx): `send` makes the call and says it is done; a
+ * refusal is shown as the server's message and, from an input form, rethrown for the form to put under its
+ * fields.
  */
 export function ActionControl({
   resource,
