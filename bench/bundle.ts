@@ -14,7 +14,8 @@
  * `--packages` also prints which packages weigh most on each page (a fresh build in a temp directory).
  * `--browser` also counts what Chromium fetches on that path (./lib/browserBundle.ts: the real server on
  * dist/, a signed-out visit to the staff list, sign-in, the list's first row), in the same gzip measure,
- * and names the chunks it fetched that the file-name rules above do not count, and the reverse.
+ * names the chunks it fetched that the file-name rules above do not count, and the reverse, and lists every
+ * file it fetched with its size.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -151,6 +152,11 @@ if (process.argv.includes('--browser') && !byPackage) {
     'counted above for the first list, not fetched',
     listAdds.filter((f) => !fetched.firstList.includes(f)),
   );
+  process.stdout.write('\n  every file Chromium fetched on the path (gzip), largest first:\n');
+  for (const file of [...fetched.firstList].sort((a, b) => gz([b]) - gz([a]))) {
+    const page = fetched.signIn.includes(file) ? 'sign-in' : 'first list';
+    process.stdout.write(`    ${fmt(gz([file])).padStart(10)}  ${file}  (${page})\n`);
+  }
 }
 
 if (byPackage) {

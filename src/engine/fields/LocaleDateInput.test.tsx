@@ -4,7 +4,7 @@ import { AdminContext, Form, RecordContextProvider } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Locale } from '../../../locales/languages.ts';
-import { LocaleDateField } from './flagAndDate.tsx';
+import { LocaleDateField } from './LocaleDateField.tsx';
 import { renderInput } from './inputTable.tsx';
 import { describeResource } from '../data/descriptor.ts';
 import { engineFields } from '../data/registry.ts';

@@ -1,9 +1,9 @@
-import { BooleanField, EmailField, FunctionField, NumberField, TextField, UrlField } from 'react-admin';
+import { BooleanField, FunctionField, TextField } from 'react-admin';
 import { cloneElement, lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import type { FieldKind } from './fieldKind.ts';
 import type { EngineField } from '../data/registry.ts';
 import { EnumField } from './EnumField.tsx';
-import { FlagField, isFlagField, LocaleDateField } from './flagAndDate.tsx';
+import { FlagField, isFlagField } from './flagAndDate.tsx';
 import { MaskedField } from './MaskedField.tsx';
 import { ReadableReferenceArrayField, ReadableReferenceField } from './ReadableReference.tsx';
 
@@ -28,11 +28,11 @@ const common = (field: EngineField, ctx: FieldContext) => ({
 });
 
 /**
- * The kinds whose renderer does not load with every list (dictionaries, money, files and images, a show
- * page's Markdown): each loads with the first screen that shows it. That screen waits for them before it
+ * The kinds whose renderer does not load with every list (dictionaries, money, files and images, dates and
+ * times, numbers, e-mail addresses and links, a show page's Markdown): each loads with the first screen that shows it. That screen waits for them before it
  * paints (useFieldKinds), so a cell never flashes empty, and a route can start them ahead (preloadFieldKinds).
  */
-type OnDemand = 'dictionary' | 'money' | 'asset' | 'markdown';
+type OnDemand = 'dictionary' | 'money' | 'asset' | 'date' | 'formatted' | 'markdown';
 
 /** Each is its own chunk (Vite splits at every `import()`). */
 const ON_DEMAND: Record<OnDemand, () => Promise<Partial<Record<FieldKind, FieldRenderer>>>> = {
@@ -58,6 +58,17 @@ const ON_DEMAND: Record<OnDemand, () => Promise<Partial<Record<FieldKind, FieldR
         );
       return { file: asset('file'), image: asset('image') };
     }),
+  date: () =>
+    import('./LocaleDateField.tsx').then(({ LocaleDateField }) => ({
+      date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
+      datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
+    })),
+  formatted: () =>
+    import('./formattedFields.ts').then(({ EmailField, NumberField, UrlField }) => ({
+      email: (f, ctx) => <EmailField {...common(f, ctx)} />,
+      url: (f, ctx) => <UrlField {...common(f, ctx)} target="_blank" rel="noopener noreferrer" />,
+      number: (f, ctx) => <NumberField {...common(f, ctx)} />,
+    })),
   markdown: () =>
     import('./renderMarkdown.tsx').then(({ renderMarkdown }) => ({
       markdown: (f, ctx) => (
@@ -79,6 +90,14 @@ function onDemandOf(field: EngineField, ctx: Pick<FieldContext, 'isListCell'>): 
     case 'file':
     case 'image':
       return 'asset';
+    case 'date':
+    case 'datetime':
+      return 'date';
+    case 'email':
+    case 'url':
+      return 'formatted';
+    case 'number':
+      return isFlagField(field) ? null : 'formatted';
     case 'markdown':
       return ctx.isListCell ? null : 'markdown';
     default:
@@ -177,20 +196,21 @@ function LazyCell({ kind, group, ...props }: CellProps & { kind: FieldKind; grou
   return <Cell {...props} />;
 }
 
+const formattedNumber = onDemand('number', 'formatted');
+
 /** zod type (field kind) -> react-admin Field. */
 export const FIELD_TABLE: Record<FieldKind, FieldRenderer> = {
   string: (f, ctx) => <TextField {...common(f, ctx)} />,
   text: (f, ctx) => <TextField {...common(f, ctx)} sx={{ whiteSpace: 'pre-wrap' }} />,
-  email: (f, ctx) => <EmailField {...common(f, ctx)} />,
-  url: (f, ctx) => <UrlField {...common(f, ctx)} target="_blank" rel="noopener noreferrer" />,
+  email: onDemand('email', 'formatted'),
+  url: onDemand('url', 'formatted'),
   // Write-only values never come back from the server, so there is nothing to show.
   password: () => null,
-  number: (f, ctx) =>
-    isFlagField(f) ? <FlagField {...common(f, ctx)} /> : <NumberField {...common(f, ctx)} />,
+  number: (f, ctx) => (isFlagField(f) ? <FlagField {...common(f, ctx)} /> : formattedNumber(f, ctx)),
   boolean: (f, ctx) => <BooleanField {...common(f, ctx)} />,
   enum: (f, ctx) => <EnumField {...common(f, ctx)} resource={ctx.resource} field={f} />,
-  date: (f, ctx) => <LocaleDateField {...common(f, ctx)} />,
-  datetime: (f, ctx) => <LocaleDateField {...common(f, ctx)} showTime />,
+  date: onDemand('date', 'date'),
+  datetime: onDemand('datetime', 'date'),
   belongsTo: (f, ctx) => (
     <ReadableReferenceField {...common(f, ctx)} reference={f.meta.relation?.resource ?? ''} />
   ),

@@ -1,12 +1,4 @@
-import { Typography } from '@mui/material';
-import {
-  BooleanField,
-  useLocaleState,
-  useRecordContext,
-  useTranslate,
-  type DateFieldProps,
-} from 'react-admin';
-import { formatDateTime, formatNative } from '../../lib/localeDate.ts';
+import { BooleanField } from 'react-admin';
 import type { EngineField } from '../data/registry.ts';
 
 /** A 0/1 integer field (`is_admin`): a switch on forms (FlagInput.tsx) and a check mark in cells, 1/0 on
@@ -20,37 +12,5 @@ export function FlagField(props: Parameters<typeof BooleanField>[0]) {
   return <BooleanField {...props} looseValue />;
 }
 
-/**
- * A date (or date and time) in the format of the app's language (schemas/timeFormat.ts, the format the CSV
- * export writes), not the browser's: zh-CN `2025/07/04`, en `07/04/2025`; with `showTime`,
- * `2025/07/04 09:05:07` and `07/04/2025, 09:05:07` (the browser's time zone).
- */
-export function LocaleDateField({ showTime = false, emptyText, ...props }: DateFieldProps) {
-  const [locale] = useLocaleState();
-  const translate = useTranslate();
-  const record = useRecordContext(props);
-  const value: unknown = record && props.source ? valueAt(record, props.source) : undefined;
-  const empty = value === null || value === undefined || value === '';
-  const day = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] : undefined;
-  const text = empty
-    ? emptyText
-      ? translate(emptyText, { _: emptyText })
-      : ''
-    : showTime
-      ? formatDateTime(value, locale)
-      : day
-        ? formatNative(day, 'date', locale)
-        : formatDateTime(value, locale, { time: false });
-  return (
-    <Typography component="span" variant="body2" className={props.className} sx={props.sx}>
-      {text}
-    </Typography>
-  );
-}
-
-/** A dotted source's value (`author.created_at`). */
-function valueAt(record: object, source: string): unknown {
-  let value: unknown = record;
-  for (const key of source.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[key];
-  return value;
-}
+// The date renderer (LocaleDateField) is in LocaleDateField.tsx: lists load it with their first date column
+// (fieldTable's on-demand kinds), so a list without one does not carry the date formatting.

@@ -1,18 +1,17 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
-import {
-  Button,
-  Confirm,
-  useDelete,
-  useNotify,
-  useRecordContext,
-  useRedirect,
-  useTranslate,
-} from 'react-admin';
+import { Button, useRecordContext } from 'react-admin';
 import type { RaRecord } from 'react-admin';
 import type { ResourceDescriptor as Resource } from '../data/descriptor.ts';
-import { representationField } from '../data/registry.ts';
-import { hasTrash, holdersOf, isDetachable, messageOf } from '../trash/trash.ts';
+import type { DeleteStep } from './DeleteRecordDialogs.tsx';
+
+/**
+ * The dialogs and the delete call load when the button is first pointed at, focused or pressed (issue 37
+ * item 6): a list shows a delete button on every row and needs none of them to paint.
+ */
+const loadDialogs = () => import('./DeleteRecordDialogs.tsx');
+const DeleteRecordDialogs = lazy(() => loadDialogs().then((m) => ({ default: m.DeleteRecordDialogs })));
+const prefetchDialogs = () => void loadDialogs().catch(() => undefined);
 
 /**
  * Delete with the spec's "Confirm to delete {name}?" dialog, name being the record's representation. The
@@ -29,77 +28,37 @@ export function DeleteRecordButton({
   redirect?: string | false;
 }) {
   const record = useRecordContext();
-  const translate = useTranslate();
-  const notify = useNotify();
-  const redirectTo = useRedirect();
-  const [deleteOne, { isPending }] = useDelete();
-  const [step, setStep] = useState<'closed' | 'confirm' | { holders: number }>('closed');
+  const [step, setStep] = useState<DeleteStep>('closed');
+  // Once opened, the dialogs stay mounted, so they close with MUI's transition.
+  const [isWanted, setIsWanted] = useState(false);
   if (!record) return null;
-  const name = String(record[representationField(resource)] ?? `#${record.id}`);
-
-  const remove = (detach: boolean) =>
-    deleteOne(
-      resource.name,
-      {
-        id: record.id,
-        previousData: record as RaRecord,
-        ...(detach ? { meta: { query: { detach: '1' } } } : {}),
-      },
-      {
-        mutationMode: 'pessimistic',
-        onSuccess: () => {
-          setStep('closed');
-          notify(hasTrash(resource) ? 'engine.trash.moved' : 'ra.notification.deleted', {
-            type: 'info',
-            messageArgs: { name, smart_count: 1 },
-          });
-          if (redirect) redirectTo(redirect, resource.name);
-        },
-        onError: (error: unknown) => {
-          const holders = holdersOf(error);
-          if (!detach && holders !== null && isDetachable(resource)) {
-            setStep({ holders });
-            return;
-          }
-          setStep('closed');
-          notify(messageOf(error, 'ra.notification.http_error'), { type: 'error' });
-        },
-      },
-    );
-
-  const holders = typeof step === 'object' ? step.holders : 0;
   return (
     <>
       <Button
         label="ra.action.delete"
         color="error"
+        onMouseEnter={prefetchDialogs}
+        onFocus={prefetchDialogs}
         onClick={(event) => {
           event.stopPropagation();
+          setIsWanted(true);
           setStep('confirm');
         }}
       >
         <DeleteIcon />
       </Button>
-      <Confirm
-        isOpen={step === 'confirm'}
-        loading={isPending}
-        title="engine.delete.confirm"
-        titleTranslateOptions={{ name }}
-        content={null}
-        onConfirm={() => void remove(false)}
-        onClose={() => setStep('closed')}
-      />
-      <Confirm
-        isOpen={typeof step === 'object'}
-        loading={isPending}
-        title="engine.trash.holders_title"
-        titleTranslateOptions={{ name }}
-        content={translate('engine.trash.holders_content', { name, smart_count: holders, count: holders })}
-        confirm={translate('engine.trash.detach', { smart_count: holders, count: holders })}
-        confirmColor="warning"
-        onConfirm={() => void remove(true)}
-        onClose={() => setStep('closed')}
-      />
+      {isWanted ? (
+        // Nothing in its place while they load: the dialog opens over the page.
+        <Suspense fallback={null}>
+          <DeleteRecordDialogs
+            resource={resource}
+            record={record as RaRecord}
+            redirect={redirect}
+            step={step}
+            onStep={setStep}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,14 +1,6 @@
 import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import Box from '@mui/material/Box';
-import {
-  Button,
-  Confirm,
-  useListContext,
-  useNotify,
-  useRecordContext,
-  useRefresh,
-  useTranslate,
-} from 'react-admin';
+import { Button, Confirm, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ActionHeader, ResourceHeader } from '../../../resources/meta.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { hasPermission } from '../../providers/permissions.ts';
@@ -117,16 +109,17 @@ function ActionButton({
 }
 
 /** The action's label: its own, or `resources.<name>.actions.<key>`. */
-function labelOf(resource: ResourceHeader, actionKey: string, action: ActionHeader): string {
+export function labelOf(resource: ResourceHeader, actionKey: string, action: ActionHeader): string {
   return action.label ?? `resources.${resource.name}.actions.${actionKey}`;
 }
 
 /**
  * The button of one action and its dialog (the action's input form, or a confirm), shared by a record's
- * buttons and the bulk bar: `send` makes the call and says it is done; a refusal is shown as the server's
- * message and, from an input form, rethrown for the form to put under its fields.
+ * buttons and the bulk bar (BulkRecordActionButtons.tsx): `send` makes the call and says it is done; a
+ * refusal is shown as the server's message and, from an input form, rethrown for the form to put under its
+ * fields.
  */
-function ActionControl({
+export function ActionControl({
   resource,
   actionKey,
   action,
@@ -209,61 +202,3 @@ function ActionControl({
 }
 
 const stop = (event: { stopPropagation(): void }) => event.stopPropagation();
-
-/**
- * A button per `bulk: true` action the caller holds, for the list's bulk bar (desk and phone): a confirm
- * (or the action's input form) naming how many are selected, then `POST <path>/actions/<key>?ids=...`
- * (all or nothing); a toast with the count, the selection cleared and the list refreshed, or the server's
- * refusal as its message.
- *
- * @example
- * <BulkRecordActionButtons resource={describeResource(gadgets)} />
- */
-export function BulkRecordActionButtons({ resource }: { resource: ResourceHeader }) {
-  const actions = useHeldActions(resource, true);
-  return (
-    <>
-      {actions.map(([key, action]) => (
-        <BulkActionButton key={key} resource={resource} actionKey={key} action={action} />
-      ))}
-    </>
-  );
-}
-
-function BulkActionButton({
-  resource,
-  actionKey,
-  action,
-}: {
-  resource: ResourceHeader;
-  actionKey: string;
-  action: ActionHeader;
-}) {
-  const { selectedIds = [], onUnselectItems } = useListContext();
-  const translate = useTranslate();
-  const notify = useNotify();
-  const label = labelOf(resource, actionKey, action);
-  const count = selectedIds.length;
-  return (
-    <ActionControl
-      resource={resource}
-      actionKey={actionKey}
-      action={action}
-      title={translate('engine.actions.bulk_title', { action: translate(label), count })}
-      questionArgs={{ smart_count: count }}
-      disabled={count === 0}
-      send={async (input) => {
-        await httpClient(`${resource.endpoint}/actions/${actionKey}`, {
-          method: 'POST',
-          query: { ids: selectedIds.map(String).join(',') },
-          body: input ? { input } : {},
-        });
-        notify('engine.actions.bulk_done', {
-          type: 'info',
-          messageArgs: { action: translate(label), count },
-        });
-        onUnselectItems();
-      }}
-    />
-  );
-}

@@ -4,13 +4,13 @@ import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import type { ResourceDescriptor } from '../data/descriptor.ts';
 import { BulkEditButton } from '../undo/BulkEditButton.tsx';
 import { BulkWriteButton } from '../undo/BulkWriteButton.tsx';
-import { BulkRecordActionButtons } from '../form/RecordActionButtons.tsx';
+import { BulkRecordActionButtons } from '../form/BulkRecordActionButtons.tsx';
 
 /**
  * The buttons of the selected rows' toolbar: enable/disable (`state`: the resource's boolean state field,
  * when the caller may update), "Edit selected" (`edit`: the resource, when the caller may update) and delete,
  * each answering with a toast that offers "Undo" (undo/UndoNotice), then the resource's `bulk: true` actions
- * the caller holds (`actions`: the resource; form/RecordActionButtons).
+ * the caller holds (`actions`: the resource; form/BulkRecordActionButtons).
  * Loaded when the first row is selected (ResourceList's BulkActions).
  */
 export function BulkActionButtons({

@@ -5,7 +5,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Popover from '@mui/material/Popover';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   FieldTitle,
   InputHelperText,
@@ -15,8 +15,15 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { TreeOptions } from '../../data/registry.ts';
-import { TreeList } from './TreeList.tsx';
 import { ancestorsOf, buildTree, findNode, visibleRows } from './tree.ts';
+
+/**
+ * The tree itself (rows, keys, type-ahead) loads when the picker is first pointed at, focused or opened: a
+ * list shows the picker's field as a filter and needs no tree to paint (issue 37 item 6).
+ */
+const loadTreeList = () => import('./TreeList.tsx');
+const TreeList = lazy(() => loadTreeList().then((m) => ({ default: m.TreeList })));
+const prefetchTreeList = () => void loadTreeList().catch(() => undefined);
 
 /**
  * The input of a reference to a tree resource (one with a `parent_id` field: departments, or any resource
@@ -123,6 +130,8 @@ export function TreePickerInput({
         helperText={isFilter ? false : <InputHelperText error={fieldState.error?.message} />}
         onClick={open}
         onKeyDown={onFieldKeys}
+        onMouseEnter={prefetchTreeList}
+        onFocus={prefetchTreeList}
         sx={{ minWidth: 200 }}
         slotProps={{
           htmlInput: {
@@ -170,24 +179,32 @@ export function TreePickerInput({
         />
         <Box id={treeId}>
           {rows.length ? (
-            <TreeList
-              rows={rows}
-              label={title}
-              activeId={activeId}
-              selectedId={value}
-              onActivate={setActiveId}
-              onToggle={(nodeId, isExpanding) =>
-                setExpanded((current) => {
-                  const next = new Set(current);
-                  if (isExpanding) next.add(nodeId);
-                  else next.delete(nodeId);
-                  return next;
-                })
+            <Suspense
+              fallback={
+                <Typography color="text.secondary" sx={{ p: 1 }} role="status">
+                  {translate('ra.page.loading')}
+                </Typography>
               }
-              onChoose={choose}
-              focusOnOpen={focusOnOpen}
-              listRef={listRef}
-            />
+            >
+              <TreeList
+                rows={rows}
+                label={title}
+                activeId={activeId}
+                selectedId={value}
+                onActivate={setActiveId}
+                onToggle={(nodeId, isExpanding) =>
+                  setExpanded((current) => {
+                    const next = new Set(current);
+                    if (isExpanding) next.add(nodeId);
+                    else next.delete(nodeId);
+                    return next;
+                  })
+                }
+                onChoose={choose}
+                focusOnOpen={focusOnOpen}
+                listRef={listRef}
+              />
+            </Suspense>
           ) : (
             <Typography color="text.secondary" sx={{ p: 1 }} role="status">
               {translate(isPending ? 'ra.page.loading' : 'engine.tree_picker.no_match')}

@@ -17,7 +17,7 @@ import { resources } from '../../../../resources/index.ts';
 import { ActivityAction, ActivityChanges, ActivityOperator, ActivitySubject } from './ActivityText.tsx';
 import { actionChoices, type ActivityRow } from './describe.ts';
 import { DateRangeInput } from './DateRangeInput.tsx';
-import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
+import { LocaleDateField } from '../../../engine/fields/LocaleDateField.tsx';
 import { OperatorInput } from './OperatorInput.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { UndoOperationButton } from './UndoOperationButton.tsx';

@@ -15,7 +15,7 @@ import { assets } from '../../../../resources/assets.ts';
 import { DeleteRecordButton } from '../../../engine/form/DeleteRecordButton.tsx';
 import { describeResource } from '../../../engine/data/descriptor.ts';
 import { downloadFile } from '../../../engine/data/download.ts';
-import { LocaleDateField } from '../../../engine/fields/flagAndDate.tsx';
+import { LocaleDateField } from '../../../engine/fields/LocaleDateField.tsx';
 import { AssetThumbnail } from './AssetThumbnail.tsx';
 import { UploadZone } from './UploadZone.tsx';
 import { formatBytes } from '../../../../schemas/bytes.ts';
