@@ -1,5 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvLine } from '../../server/engine/csv/format.ts';
+import { escapeFormula } from '../../server/engine/csv/formula.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp, staffToken } from '../fixtures/engine-app.ts';
 
@@ -157,6 +159,32 @@ describe('export', () => {
     const lines = all.body.slice(1).trim().split('\n');
     expect(lines.length).toBe(1 + 4503);
     await t.db.query(`DELETE FROM gadgets WHERE sku LIKE 'BULK-%'`);
+  });
+});
+
+describe('formula escaping in SQL (issue 37 item 1)', () => {
+  it('escapes exactly the cells escapeFormula does, whatever the first character', async () => {
+    const texts = [
+      ...Array.from({ length: 127 }, (_, i) => `${String.fromCharCode(i + 1)}x`),
+      ...['', '=', '+', '-', '@', '\t', '\r', 'é=', '男', '😀', "'=a", ' =a', 'A', '@@'],
+    ];
+    const { rows } = await t.db.query<{ id: string }>(
+      `INSERT INTO gadgets (name, sku, price, description)
+       SELECT 'formula ' || n, 'F-' || n, 777.5, d FROM unnest($1::text[]) WITH ORDINALITY AS u(d, n) RETURNING id`,
+      [texts],
+    );
+    try {
+      const res = await t.request({
+        url: `${BASE}/export?fields=description&search=price:777.5&searchFields=price:=&orderBy=id`,
+        token: admin,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(rows).toHaveLength(texts.length);
+      const expected = texts.map((text) => csvLine([escapeFormula(text)])).join('');
+      expect(res.body.slice(1).split('\n').slice(1).join('\n')).toBe(expected);
+    } finally {
+      await t.db.query(`DELETE FROM gadgets WHERE sku LIKE 'F-%'`);
+    }
   });
 });
 
