@@ -1,4 +1,7 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvLine } from '../../server/engine/csv/format.ts';
+import { escapeFormula } from '../../server/engine/csv/formula.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createGadgetApp, staffToken } from '../fixtures/engine-app.ts';
 
@@ -156,6 +159,67 @@ describe('export', () => {
     const lines = all.body.slice(1).trim().split('\n');
     expect(lines.length).toBe(1 + 4503);
     await t.db.query(`DELETE FROM gadgets WHERE sku LIKE 'BULK-%'`);
+  });
+});
+
+describe('formula escaping in SQL (issue 37 item 1)', () => {
+  it('escapes exactly the cells escapeFormula does, whatever the first character', async () => {
+    const texts = [
+      ...Array.from({ length: 127 }, (_, i) => `${String.fromCharCode(i + 1)}x`),
+      ...['', '=', '+', '-', '@', '\t', '\r', 'é=', '男', '😀', "'=a", ' =a', 'A', '@@'],
+    ];
+    const { rows } = await t.db.query<{ id: string }>(
+      `INSERT INTO gadgets (name, sku, price, description)
+       SELECT 'formula ' || n, 'F-' || n, 777.5, d FROM unnest($1::text[]) WITH ORDINALITY AS u(d, n) RETURNING id`,
+      [texts],
+    );
+    try {
+      const res = await t.request({
+        url: `${BASE}/export?fields=description&search=price:777.5&searchFields=price:=&orderBy=id`,
+        token: admin,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(rows).toHaveLength(texts.length);
+      const expected = texts.map((text) => csvLine([escapeFormula(text)])).join('');
+      expect(res.body.slice(1).split('\n').slice(1).join('\n')).toBe(expected);
+    } finally {
+      await t.db.query(`DELETE FROM gadgets WHERE sku LIKE 'F-%'`);
+    }
+  });
+});
+
+describe('export encoding (issue 37 item 1)', () => {
+  const url = `${BASE}/export?fields=sku,name,description&orderBy=sku`;
+  it('a streamed CSV is gzip at level 1 for a browser, never brotli, and the same bytes inflated', async () => {
+    const plain = await t.request({ url, token: admin, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
+    for (const acceptEncoding of ['gzip, deflate, br', 'br;q=1, gzip;q=0.5', '*']) {
+      const browser = await t.request({ url, token: admin, headers: { 'accept-encoding': acceptEncoding } });
+      expect(browser.statusCode).toBe(200);
+      expect(browser.headers['content-encoding'], acceptEncoding).toBe('gzip');
+      expect(browser.headers['vary']).toMatch(/accept-encoding/i);
+      expect(zlib.gunzipSync(browser.rawPayload).toString()).toBe(plain.body);
+      // The gzip header's XFL byte says which level wrote it: 4 is the fastest (level 1).
+      expect(browser.rawPayload[8]).toBe(4);
+    }
+    for (const acceptEncoding of ['br', 'br, gzip;q=0', 'deflate']) {
+      const other = await t.request({ url, token: admin, headers: { 'accept-encoding': acceptEncoding } });
+      expect(other.headers['content-encoding'], acceptEncoding).toBeUndefined();
+      expect(other.body).toBe(plain.body);
+    }
+  });
+
+  it('an .xlsx is sent as it is (a zip), whatever the client accepts', async () => {
+    const xlsx = await t.request({
+      url: `${BASE}/export?format=xlsx`,
+      token: admin,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-encoding']).toBeUndefined();
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
 });
 
