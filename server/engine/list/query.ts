@@ -545,7 +545,7 @@ function pairs(text: string | undefined): [string, string][] {
 }
 
 /** Splits on `sep` where it is not escaped by a backslash; the parts keep their escapes. */
-function splitEscaped(text: string, sep: string): string[] {
+export function splitEscaped(text: string, sep: string): string[] {
   const parts: string[] = [];
   let start = 0;
   for (let i = 0; i < text.length; i++) {
@@ -559,7 +559,8 @@ function splitEscaped(text: string, sep: string): string[] {
   return parts;
 }
 
-function unescapedIndex(text: string, char: string): number {
+/** The index of the first `char` not escaped by a backslash; -1 when there is none. */
+export function unescapedIndex(text: string, char: string): number {
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '\\') i++;
     else if (text[i] === char) return i;

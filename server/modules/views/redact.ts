@@ -1,3 +1,4 @@
+import { splitEscaped, unescapedIndex } from '../../engine/list/query.ts';
 import type { SavedView } from './schemas.ts';
 
 type Query = SavedView['query'];
@@ -42,27 +43,4 @@ const joined = (parts: string[]): string | undefined => (parts.length ? parts.jo
 function nameOf(part: string): string {
   const colon = unescapedIndex(part, ':');
   return colon < 0 ? '' : part.slice(0, colon).trim();
-}
-
-/** Splits on `sep` where it is not escaped by a backslash; the parts keep their escapes (list/query.ts). */
-function splitEscaped(text: string, sep: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === sep) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
-function unescapedIndex(text: string, char: string): number {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === char) return i;
-  }
-  return -1;
 }
