@@ -87,9 +87,10 @@ export function createHookServices({
     jobs: {
       async send(queue, data) {
         onCommit(async () => {
+          // While the runtime is starting, the job is sent once it has.
           const runtime = jobs();
-          if (!runtime?.isRunning) throw new Error(`jobs are not running; ${queue} not sent`);
-          await runtime.send(queue, data);
+          if (!runtime) throw new Error(`jobs are not running; ${queue} not sent`);
+          await runtime.sendOnceRunning(queue, data);
         });
       },
     },

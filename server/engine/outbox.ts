@@ -9,8 +9,9 @@ import type { HookLogger } from './hooks.ts';
  * the write's transaction, a pg-boss job queued after commit (one per row: its singleton key), sent by
  * whichever server works the queue. A send claims the row first, so two servers never send it twice; a
  * failed send releases it and the job is retried (`retryLimit`); a sent row is never sent again. A row no
- * job carries (written while pg-boss was not running, or whose retries all failed) is queued again by the
- * sweep (`outboxSweepQueue`) when the runtime starts and every minute after.
+ * job carries (written on a server that stopped before its runtime started, or whose retries all failed) is
+ * queued again by the sweep (`outboxSweepQueue`) when a runtime starts and every minute after; a write made
+ * while this server's runtime is starting is queued once it has (`JobsRuntime.sendOnceRunning`).
  */
 
 /** The queue that sends outbox rows. */
@@ -38,13 +39,17 @@ export async function writeOutbox(tx: Queryable, message: MailMessage): Promise<
   return String(rows[0]!.id);
 }
 
-/** Queues the row's send (after commit). Without a running job runtime the row stays unsent (logged). */
+/**
+ * Queues the row's send (after commit); while this server's job runtime is starting, once it has started.
+ * A server that runs no jobs (`JOBS=0`) leaves the row to another server's sweep (logged).
+ */
 export async function enqueueOutbox(jobs: JobsRuntime | null, id: string, log: HookLogger): Promise<void> {
-  if (!jobs?.isRunning) {
+  try {
+    if (!jobs) throw new Error('no job runtime');
+    await jobs.sendOnceRunning(OUTBOX_QUEUE, { id }, { singletonKey: `outbox-${id}` });
+  } catch {
     log.warn({ outbox_id: id }, 'jobs are not running: the mail waits in the outbox');
-    return;
   }
-  await jobs.send(OUTBOX_QUEUE, { id }, { singletonKey: `outbox-${id}` });
 }
 
 /**
@@ -110,13 +115,13 @@ export function outboxSweepQueue({
   db: Db;
   jobs: () => JobsRuntime | null;
   log: HookLogger;
-}): QueueDefinition<Record<string, never>> {
+}): QueueDefinition<{ onStart?: boolean }> {
   return {
     name: OUTBOX_SWEEP_QUEUE,
     options: { retryLimit: 0 },
     orphaned: 'fail',
-    async handler() {
-      return { queued: await sweepOutbox({ db, jobs: jobs() }) };
+    async handler({ data }) {
+      return { queued: await sweepOutbox({ db, jobs: jobs(), onStart: data.onStart === true }) };
     },
     async started() {
       const runtime = jobs();
@@ -124,7 +129,7 @@ export function outboxSweepQueue({
       if (!runtime || !boss) return;
       try {
         await boss.schedule(OUTBOX_SWEEP_QUEUE, '* * * * *', {}, { retryLimit: 0 });
-        await runtime.send(OUTBOX_SWEEP_QUEUE, {});
+        await runtime.send(OUTBOX_SWEEP_QUEUE, { onStart: true });
       } catch (error) {
         // The minute's schedule (or the next start) sweeps instead; a start never fails for this.
         log.warn(
@@ -136,16 +141,29 @@ export function outboxSweepQueue({
   };
 }
 
-/** Queues the due unsent rows; answers how many. */
-export async function sweepOutbox({ db, jobs }: { db: Db; jobs: JobsRuntime | null }): Promise<number> {
+/**
+ * Queues the due unsent rows; answers how many. The sweep a start queues (`onStart`) also takes the rows
+ * never tried, however young: a server that stopped before its runtime started never queued them. Some may
+ * have a job already (written a moment ago on a running server); the claim still sends each once.
+ */
+export async function sweepOutbox({
+  db,
+  jobs,
+  onStart = false,
+}: {
+  db: Db;
+  jobs: JobsRuntime | null;
+  onStart?: boolean;
+}): Promise<number> {
   if (!jobs?.isRunning) return 0;
   const { rows } = await db.query<{ id: string | number }>(
     `SELECT id FROM engine_outbox
-      WHERE sent_at IS NULL AND created_at < now() - make_interval(secs => $1)
+      WHERE sent_at IS NULL
+        AND (created_at < now() - make_interval(secs => $1) OR ($4 AND attempts = 0))
         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
         AND (attempted_at IS NULL OR attempted_at < now() - make_interval(mins => LEAST(attempts, 60)))
       ORDER BY id LIMIT $3`,
-    [SWEEP_AFTER_SECONDS, CLAIM_SECONDS, SWEEP_BATCH],
+    [SWEEP_AFTER_SECONDS, CLAIM_SECONDS, SWEEP_BATCH, onStart],
   );
   let queued = 0;
   for (const row of rows) {

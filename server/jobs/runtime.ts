@@ -37,7 +37,17 @@ export interface JobsRuntime {
   offWork(queue: string): Promise<void>;
   /** Enqueues a job; resolves to its id (null when a singleton/throttle option dropped it). */
   send(queue: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
+   * Enqueues a job now when the runtime runs, else once it has started (a server starts it a moment after
+   * it listens, and again after a failed start): what a write's after-commit work sends in that window is
+   * held in memory (the newest HELD_MAX) instead of failing. Throws on a server that never runs jobs
+   * (`JOBS=0`). Example: `await jobs.sendOnceRunning('mail.send', { id })`.
+   */
+  sendOnceRunning(queue: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
 }
+
+/** Sends held for a runtime that is starting; past this the oldest are dropped (logged). */
+const HELD_MAX = 10_000;
 
 /**
  * Builds the runtime. On PostgreSQL (DATABASE_URL) pg-boss gets the connection string and its own small
@@ -54,6 +64,10 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
   let reaper: OrphanReaper | null = null;
   /** Queues given to `work` before the start (modules registering in onReady): worked once started. */
   const pending = new Map<string, QueueDefinition<never>>();
+  /** Sends made before the runtime was up (`sendOnceRunning`), sent once every queue is worked. */
+  const held: { queue: string; data: object; options: PgBoss.SendOptions | undefined }[] = [];
+  /** Every queue is worked: what `sendOnceRunning` sends goes out at once. */
+  let up = false;
   const connection: PgBoss.ConstructorOptions =
     db.kind === 'postgres' && config.databaseUrl
       ? { connectionString: config.databaseUrl, max: 4 }
@@ -106,9 +120,15 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
         throw error;
       }
       reaper = startOrphanReaper({ db, boss, node, log, intervalSeconds: config.heartbeatSeconds, working });
+      up = true;
+      for (const { queue, data, options } of held.splice(0))
+        await runtime.send(queue, data, options).catch((err: unknown) => {
+          log.warn({ queue, err: safeError(err) }, 'a job held for the start could not be sent');
+        });
     },
     async stop() {
       const instance = boss;
+      up = false;
       if (!instance) return;
       boss = null;
       reaper?.stop();
@@ -205,6 +225,18 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
       const worker = workers.get(queue);
       if (id && worker && !options.startAfter) instance.notifyWorker(worker);
       return id;
+    },
+    async sendOnceRunning(queue, data, options) {
+      if (up && boss) {
+        await runtime.send(queue, data, options);
+        return;
+      }
+      if (!config.jobs) throw new Error('jobs are not running');
+      if (held.length >= HELD_MAX) {
+        held.shift();
+        log.warn({ queue, held: HELD_MAX }, 'too many jobs held for the start: the oldest dropped');
+      }
+      held.push({ queue, data, options });
     },
   };
   return runtime;
