@@ -129,6 +129,11 @@ export function createJobsRuntime({ db, config, log }: { db: Db; config: Config;
     async stop() {
       const instance = boss;
       up = false;
+      if (held.length)
+        log.warn(
+          { held: held.length },
+          'jobs held for the start not sent: they go if it starts again (outbox mail waits for the sweep)',
+        );
       if (!instance) return;
       boss = null;
       reaper?.stop();
