@@ -9,7 +9,7 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+  const wrap = (q: pg.PoolClient): Queryable => ({
     async query<T>(
       sql: string,
       params: readonly unknown[] = [],
@@ -28,7 +28,6 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
       await q.query(sql);
     },
   });
-  const pooled = wrap(pool);
   let listener: pg.Client | null = null;
   const handlers = new Map<string, Set<(payload: string) => void>>();
   const deliver = (msg: pg.Notification) => {
@@ -132,26 +131,30 @@ export async function openPostgres(url: string, { max = 10 }: { max?: number } =
     }
     return client;
   };
-  // One statement on a pooled connection that listens first (the pool's own query when nobody needs that).
+  // One statement on a pooled connection that listens first when a channel asks every connection to. Not the
+  // pool's own query: it closes the connection on any error, even one the server answered (a constraint, a
+  // missing table), and the reconnection costs a backend and may be refused under a connection limit.
   const onListening = async <R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> => {
     const client = await take();
     let broken = false;
     try {
       return await fn(client);
     } catch (error) {
-      // An error the server answered (a constraint, a bad value) leaves the connection usable.
-      broken = !(error instanceof pg.DatabaseError);
+      // An error the server answered (a constraint, a bad value) leaves the connection usable; one that ends
+      // the session (FATAL: the backend terminated, the server shutting down) does not.
+      broken =
+        !(error instanceof pg.DatabaseError) ||
+        error.severity === 'FATAL' ||
+        error.severity === 'PANIC' ||
+        /^(08|57P)/.test(error.code ?? '');
       throw error;
     } finally {
       client.release(broken || undefined);
     }
   };
   const base: Queryable = {
-    query: (sql, params, options) =>
-      everywhere.size === 0
-        ? pooled.query(sql, params, options)
-        : onListening((c) => wrap(c).query(sql, params, options)),
-    exec: (sql) => (everywhere.size === 0 ? pooled.exec(sql) : onListening((c) => wrap(c).exec(sql))),
+    query: (sql, params, options) => onListening((c) => wrap(c).query(sql, params, options)),
+    exec: (sql) => onListening((c) => wrap(c).exec(sql)),
   };
   return {
     kind: 'postgres',
