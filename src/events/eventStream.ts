@@ -33,6 +33,7 @@ let controller: AbortController | null = null;
 let lastEventId: string | null = null;
 let lingerTimer: ReturnType<typeof setTimeout> | null = null;
 const statusListeners = new Set<(isConnected: boolean) => void>();
+let isConnectedNow = false;
 
 /**
  * Subscribes to the one shared event stream of this tab (opened on the first subscriber, closed a few seconds
@@ -54,6 +55,11 @@ export function subscribeLive(listener: LiveListener): () => void {
   };
 }
 
+/** Whether the stream is connected now (events sent from here on reach this tab). */
+export function isLiveConnected(): boolean {
+  return isConnectedNow;
+}
+
 /** Follows whether the stream is connected (for a "reconnecting" hint). */
 export function subscribeLiveStatus(fn: (isConnected: boolean) => void): () => void {
   statusListeners.add(fn);
@@ -65,6 +71,7 @@ export function disconnect(): void {
   controller?.abort();
   controller = null;
   lastEventId = null;
+  isConnectedNow = false;
 }
 
 function connect(): void {
@@ -106,6 +113,7 @@ function connect(): void {
 }
 
 function setStatus(isConnected: boolean): void {
+  isConnectedNow = isConnected;
   for (const fn of statusListeners) fn(isConnected);
 }
 

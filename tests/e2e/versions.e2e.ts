@@ -161,10 +161,11 @@ describe('versions on the role screen', () => {
     await theirs.goto(`/settings/roles/${roleId}`);
     const step = (what: string) => console.info(`[role versions] ${what}`);
     step('both forms open');
-    // Each sees the other editing.
+    // Each sees the other editing, well before the 20 s heartbeat: the form opened second learns of the one
+    // already open from its answer, not from its next heartbeat.
     const [, editing] = engine.versions.editing.split('}}');
-    await mine.getByText(new RegExp(`${editing!.trim()}$`)).waitFor();
-    await theirs.getByText(new RegExp(`${editing!.trim()}$`)).waitFor();
+    await mine.getByText(new RegExp(`${editing!.trim()}$`)).waitFor({ timeout: 10_000 });
+    await theirs.getByText(new RegExp(`${editing!.trim()}$`)).waitFor({ timeout: 10_000 });
 
     step('presence seen both ways');
     // They save first; this form hears of it before trying to save.

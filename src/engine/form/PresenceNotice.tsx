@@ -1,13 +1,16 @@
 import Alert from '@mui/material/Alert';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDataProvider, useTranslate } from 'react-admin';
 import type { Identifier } from 'react-admin';
+import { isLiveConnected, subscribeLiveStatus } from '../../events/eventStream.ts';
 import { useLiveEvents } from '../../events/useLiveEvents.ts';
 import { cachedProfile } from '../../providers/profile.ts';
 
 /** How often an open form repeats that it is open (the server's presence lasts 45 s without it). */
 const HEARTBEAT_MS = 20_000;
+/** How long the first announcement waits for this tab's event stream to connect. */
+const UNCONNECTED_MS = 5_000;
 
 interface PresenceEvent {
   resource: string;
@@ -28,6 +31,11 @@ interface PresenceProvider {
  * this user: `editing` when the form opens and every 20 s, `left` when it closes. A presence without a
  * heartbeat lapses after its `ttl_seconds`.
  *
+ * Nothing is stored on the server, so a form that opens learns of the forms already open by their answer:
+ * the first `editing` is sent once this tab's event stream is connected (so the answers reach it), and a
+ * form that hears `editing` from someone it did not know answers at once with its own. Each pair exchanges
+ * at most three events; the heartbeat alone would leave the newcomer unaware for up to 20 s.
+ *
  * @example
  * <PresenceNotice resource="gadgets" id={id} />
  */
@@ -35,18 +43,35 @@ export function PresenceNotice({ resource, id }: { resource: string; id: Identif
   const translate = useTranslate();
   const queryClient = useQueryClient();
   const provider = useDataProvider() as unknown as PresenceProvider;
-  // user id -> { name, until (ms) }
+  // user id -> { name, until (ms) }; `known` mirrors it for the event handler (which answers newcomers).
   const [editors, setEditors] = useState<Record<string, { name: string; until: number }>>({});
+  const known = useRef(editors);
+  useEffect(() => {
+    known.current = editors;
+  }, [editors]);
   const [now, setNow] = useState(() => Date.now());
 
+  const announce = useRef<(state: 'editing' | 'left') => void>(() => undefined);
   useEffect(() => {
     if (id === undefined) return undefined;
     const say = (state: 'editing' | 'left') =>
       void provider.announcePresence(resource, { id, state }).catch(() => undefined);
-    say('editing');
+    announce.current = say;
+    // A stream that does not connect soon (a server without events) must not keep this form unannounced.
+    const fallback = setTimeout(() => say('editing'), isLiveConnected() ? 0 : UNCONNECTED_MS);
+    // On (re)connecting: those already editing answer, and whoever missed this form while the stream was
+    // down hears of it again.
+    const stopStatus = subscribeLiveStatus((isConnected) => {
+      if (!isConnected) return;
+      clearTimeout(fallback);
+      say('editing');
+    });
     const timer = setInterval(() => say('editing'), HEARTBEAT_MS);
     return () => {
+      stopStatus();
+      clearTimeout(fallback);
       clearInterval(timer);
+      announce.current = () => undefined;
       say('left');
     };
   }, [provider, resource, id]);
@@ -64,6 +89,8 @@ export function PresenceNotice({ resource, id }: { resource: string; id: Identif
     const p = event.data as PresenceEvent;
     if (p.resource !== resource || p.id !== String(id)) return;
     if (p.user_id === cachedProfile(queryClient)?.id) return;
+    const seen = known.current[p.user_id];
+    if (p.state === 'editing' && (!seen || seen.until <= Date.now())) announce.current('editing');
     setEditors((current) => {
       const next = { ...current };
       if (p.state === 'left') delete next[p.user_id];
