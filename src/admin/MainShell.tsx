@@ -5,8 +5,7 @@ import { useLogout } from 'react-admin';
 import { LoadingState } from '../components/LoadingState.tsx';
 import { AccountMenu } from '../layouts/AccountMenu.tsx';
 import { MainLayout } from '../layouts/MainLayout.tsx';
-import { STAFF_INCLUDE, loadProfile, profileKey } from '../providers/profile.ts';
-import { queryClient } from '../providers/queryClient.ts';
+import { STAFF_INCLUDE, fetchProfile, profileKey } from '../providers/profile.ts';
 import { AdminLanguageSwitcher } from './AdminLanguageSwitcher.tsx';
 
 /**
@@ -18,7 +17,7 @@ export function MainShell({ children }: { children: ReactNode }) {
   const logout = useLogout();
   const { data } = useQuery({
     queryKey: profileKey(STAFF_INCLUDE),
-    queryFn: () => loadProfile(queryClient, STAFF_INCLUDE),
+    queryFn: ({ signal }) => fetchProfile(STAFF_INCLUDE, signal),
     staleTime: 5 * 60_000,
   });
   return (
