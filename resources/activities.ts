@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION } from '../schemas/permissions.ts';
 import { defineResource, field, reference } from './define.ts';
 

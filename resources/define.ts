@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_MAX, isIdString } from '../schemas/ids.ts';
 import type { DictionaryDeclaration } from './default-dictionaries.ts';
 import type {

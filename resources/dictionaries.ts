@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_LOCALE, LOCALES } from '../locales/languages.ts';
 import { PERMISSION } from '../schemas/permissions.ts';
 import { defineDictionary } from './default-dictionaries.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ID_MAX } from '../schemas/ids.ts';
 import type { Resource } from './define.ts';
 import { searchConditions, type Condition, type FieldMeta } from './meta.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { email, phone } from '../schemas/common.ts';
 import { PERMISSION } from '../schemas/permissions.ts';
 import { defineResource, field, reference, references } from './define.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../schemas/auth.ts';
 import { email, phone } from '../schemas/common.ts';
 import { PERMISSION } from '../schemas/permissions.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Resource } from './define.ts';
 import { fieldsOf, unwrapSchema, writableField, type FieldInfo } from './fields.ts';
 

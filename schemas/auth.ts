@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isIdString } from './ids.ts';
 import { PHONE_PATTERN } from './common.ts';
 import { wireTime } from './wire.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isIdString } from './ids.ts';
 
 /** Mainland-China mobile numbers: 11 digits starting with 1 (the `country` setting may widen this later). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One line of the system log as `GET v1/system/logs` (and the `log` live event) carries it: time, level and

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Zod issues carry message *keys* (from `locales/<lang>/validation.json`), never display text, so the server

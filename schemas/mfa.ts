@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tokenSchema } from './auth.ts';
 
 /** Second factors a user may finish a two-step sign-in with (issue 31). */

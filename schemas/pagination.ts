@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The `meta.pagination` of every paged answer (API contract "Lists"), shared by the server (server/core/paged.ts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field, hasOperation } from '../resources/define.ts';
 import { resources } from '../resources/index.ts';
 import { fixtureResources } from '../tests/fixtures/gadgets.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An IANA time zone name (`Asia/Shanghai`, `Europe/Berlin`, `UTC`) the runtime knows. Offsets such as

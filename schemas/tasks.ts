@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireId, wireTime } from './wire.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Building blocks of the wire shapes in schemas/ (answers the server sends and the client reads). These

@@ -1,6 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { paginationSchema } from '../../schemas/pagination.ts';
 import { MAX_JSON_DEPTH, XSRF_COOKIE, XSRF_HEADER } from './http.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CursorPagination, Paged, Pagination } from '../../schemas/pagination.ts';
 
 /** What a page of a list is: the count of every matching row, the request's page and size, and the flags. */

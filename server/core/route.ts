@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from './errors.ts';
 import { answerJson, inputJson, LAZY_DOCUMENT, NULL_ANSWER, pagedAnswerJson } from './openapi.ts';
 import { requirePermission, type Principal } from './principal.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { issueKey } from '../../schemas/messages.ts';
 import { AppError } from './errors.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { actionsOf, type Resource, type ResourceAction } from '../../resources/define.ts';
 import { AppError } from '../core/errors.ts';
 import { envelope } from '../core/openapi.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { departments } from '../../resources/departments.ts';
 import { isIdString, type Resource } from '../../resources/define.ts';
 import { roles as rolesResource } from '../../resources/roles.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isSoftDelete, type Resource } from '../../resources/define.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import type { Actor } from '../core/activity.ts';

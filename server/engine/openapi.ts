@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSoftDelete, type Resource } from '../../resources/define.ts';
 import { envelope, NULL_DATA, wireJson } from '../core/openapi.ts';
 import type { ResourceHooksTable } from './hooks.ts';

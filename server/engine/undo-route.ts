@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Resource } from '../../resources/define.ts';
 import { ok } from '../core/envelope.ts';
 import { route, unchecked } from '../core/route.ts';

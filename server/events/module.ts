@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { liveTokenHashes, resolveToken, sha256 } from '../credentials/tokens.ts';
 import { AUTH_CHANNEL } from '../core/auth-cache.ts';
 import { markLongLived } from '../core/drain.ts';

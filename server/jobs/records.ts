@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireTime } from '../../schemas/wire.ts';
 import type { Paged } from '../../schemas/pagination.ts';
 import { paged } from '../core/paged.ts';

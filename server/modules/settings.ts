@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION, actionPermission } from '../../schemas/permissions.ts';
 import { DELIVERY_KEYS, settingsSchemas, type SettingsGroup } from '../../schemas/settings.ts';
 import { templateIssues } from '../../schemas/mailTemplates.ts';

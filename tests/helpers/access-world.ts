@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod';
 import { hasOperation, type Resource } from '../../resources/define.ts';
 import { grantableNames } from '../../server/modules/people/guards.ts';
 import type { TestApp } from './app.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field } from '../../resources/define.ts';
 import { catalogs } from '../../locales/index.ts';
 import { AppError } from '../../server/core/errors.ts';

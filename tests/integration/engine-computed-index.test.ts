@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { computed, defineResource, field, type Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';
 import type { Queryable } from '../../server/db/index.ts';

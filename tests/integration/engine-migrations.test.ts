@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field, isSoftDelete } from '../../resources/define.ts';
 import { resources } from '../../resources/index.ts';
 import { sortableFields } from '../../resources/fields.ts';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, reference, references } from '../../resources/define.ts';
 import { departments } from '../../resources/departments.ts';
 import { fieldsOf, sortableFields } from '../../resources/fields.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ok } from '../../server/core/envelope.ts';
 import { validate } from '../../server/core/validate.ts';
 import { migrate } from '../../server/db/migrate.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';

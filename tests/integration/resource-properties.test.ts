@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasOperation, searchConditions, type Condition, type Resource } from '../../resources/define.ts';
 import { readMigrations } from '../../server/db/migrate.ts';

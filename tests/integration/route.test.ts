@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { ok } from '../../server/core/envelope.ts';
 import { permission, route } from '../../server/core/route.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION } from '../../schemas/permissions.ts';
 import { defineTaskHandler } from '../../server/modules/tasks/handlers.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

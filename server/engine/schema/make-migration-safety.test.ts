@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineDictionary } from '../../../resources/default-dictionaries.ts';
 import { defineResource, dictionary, field } from '../../../resources/define.ts';
 import { forgetAppliedTo, pendingFile } from './pending-migrations.ts';
@@ -378,7 +378,7 @@ describe('npm run make:migration in a terminal', () => {
     const write = (shape: string) =>
       fs.writeFileSync(
         registry,
-        `import { z } from ${JSON.stringify(import.meta.resolve('zod'))};\nimport { defineResource, field } from ${JSON.stringify(define)};\n` +
+        `import * as z from ${JSON.stringify(import.meta.resolve('zod'))};\nimport { defineResource, field } from ${JSON.stringify(define)};\n` +
           `export const resources = [defineResource({ name: 'notes', endpoint: 'v1/t/notes', permission: 't.notes', schema: z.object({ ${shape} }) })];\n`,
       );
     const run = () =>

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field, reference, references } from '../../../resources/define.ts';
 import { openPglite } from '../../db/pglite.ts';
 import { readMigrations } from '../../db/migrate.ts';

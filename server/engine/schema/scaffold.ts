@@ -22,7 +22,7 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** The resource file: a `name` field and, commented out, an example of every field kind. */
 export function resourceSource({ name, group = 'content' }: ScaffoldOptions): string {
   const id = camel(name);
-  return `import { z } from 'zod';
+  return `import * as z from 'zod';
 import { defineResource, field } from './define.ts';
 // More field kinds: import { dictionary, file, image, money, reference, references } from './define.ts';
 

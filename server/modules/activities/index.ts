@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { activities } from '../../../resources/activities.ts';
 import { isIdString } from '../../../resources/define.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';

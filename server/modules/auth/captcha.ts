@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { captchaSchema } from '../../../schemas/auth.ts';
 import { CODE_TTL_MS, issueCode } from '../../credentials/codes.ts';
 import { ok } from '../../core/envelope.ts';

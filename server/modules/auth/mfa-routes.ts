@@ -10,7 +10,7 @@ import { tokenSchema } from '../../../schemas/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import { bearerToken, requireUser } from '../../core/principal.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireId } from '../../../schemas/wire.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { translate } from '../../../locales/index.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tokenSchema } from '../../../schemas/auth.ts';
 import {
   passkeyLoginOptionsSchema,

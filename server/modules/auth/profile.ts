@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { profileUpdateSchema } from '../../../schemas/auth.ts';
 import { wireId } from '../../../schemas/wire.ts';
 import { consumeCode } from '../../credentials/codes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { revokeTokens } from '../../credentials/tokens.ts';
 import { ok } from '../../core/envelope.ts';

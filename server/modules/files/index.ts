@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { assets } from '../../../resources/assets.ts';
 import { formatBytes } from '../../../schemas/bytes.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';

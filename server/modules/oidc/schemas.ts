@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OIDC_PROVIDER_ID } from '../../../schemas/settings.ts';
 
 /** The provider entry a path names (`v1/oidc/<provider>/...`): anything else names nothing (404). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
 import { actorOf } from '../../core/activity.ts';

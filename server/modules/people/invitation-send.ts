@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { translate } from '../../../locales/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { wireTime } from '../../../schemas/wire.ts';

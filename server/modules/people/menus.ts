@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { filterMenu, settingsMenu, visibleMenu, type MenuItem } from '../../../schemas/permissions.ts';
 import { ok } from '../../core/envelope.ts';
 import { can, requireStaff } from '../../core/principal.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../core/errors.ts';
 import { wireTime } from '../../../schemas/wire.ts';
 import { departments } from '../../../resources/departments.ts';

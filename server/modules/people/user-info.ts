@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ok } from '../../core/envelope.ts';
 import { requireUser } from '../../core/principal.ts';
 import { route } from '../../core/route.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { activities } from '../../../resources/activities.ts';
 import { staff } from '../../../resources/staff.ts';
 import { users } from '../../../resources/users.ts';

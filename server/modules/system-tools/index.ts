@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resources } from '../../../resources/index.ts';
 import { logEntrySchema } from '../../../schemas/logs.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';

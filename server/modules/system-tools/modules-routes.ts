@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSION, actionPermission } from '../../../schemas/permissions.ts';
 import { actorOf } from '../../core/activity.ts';
 import { writeActorActivity } from '../../engine/activity-log.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { purgeAuthRows } from '../../credentials/purge.ts';
 import { removeOldCsvFiles } from '../../engine/csv/files.ts';
 import { referencedStorageKeys } from '../../engine/stored-keys.ts';

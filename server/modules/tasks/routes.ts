@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { negotiateLocale } from '../../../locales/index.ts';
 import { PERMISSION } from '../../../schemas/permissions.ts';
 import { taskRecordSchema, taskRunSchema } from '../../../schemas/tasks.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { cronErrors } from './cron.ts';

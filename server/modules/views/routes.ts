@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { actorOf } from '../../core/activity.ts';
 import { ok } from '../../core/envelope.ts';
 import { requireStaff } from '../../core/principal.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wireId, wireTime } from '../../../schemas/wire.ts';
 
 /** How far a saved view is shared (contract amendment "Lists that work like a spreadsheet"). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PHONE_PATTERN } from '../../../schemas/common.ts';
 import {
   CODE_PATTERN,

@@ -16,7 +16,7 @@ import type {
   PlainResourceOptions,
   ResourceHeader,
 } from '../../../resources/meta.ts';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { enumValues, fieldKind, isRequired, type FieldKind } from '../fields/fieldKind.ts';
 
 /**

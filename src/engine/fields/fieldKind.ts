@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeField, unwrapSchema, type FieldKind as ModelKind } from '../../../resources/fields.ts';
 import type { FieldMeta } from '../../../resources/meta.ts';
 

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, dictionary, field, money } from '../../../resources/define.ts';
 import { fakeFetch, listEnvelope } from '../testing/fakeFetch.ts';
 import { renderEngine } from '../testing/renderEngine.tsx';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Resource } from '../../../resources/define.ts';
 import { maxPageSizeOf } from '../../../resources/fields.ts';
 import { resources as registered } from '../../../resources/index.ts';

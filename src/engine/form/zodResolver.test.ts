@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FieldValues, ResolverOptions } from 'react-hook-form';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field, hasOperation, type Resource } from '../../../resources/define.ts';
 import { bodySchemas } from '../../../resources/inline-lists.ts';
 import { withoutSystemKeys } from '../../../resources/write.ts';

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { z } from 'zod';
+import * as z from 'zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineAction, defineResource, field } from '../../../resources/define.ts';
 import { fakeFetch, listEnvelope } from '../testing/fakeFetch.ts';

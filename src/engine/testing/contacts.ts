@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, dictionary, field, reference, references } from '../../../resources/define.ts';
 
 /** A small client-side resource with one field of each kind, for the engine's own tests. */

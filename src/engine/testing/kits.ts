@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field, reference } from '../../../resources/define.ts';
 
 /** A parent with an inline has-many list (`items`), for the engine's form tests. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineResource, field } from '../../../resources/define.ts';
 
 export const departments = defineResource({

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
 import { isHttpError } from '../../providers/httpError.ts';
 import type { FieldErrors } from '../../providers/httpError.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Channel } from '../../../../schemas/auth.ts';
 import { channelField } from '../CaptchaButton.tsx';
 import { useAuthForm } from '../useAuthForm.ts';

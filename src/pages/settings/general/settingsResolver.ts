@@ -1,5 +1,5 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { templateIssues } from '../../../../schemas/mailTemplates.ts';
 import { decodeMessage, issueKey } from '../../../../schemas/messages.ts';
 import type { GROUP_FIELDS } from './groupFields.ts';
