@@ -7,12 +7,17 @@ export const KEYS = '__keys';
 
 /** A row's sort keys, as the KEYS column read them. */
 export function keysOf(row: Record<string, unknown>): (string | null)[] {
-  return row[KEYS] as (string | null)[];
+  return JSON.parse(row[KEYS] as string) as (string | null)[];
 }
 
-/** `ARRAY["t"."name"::text, "t"."id"::text] AS "__keys"`: a row's sort keys as text (exact for every type). */
+/**
+ * `json_build_array(("t"."name")::text, ("t"."id")::text)::text AS "__keys"`: a row's sort keys as text (exact
+ * for every type), in one JSON text that `keysOf` parses. Every row of a page carries it, but only the rows a
+ * cursor or an anchor is taken from are parsed (two or three a page): a `text[]` was parsed by the driver for
+ * every row, an array allocated per row for nothing (issue 37, item 2).
+ */
 export function keysColumn(order: readonly SortKey[]): string {
-  return `ARRAY[${order.map((o) => `(${o.sql})::text`).join(', ')}]::text[] AS ${ident(KEYS)}`;
+  return `json_build_array(${order.map((o) => `(${o.sql})::text`).join(', ')})::text AS ${ident(KEYS)}`;
 }
 
 /** One sort column of a keyset predicate: its name, direction, whether it holds NULLs, its bound key. */
