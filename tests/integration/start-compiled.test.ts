@@ -30,7 +30,7 @@ describe('npm start runs the compiled server', () => {
 
   /**
    * What the compiled server loads on first use rather than at start (exceljs, otplib and qrcode, the
-   * passkey library): a bundling mistake there shows only when a user reaches it (a bundled exceljs once
+   * passkey library, cron-parser): a bundling mistake there shows only when a user reaches it (a bundled exceljs once
    * failed every XLSX export), so one request of each runs against the compiled build.
    */
   async function probeLazyPackages(base: string): Promise<void> {
@@ -63,6 +63,17 @@ describe('npm start runs the compiled server', () => {
     expect(totp.status).toBe(200);
     expect(((await totp.json()) as { data: { otpauth_url: string } }).data.otpauth_url).toMatch(/^otpauth:/);
     expect((await call('POST', 'v1/user/passkeys/options', token, {})).status).toBe(200);
+    // cron-parser loads from node_modules on first use (modules/tasks/cron.ts), not from the bundle.
+    const preview = await call('POST', 'v1/system/tasks/preview', token, {
+      cron: '0 3 * * *',
+      timezone: 'Asia/Shanghai',
+    });
+    expect(preview.status).toBe(200);
+    expect(((await preview.json()) as { data: { next_runs: string[] } }).data.next_runs[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT19:00:00(\.000)?Z$/,
+    );
+    const bad = await call('POST', 'v1/system/tasks/preview', token, { cron: '0 3 * *', timezone: 'UTC' });
+    expect(bad.status).toBe(422);
   }
 
   async function startOnce(databaseUrl: string, probe = false): Promise<string> {

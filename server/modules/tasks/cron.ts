@@ -1,4 +1,14 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type * as CronParser from 'cron-parser';
+
+/**
+ * cron-parser, loaded from node_modules on first use: with luxon it is 360 kB that every start would read and
+ * compile for the few calls that check or list a task's schedule (issue 37, item 3). A `require` through
+ * createRequire is left to node by esbuild, so `npm start`'s bundle does not hold it.
+ */
+let parser: typeof CronParser.CronExpressionParser | undefined;
+const cronParser = () =>
+  (parser ??= (createRequire(import.meta.url)('cron-parser') as typeof CronParser).CronExpressionParser);
 
 /** Field errors (message keys) of a cron expression and time zone; empty when both are valid. */
 export function cronErrors(cron: unknown, timezone: unknown): Record<string, string[]> {
@@ -18,7 +28,7 @@ export function isCron(expression: string): boolean {
   const trimmed = expression.trim();
   if (trimmed.length > 100 || trimmed.split(/\s+/).length !== 5) return false;
   try {
-    CronExpressionParser.parse(trimmed, { tz: 'UTC' });
+    cronParser().parse(trimmed, { tz: 'UTC' });
     return true;
   } catch {
     return false;
@@ -37,6 +47,6 @@ export function isTimeZone(zone: string): boolean {
 
 /** The next `count` run times after `from`, as ISO strings in UTC. Example: `nextRuns('0 3 * * *', 'Asia/Shanghai')`. */
 export function nextRuns(cron: string, timezone: string, count = 5, from = new Date()): string[] {
-  const expression = CronExpressionParser.parse(cron.trim(), { tz: timezone, currentDate: from });
+  const expression = cronParser().parse(cron.trim(), { tz: timezone, currentDate: from });
   return expression.take(count).map((d) => d.toDate().toISOString());
 }
