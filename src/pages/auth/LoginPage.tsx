@@ -10,8 +10,6 @@ import { loadAuthSchemas } from './loadAuthSchemas.ts';
 import { AuthFormFrame } from './AuthFormParts.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 import { withHref } from './withHref.ts';
-import { EnrolStep } from './EnrolStep.tsx';
-import { MfaStep } from './MfaStep.tsx';
 import { PasskeyButton } from './PasskeyButton.tsx';
 import { AppLink, useNavigation, useSearchParams } from '../../navigation/navigation.tsx';
 import { WechatButton } from './wechat/WechatButton.tsx';
@@ -25,6 +23,10 @@ const OidcReturn = lazy(() => import('./oidc/OidcReturn.tsx').then((m) => ({ def
 const WechatReturn = lazy(() =>
   import('./wechat/WechatReturn.tsx').then((m) => ({ default: m.WechatReturn })),
 );
+
+// Only an account with a second factor (or one that must enrol one) sees them, after its password was right.
+const MfaStep = lazy(() => import('./MfaStep.tsx').then((m) => ({ default: m.MfaStep })));
+const EnrolStep = lazy(() => import('./EnrolStep.tsx').then((m) => ({ default: m.EnrolStep })));
 
 /** Sign-in with a username, email or phone number; returns to the safe `href` or the dashboard. */
 export function LoginPage() {
@@ -85,11 +87,16 @@ export function LoginPage() {
     );
   }
 
-  if (challenge?.enrolment_token) {
-    return <EnrolStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
-  }
   if (challenge) {
-    return <MfaStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />;
+    return (
+      <Suspense fallback={<PublicLoading />}>
+        {challenge.enrolment_token ? (
+          <EnrolStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />
+        ) : (
+          <MfaStep challenge={challenge} onDone={enter} onRestart={() => setChallenge(null)} />
+        )}
+      </Suspense>
+    );
   }
 
   return (
