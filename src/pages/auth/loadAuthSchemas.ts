@@ -7,7 +7,10 @@ export function loadAuthSchemas() {
   return import('../../../schemas/auth.ts');
 }
 
-/** Starts the download early (a form's onFocus); failures surface on submit instead. */
+/**
+ * Starts the download early (a form's onFocus), with the issue keys useAuthForm turns the schema's
+ * messages into; failures surface on submit instead.
+ */
 export function preloadAuthSchemas(): void {
-  void loadAuthSchemas().catch(() => undefined);
+  void Promise.all([loadAuthSchemas(), import('../../../schemas/messages.ts')]).catch(() => undefined);
 }

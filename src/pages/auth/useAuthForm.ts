@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type * as z from 'zod';
-import { fieldErrors, issueKey } from '../../../schemas/messages.ts';
+import type * as Messages from '../../../schemas/messages.ts';
 import { isHttpError } from '../../providers/httpError.ts';
 import type { FieldErrors } from '../../providers/httpError.ts';
 
@@ -33,18 +33,23 @@ export function useAuthForm() {
       // it loads is ignored, as the disabled button ignores one while sending.
       if (isLoadingSchema.current) return false;
       let resolved: S;
+      // The issue keys come with the schema: a plain sign-in needs neither.
+      let messages: typeof Messages;
       try {
         isLoadingSchema.current = true;
-        resolved = typeof schema === 'function' ? await schema() : schema;
+        [resolved, messages] = await Promise.all([
+          typeof schema === 'function' ? schema() : schema,
+          import('../../../schemas/messages.ts'),
+        ]);
       } catch {
         setFormError(t('auth.errors.network'));
         return false;
       } finally {
         isLoadingSchema.current = false;
       }
-      const parsed = resolved.safeParse(values, { error: (iss) => issueKey(iss) });
+      const parsed = resolved.safeParse(values, { error: (iss) => messages.issueKey(iss) });
       if (!parsed.success) {
-        setErrors(fieldErrors(parsed.error, (key, params) => t(key, params)));
+        setErrors(messages.fieldErrors(parsed.error, (key, params) => t(key, params)));
         setFormError(null);
         return false;
       }
