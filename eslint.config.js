@@ -136,8 +136,18 @@ export default tseslint.config(
     // A library's private files (what its package exports hide) move or vanish in a minor release, and a
     // build that reaches for them fails silently or only in production (issue 29 item 2). Import a
     // package's published entry points; load code on demand with React.lazy or import() of those.
+    // zod's `z` is imported as a namespace: through the named `z` export, esbuild keeps zod's whole object,
+    // every locale included (550 kB more in the server bundle every start loads; issue 37 item 3).
     files: ['**/*.{ts,tsx,js,mjs}'],
     rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          message: "Write `import * as z from 'zod'`: the named `z` brings all of zod into the server's bundle.",
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {
