@@ -145,7 +145,8 @@ export default tseslint.config(
         {
           selector:
             "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
-          message: "Write `import * as z from 'zod'`: the named `z` brings all of zod into the server's bundle.",
+          message:
+            "Write `import * as z from 'zod'`: the named `z` brings all of zod into the server's bundle.",
         },
       ],
       'no-restricted-imports': [
