@@ -8,7 +8,8 @@
  * For each start it prints the `startup_ms` the server logs (process start to listening, builds excluded),
  * the wall time from spawning the process to the first 200 on /api/health, and the CPU time the process had
  * used by then (user + system, from /proc): on a loaded machine the CPU time is the steadier figure.
- * A first start creates the database (and builds dist/ and dist-server/ when stale) and is not counted.
+ * A first start creates the database (and builds dist/ and dist-server/ when stale, and writes the V8 code
+ * cache the compiled starts then load, as every start after the first of a build does) and is not counted.
  * Printed: each variant's medians, and the compiled start's ratio to the bare script (median of the
  * per-round ratios, wall and CPU; target <= 1.3x). `--cpu-prof <dir>`: the compiled start writes a V8 CPU
  * profile there when it stops. Figures only; the targets (<= 3 s, <= 1.3x) are shown, never asserted.

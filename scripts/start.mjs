@@ -1,7 +1,8 @@
 /**
  * `npm start`, in plain JavaScript so that starting needs no TypeScript transpiler: compiles the server
  * (scripts/start.ts, server/main.ts, everything they import from this repository and the packages) with
- * esbuild into ES modules in dist-server/ when that build is stale, then runs it with node.
+ * esbuild into one CommonJS script, dist-server/start.cjs, when that build is stale, then runs it with node
+ * from the V8 code cache beside it (loadBundle).
  *
  * - Packages are bundled (issue 37 item 3), except EXTERNAL_PACKAGES and the devDependencies: node loads
  *   those from node_modules as usual (PGlite's wasm and data files, @node-rs/argon2's native binding, pg's
@@ -15,13 +16,17 @@
  * SERVER_DIST_DIR (default dist-server, inside the repository) moves the build. `npm run dev` does not use any of this.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = 'scripts/start.ts';
 const STAMP_FILE = '.build-stamp.json';
+const BUNDLE = 'start.cjs';
+const CODE_CACHE = 'start.cjs.v8-cache';
 /** Besides the bundled sources: this launcher (it holds the build options) and the installed packages. */
 const EXTRA_INPUTS = ['scripts/start.mjs', 'package.json', 'package-lock.json'];
 
@@ -48,13 +53,6 @@ const EXTERNAL_PACKAGES = [
   '@aws-sdk/client-s3',
   '@aws-sdk/lib-storage',
 ];
-const CJS_SHIM = [
-  "import { createRequire as __cjsRequire } from 'node:module';",
-  "import { fileURLToPath as __cjsPath } from 'node:url';",
-  'const require = __cjsRequire(import.meta.url);',
-  'const __filename = __cjsPath(import.meta.url);',
-  "const __dirname = __cjsPath(new URL('.', import.meta.url));",
-].join('\n');
 
 const say = (line) => void process.stdout.write(`[start] ${line}\n`);
 
@@ -77,13 +75,59 @@ try {
   } else {
     say(`server: compiled build in ${path.relative(repoRoot, outDir) || outDir}/ is up to date`);
   }
-  const { start } = await import(pathToFileURL(path.join(outDir, 'start.js')).href);
+  const { start, cache, saveCache } = loadBundle(outDir);
   await start(buildMs);
+  if (cache === 'used') say('server: started from the V8 code cache');
+  else saveCache(cache === 'none' ? 'none yet' : 'V8 refused the old one');
 } catch (err) {
   process.stderr.write(
     `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
   );
   process.exit(1);
+}
+
+/**
+ * Runs the bundle and returns its `start`, with the V8 code cache written beside it (CODE_CACHE) when there was
+ * none or V8 refused it (another node version or other V8 flags). The cache holds the bytecode of every
+ * function compiled so far; it is taken once the server listens, so the next start neither parses nor compiles
+ * what a start runs (issue 37 item 3). V8 checks the cache against the source and its own version and flags.
+ *
+ * Run as a classic script (vm.Script), not imported: node 20's ES module loader takes no code cache. Its
+ * `import()` calls of external packages go through `__import`, this module's import(): V8 drops a dynamic
+ * import callback from a script compiled from a cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+ */
+function loadBundle(dir) {
+  const file = path.join(dir, BUNDLE);
+  const source = fs.readFileSync(file, 'utf8');
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(path.join(dir, CODE_CACHE));
+  } catch {
+    cachedData = undefined;
+  }
+  // One line in front of the source, as node's own wrapper: the source map's lines stay right.
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
+  const module = { exports: {} };
+  const run = script.runInThisContext();
+  run(module.exports, createRequire(file), module, file, dir, (specifier) => import(specifier));
+  const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'refused' : 'used';
+  return {
+    start: module.exports.start,
+    cache,
+    saveCache: (why) => {
+      const target = path.join(dir, CODE_CACHE);
+      try {
+        const tmp = `${target}.tmp-${process.pid}`;
+        fs.writeFileSync(tmp, script.createCachedData());
+        fs.renameSync(tmp, target); // whole or not at all, also with two servers starting at once
+        say(`server: V8 code cache written for the next start (${why})`);
+      } catch (err) {
+        // A read-only build directory: every start then compiles, as without a cache.
+        say(`server: no code cache written (${err instanceof Error ? err.message : String(err)})`);
+      }
+    },
+  };
 }
 
 /** Why `dir` needs a new build, or null when it is up to date. */
@@ -94,7 +138,7 @@ function staleReason(dir) {
   } catch {
     return 'no build yet';
   }
-  if (!fs.existsSync(path.join(dir, 'start.js')) || !stamp || typeof stamp.inputs !== 'object') {
+  if (!fs.existsSync(path.join(dir, BUNDLE)) || !stamp || typeof stamp.inputs !== 'object') {
     return 'no build yet';
   }
   for (const [file, seen] of Object.entries(stamp.inputs)) {
@@ -132,21 +176,23 @@ async function buildServer(dir) {
     entryPoints: { start: ENTRY },
     outdir: tmpDir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
     platform: 'node',
     target: 'node20',
     // The packages are bundled too (issue 37 item 3): node then resolves and reads a few files instead of
     // hundreds. Those that find files beside their own sources or load a native binding stay external.
     external: externalPackages(),
-    // CommonJS packages in an ES module bundle: their require() of node's modules, and __dirname/__filename
-    // (of the bundle: the external packages above are the ones that read files beside themselves).
-    banner: { js: CJS_SHIM },
+    // One script (no chunks) so that one code cache holds it all. `import.meta.url` left in a package is the
+    // bundle's URL (sourceUrls gives our own files theirs).
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
     plugins: [sourceUrls(dir), cjsDynamicImports()],
   });
+  routeDynamicImports(path.join(tmpDir, BUNDLE));
   const inputs = {};
   // The packages' own files are left out: package-lock.json stands for them (one stat instead of hundreds).
   const sources = Object.keys(result.metafile.inputs).filter((file) => !/(^|\/)node_modules\//.test(file));
@@ -163,6 +209,26 @@ async function buildServer(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmpDir, dir);
   return performance.now() - started;
+}
+
+/**
+ * The bundle's `import('<package>')` calls (the external packages loaded on first use) become
+ * `__import('<package>')`, which loadBundle passes in: a script compiled from a code cache has no dynamic
+ * import callback. Same length but for the two underscores, so the source map stays right but for a column.
+ * Other matches are left (JSDoc types such as `import('../fastify')` in a package's comments): esbuild
+ * bundles or refuses every other import() it meets.
+ */
+function routeDynamicImports(file) {
+  const code = fs.readFileSync(file, 'utf8');
+  const externals = externalPackages();
+  const routed = code.replace(/(?<![\w$.])import\((["'])([^"'\s]+)\1\)/g, (whole, quote, specifier) => {
+    const name = specifier.startsWith('@')
+      ? specifier.split('/').slice(0, 2).join('/')
+      : specifier.split('/')[0];
+    const external = externals.includes(name) || specifier.startsWith('node:');
+    return external ? `__import(${quote}${specifier}${quote})` : whole;
+  });
+  fs.writeFileSync(file, routed);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What `npm start` runs (compiled by scripts/start.mjs into dist-server/start.js): build the front end when
+ * What `npm start` runs (compiled by scripts/start.mjs into dist-server/start.cjs): build the front end when
  * it is stale, then start the server (API + built app) on PORT. `tsx scripts/start.ts` runs it from source.
  * The server's `startup_ms` log field counts from the start of this process, minus the builds.
  */
@@ -52,4 +52,4 @@ export async function start(serverBuildMs = 0): Promise<void> {
 
 // Run directly (`tsx scripts/start.ts`); the compiled build is started by scripts/start.mjs instead.
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isEntry) await start();
+if (isEntry) void start();
