@@ -27,6 +27,8 @@ const ENTRY = 'scripts/start.ts';
 const STAMP_FILE = '.build-stamp.json';
 const BUNDLE = 'start.cjs';
 const CODE_CACHE = 'start.cjs.v8-cache';
+/** When a start without a usable code cache writes one if no request came first (ms after listening). */
+const CODE_CACHE_AFTER_MS = 10_000;
 /** Besides the bundled sources: this launcher (it holds the build options) and the installed packages. */
 const EXTRA_INPUTS = ['scripts/start.mjs', 'package.json', 'package-lock.json'];
 
@@ -76,9 +78,24 @@ try {
     say(`server: compiled build in ${path.relative(repoRoot, outDir) || outDir}/ is up to date`);
   }
   const { start, cache, saveCache } = loadBundle(outDir);
-  await start(buildMs);
+  const server = await start(buildMs);
   if (cache === 'used') say('server: started from the V8 code cache');
-  else saveCache(cache === 'none' ? 'none yet' : 'V8 refused the old one');
+  else {
+    say(
+      `server: ${cache === 'none' ? 'no V8 code cache yet' : 'V8 refused the code cache (another node or other flags)'}; ` +
+        'one is written after the first answer',
+    );
+    // After the first answer, so that it holds what a request runs too, not only the start; at the latest
+    // CODE_CACHE_AFTER_MS after listening, or as the server stops.
+    let saved = false;
+    const saveOnce = () => {
+      if (!saved) saveCache();
+      saved = true;
+    };
+    server.once('request', (_request, response) => response.once('close', () => setImmediate(saveOnce)));
+    setTimeout(saveOnce, CODE_CACHE_AFTER_MS).unref();
+    process.once('exit', saveOnce);
+  }
 } catch (err) {
   process.stderr.write(
     `[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
@@ -87,10 +104,10 @@ try {
 }
 
 /**
- * Runs the bundle and returns its `start`, with the V8 code cache written beside it (CODE_CACHE) when there was
- * none or V8 refused it (another node version or other V8 flags). The cache holds the bytecode of every
- * function compiled so far; it is taken once the server listens, so the next start neither parses nor compiles
- * what a start runs (issue 37 item 3). V8 checks the cache against the source and its own version and flags.
+ * Runs the bundle and returns its `start`, whether V8 used the code cache beside it (CODE_CACHE), and
+ * `saveCache`, which writes that cache. The cache holds the bytecode of every function compiled so far, so
+ * the next start neither parses nor compiles what ran before it was taken (issue 37 item 3). V8 checks it
+ * against the source and its own version and flags, and refuses it otherwise.
  *
  * Run as a classic script (vm.Script), not imported: node 20's ES module loader takes no code cache. Its
  * `import()` calls of external packages go through `__import`, this module's import(): V8 drops a dynamic
@@ -115,13 +132,12 @@ function loadBundle(dir) {
   return {
     start: module.exports.start,
     cache,
-    saveCache: (why) => {
+    saveCache: () => {
       const target = path.join(dir, CODE_CACHE);
       try {
         const tmp = `${target}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, script.createCachedData());
         fs.renameSync(tmp, target); // whole or not at all, also with two servers starting at once
-        say(`server: V8 code cache written for the next start (${why})`);
       } catch (err) {
         // A read-only build directory: every start then compiles, as without a cache.
         say(`server: no code cache written (${err instanceof Error ? err.message : String(err)})`);

@@ -4,6 +4,7 @@
  * The server's `startup_ms` log field counts from the start of this process, minus the builds.
  */
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/index.ts';
@@ -14,9 +15,10 @@ const say = (line: string): void => void process.stdout.write(`[start] ${line}\n
 
 /**
  * Starts the server; `serverBuildMs` is the time scripts/start.mjs spent compiling it (left out of
- * startup_ms like the front-end build). Example: `await start(0)`.
+ * startup_ms like the front-end build). Resolves, once it listens, to its HTTP server (scripts/start.mjs
+ * takes the code cache after its first answer). Example: `const server = await start(0)`.
  */
-export async function start(serverBuildMs = 0): Promise<void> {
+export async function start(serverBuildMs = 0): Promise<http.Server> {
   try {
     process.chdir(repoRoot);
     // main() loads .env too; loading it here first lets DIST_DIR in .env steer the build check.
@@ -34,9 +36,10 @@ export async function start(serverBuildMs = 0): Promise<void> {
     const { main } = await import('../server/main.ts');
     // main() logs startup_ms = performance.now() - startedAt; performance.now() counts from process start,
     // so passing the build times measures process start to listening, minus the builds.
-    await main(buildMs + serverBuildMs, { config, db });
+    const running = await main(buildMs + serverBuildMs, { config, db });
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     say(`ready: http://${shown}:${config.port}/  (API under /api, docs at /api/docs; Ctrl-C stops)`);
+    return running.app.server;
   } catch (err: unknown) {
     // A data directory another process holds is the operator's to resolve: its message, no stack trace.
     const shown =

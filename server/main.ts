@@ -188,11 +188,12 @@ function isUnreachable(error: unknown): boolean {
  * installed before the start: a signal during it (waiting for the database, answering 503 from the
  * stand-in, migrating) stops the start at its next safe point, closes what was opened and exits 0. `early`
  * is what a launcher has begun already (scripts/start.ts opens the database while this module loads).
+ * Resolves to the running server once it listens.
  */
 export async function main(
   startedAt = performance.now(),
   early?: { config: Config; db: Promise<Db> },
-): Promise<void> {
+): Promise<RunningServer> {
   if (!early && fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = early?.config ?? loadConfig(process.env);
   const starting = new AbortController();
@@ -227,6 +228,7 @@ export async function main(
   process.on('SIGINT', () => void shutdown('SIGINT'));
   try {
     server = await startServer(config, startedAt, early?.db, starting.signal);
+    return server;
   } catch (error) {
     if (!(error instanceof StartStopped)) throw error;
     process.stderr.write('Start-up stopped\n');

@@ -14,9 +14,9 @@ import { createScratchDatabase } from '../helpers/pgDatabase.ts';
  * real starts on one database (PGlite in a temp DATA_DIR, or a scratch PostgreSQL database under
  * `npm run test:pg`), each answering /api/health and logging startup_ms. The front end is not built here:
  * DIST_DIR is a temp directory stamped as a build of the current sources, which the start accepts as fresh.
- * The first start of a build writes the V8 code cache (start.cjs.v8-cache), the next ones run from it; the
- * probes of the packages loaded on first use (their `import()` is routed through the launcher) run on a
- * start from the cache, and a cache V8 refuses is written again.
+ * The first start of a build writes the V8 code cache (start.cjs.v8-cache) after its first answer and the
+ * next ones run from it. The probes of the packages loaded on first use (their `import()` goes through the
+ * launcher) run on a start from the cache, and a cache V8 refuses is written again.
  */
 describe('npm start runs the compiled server', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-start-compiled-'));
@@ -130,7 +130,7 @@ describe('npm start runs the compiled server', () => {
     expect(first).toContain('server: compiling with esbuild (no build yet)');
     expect(first).toContain('front end: up to date');
     expect(fs.existsSync(path.join(serverDist, 'start.cjs'))).toBe(true);
-    expect(first).toContain('server: V8 code cache written for the next start (none yet)');
+    expect(first).toContain('server: no V8 code cache yet; one is written after the first answer');
     const cacheFile = path.join(serverDist, 'start.cjs.v8-cache');
     expect(fs.statSync(cacheFile).size).toBeGreaterThan(100_000);
 
@@ -138,12 +138,12 @@ describe('npm start runs the compiled server', () => {
     expect(second).toContain('server: compiled build in');
     expect(second).not.toContain('compiling with esbuild');
     expect(second).toContain('server: started from the V8 code cache');
-    expect(second).not.toContain('code cache written');
+    expect(second).not.toContain('no V8 code cache');
 
     // A cache V8 cannot use (another node, other flags, a damaged file) is refused, and written again.
     fs.writeFileSync(cacheFile, Buffer.alloc(4096, 7));
     const refused = await startOnce(databaseUrl);
-    expect(refused).toContain('server: V8 code cache written for the next start (V8 refused the old one)');
+    expect(refused).toContain('server: V8 refused the code cache');
     expect(fs.statSync(cacheFile).size).toBeGreaterThan(100_000);
 
     // What saving a file does to it: a new modification time.
