@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,6 +78,9 @@ try {
   } else {
     say(`server: compiled build in ${path.relative(repoRoot, outDir) || outDir}/ is up to date`);
   }
+  // Keep the bytecode of functions that ran once (the start's): V8 drops it after a few collections
+  // otherwise, and a first start that creates the database collects often, which left a cache without it.
+  v8.setFlagsFromString('--no-flush-bytecode');
   const { start, cache, saveCache } = loadBundle(outDir);
   const server = await start(buildMs);
   if (cache === 'used') say('server: started from the V8 code cache');

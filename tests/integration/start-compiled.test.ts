@@ -132,7 +132,8 @@ describe('npm start runs the compiled server', () => {
     expect(fs.existsSync(path.join(serverDist, 'start.cjs'))).toBe(true);
     expect(first).toContain('server: no V8 code cache yet; one is written after the first answer');
     const cacheFile = path.join(serverDist, 'start.cjs.v8-cache');
-    expect(fs.statSync(cacheFile).size).toBeGreaterThan(100_000);
+    const firstCacheBytes = fs.statSync(cacheFile).size;
+    expect(firstCacheBytes).toBeGreaterThan(100_000);
 
     const second = await startOnce(databaseUrl, true);
     expect(second).toContain('server: compiled build in');
@@ -144,7 +145,9 @@ describe('npm start runs the compiled server', () => {
     fs.writeFileSync(cacheFile, Buffer.alloc(4096, 7));
     const refused = await startOnce(databaseUrl);
     expect(refused).toContain('server: V8 refused the code cache');
-    expect(fs.statSync(cacheFile).size).toBeGreaterThan(100_000);
+    // Written again, by a start on an existing database: the first start's, which created the database and
+    // collected garbage often, held as much (V8's bytecode flushing is off; with it, about half).
+    expect(firstCacheBytes).toBeGreaterThan(0.85 * fs.statSync(cacheFile).size);
 
     // What saving a file does to it: a new modification time.
     const source = path.join(repoRoot, 'server', 'config.ts');
