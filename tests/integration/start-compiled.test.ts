@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,20 @@ describe('npm start runs the compiled server', () => {
     );
     const bad = await call('POST', 'v1/system/tasks/preview', token, { cron: '0 3 * *', timezone: 'UTC' });
     expect(bad.status).toBe(422);
+    // The Chinese messages survive the build (esbuild writes them as escapes; the bundle is read as ASCII).
+    const zh = await fetch(`${base}/api/v1/system/tasks/preview`, {
+      method: 'POST',
+      headers: {
+        'accept-language': 'zh-CN',
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ cron: '0 3 * *', timezone: 'UTC' }),
+    });
+    expect(zh.status).toBe(422);
+    const { message } = (await zh.json()) as { message: string };
+    expect(message).toMatch(/[\u4e00-\u9fff]/);
+    expect(message).not.toMatch(/[\u0080-\u00ff\ufffd]/); // what UTF-8 read as Latin-1 would give
   }
 
   async function startOnce(databaseUrl: string, probe = false): Promise<string> {
@@ -129,7 +144,7 @@ describe('npm start runs the compiled server', () => {
     const first = await startOnce(databaseUrl);
     expect(first).toContain('server: compiling with esbuild (no build yet)');
     expect(first).toContain('front end: up to date');
-    expect(fs.existsSync(path.join(serverDist, 'start.cjs'))).toBe(true);
+    expect(isAscii(fs.readFileSync(path.join(serverDist, 'start.cjs')))).toBe(true);
     expect(first).toContain('server: no V8 code cache yet; one is written after the first answer');
     const cacheFile = path.join(serverDist, 'start.cjs.v8-cache');
     const firstCacheBytes = fs.statSync(cacheFile).size;
