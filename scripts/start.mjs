@@ -213,7 +213,7 @@ async function buildServer(dir) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-    plugins: [sourceUrls(dir), cjsDynamicImports()],
+    plugins: [sourceUrls(dir)],
   });
   rewriteBundle(path.join(tmpDir, BUNDLE));
   const inputs = {};
@@ -258,33 +258,6 @@ function rewriteBundle(file) {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   fs.writeFileSync(file, ascii);
-}
-
-/**
- * esbuild plugin: a CommonJS package's `import()` of another CommonJS package becomes a `require()`. With
- * code splitting esbuild turns the imported package into a chunk whose namespace holds only `default`, where
- * node's own import() also gives the named exports (@fastify/cookie's `await import('cookie')` then found no
- * `stringifySetCookie`). Only the packages listed here: each was checked to use the named exports.
- */
-function cjsDynamicImports() {
-  const rewrites = [
-    {
-      file: /[\\/]@fastify[\\/]cookie[\\/]index\.js$/,
-      from: "await import('cookie')",
-      to: "require('cookie')",
-    },
-  ];
-  return {
-    name: 'cjs-dynamic-imports',
-    setup(b) {
-      for (const rewrite of rewrites)
-        b.onLoad({ filter: rewrite.file }, async (args) => {
-          const source = await fs.promises.readFile(args.path, 'utf8');
-          if (!source.includes(rewrite.from)) throw new Error(`${args.path} no longer has ${rewrite.from}`);
-          return { contents: source.replaceAll(rewrite.from, rewrite.to), loader: 'js' };
-        });
-    },
-  };
 }
 
 /**
