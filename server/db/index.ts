@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import { pgliteWasmModule } from './pglite-wasm.ts';
 import type { Db } from './types.ts';
 
 export type { Db, Queryable, QueryResult, DbKind, StatementOptions } from './types.ts';
@@ -10,5 +11,7 @@ export type { Db, Queryable, QueryResult, DbKind, StatementOptions } from './typ
  */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Db> {
   if (config.databaseUrl) return (await import('./postgres.ts')).openPostgres(config.databaseUrl);
+  // PGlite's WebAssembly compiles on V8's threads while PGlite's JavaScript (and the server) loads.
+  void pgliteWasmModule();
   return (await import('./pglite.ts')).openPglite(path.join(config.dataDir, 'db'));
 }

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './lock.ts';
+import { pgliteWasmModule } from './pglite-wasm.ts';
 import { tagStatement } from './statement.ts';
 import type { Db, QueryResult, Queryable } from './types.ts';
 
@@ -33,6 +34,7 @@ export async function openPglite(dir: string | null): Promise<Db> {
   let pg: PGlite;
   try {
     pg = await PGlite.create(dir ?? undefined, {
+      pgliteWasmModule: await pgliteWasmModule(),
       parsers,
       extensions: { pg_trgm },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
