@@ -86,8 +86,9 @@ export function logSinkFor(db: Db): LogSink {
 export interface Heartbeat {
   /**
    * Records the first heartbeat, then one every `intervalSeconds`. `withFigures: false`: the first one
-   * records the node without its monitor figures (null until the next beat), which cost a start-up about
-   * half a second of statements on PGlite (issue 37 item 3).
+   * only records the node: without its monitor figures (null until the next beat), which cost a start-up
+   * about half a second of statements on PGlite, and without forgetting the nodes gone for a day, two
+   * more statements (issue 37 item 3). The next beat does both.
    */
   start(opts?: { withFigures?: boolean }): Promise<void>;
   /** One heartbeat now (figures, published lines, pruning). */
@@ -129,6 +130,7 @@ export function createHeartbeat({
     );
     const lines = sink.drain();
     if (lines.length) await publishLines(db, node.id, lines);
+    if (!withFigures) return;
     await db.query(`DELETE FROM cluster_nodes WHERE last_seen < now() - $1::interval AND id <> $2`, [
       FORGET_AFTER,
       node.id,

@@ -74,7 +74,7 @@ export function createResourcesModule({
         publicOrigin: ctx.config.publicOrigin,
       });
       // Deep pages by number start from remembered positions, forgotten when their table changes.
-      registerAnchors(app, ctx.db);
+      registerAnchors(app, ctx.db, { afterListen: ctx.startsAfterListen });
       // Encapsulated, so the multipart parser (CSV import) applies to these routes only.
       await app.register(async (scope) => {
         await scope.register(multipart, {

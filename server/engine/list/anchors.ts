@@ -167,13 +167,37 @@ export async function listenForTableChanges(db: Db): Promise<() => Promise<void>
   };
 }
 
-/** Listens for table changes while the app runs (onReady .. onClose). */
-export function registerAnchors(app: FastifyInstance, db: Db): void {
+/** How long after listening a server that starts (`afterListen`) begins to listen for table changes. */
+const LISTEN_AFTER_LISTEN_MS = 1_000;
+
+/**
+ * Listens for table changes while the app runs (onReady .. onClose). `afterListen` (a server that starts):
+ * from LISTEN_AFTER_LISTEN_MS after it listens, so that the LISTEN and the catalog query for the watched
+ * tables (about 15 ms on PGlite) do not delay its first answer (issue 37 item 3). Until then no anchor is
+ * kept or used: deep pages are found as without them.
+ */
+export function registerAnchors(app: FastifyInstance, db: Db, { afterListen = false } = {}): void {
   let stop: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => {
-    stop = await listenForTableChanges(db);
-  });
+  let closed = false;
+  let soon: NodeJS.Timeout | null = null;
+  let starting: Promise<void> | null = null;
+  const begin = async () => {
+    const stopping = await listenForTableChanges(db);
+    if (closed) await stopping();
+    else stop = stopping;
+  };
+  if (afterListen)
+    app.addHook('onListen', () => {
+      soon = setTimeout(() => {
+        starting = begin();
+      }, LISTEN_AFTER_LISTEN_MS);
+      soon.unref();
+    });
+  else app.addHook('onReady', begin);
   app.addHook('onClose', async () => {
+    closed = true;
+    if (soon) clearTimeout(soon);
+    await starting;
     await stop?.();
     stop = null;
   });
@@ -182,6 +206,11 @@ export function registerAnchors(app: FastifyInstance, db: Db): void {
 /** Pages answered through an anchor by this process on this database (tests observe the mechanism here). */
 export function anchorHits(db: Db): number {
   return cacheOf(db)?.hits ?? 0;
+}
+
+/** Whether this process listens for table changes on this database: anchors are kept and used only then. */
+export function anchorsListening(db: Db): boolean {
+  return (cacheOf(db)?.listening ?? 0) > 0;
 }
 
 /** Queries with anchors kept for this database right now. */

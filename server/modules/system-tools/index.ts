@@ -106,8 +106,8 @@ export const systemToolsModule: AppModule = {
       },
     });
     // A server that listens records itself at once but measures its figures (database size, connections,
-    // queues: about half a second of statements on PGlite) shortly after it listens, not before its first
-    // answer (issue 37 item 3: cold start).
+    // queues: about half a second of statements on PGlite) and forgets the nodes gone for a day shortly
+    // after it listens, not before its first answer (issue 37 item 3: cold start).
     let figuresSoon: NodeJS.Timeout | null = null;
     app.addHook('onReady', () => heartbeat.start({ withFigures: !startsAfterListen }));
     if (startsAfterListen)
