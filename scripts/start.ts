@@ -33,6 +33,9 @@ export async function start(serverBuildMs = 0): Promise<http.Server> {
     // it is imported only now, so that a build does not run with the whole server already loaded.
     const db = openDatabase(config);
     db.catch(() => undefined); // main() awaits it; this only keeps an early failure from going unhandled
+    // One turn of the event loop first: PGlite locks the directory and starts its reads (its file-system
+    // bundle, pg_trgm) before the rest of the server loads, which then hides them instead of waiting after.
+    await new Promise((resolve) => setImmediate(resolve));
     const { main } = await import('../server/main.ts');
     // main() logs startup_ms = performance.now() - startedAt; performance.now() counts from process start,
     // so passing the build times measures process start to listening, minus the builds.
