@@ -105,15 +105,20 @@ export const systemToolsModule: AppModule = {
         return { at, host, disk, process };
       },
     });
-    // A server that listens records itself at once but measures its figures (database size, connections,
-    // queues: about half a second of statements on PGlite) and forgets the nodes gone for a day shortly
-    // after it listens, not before its first answer (issue 37 item 3: cold start).
+    // A server that listens measures its figures (database size, connections, queues: about half a second
+    // of statements on PGlite) and forgets the nodes gone for a day shortly after it listens, not before its
+    // first answer (issue 37 item 3: cold start). On PostgreSQL it records itself before it listens: the
+    // other servers must see it before it takes a job (jobs/orphans.ts). No other server shares a PGlite
+    // database, so there its whole first heartbeat waits too.
+    const recordFirst = !startsAfterListen || db.kind !== 'pglite';
     let figuresSoon: NodeJS.Timeout | null = null;
-    app.addHook('onReady', () => heartbeat.start({ withFigures: !startsAfterListen }));
+    if (recordFirst) app.addHook('onReady', () => heartbeat.start({ withFigures: !startsAfterListen }));
     if (startsAfterListen)
       app.addHook('onListen', () => {
         figuresSoon = setTimeout(() => {
-          heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
+          // start() logs its own failure and beats on regardless.
+          if (!recordFirst) void heartbeat.start();
+          else heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
         }, FIRST_FIGURES_DELAY_MS);
         figuresSoon.unref();
       });
