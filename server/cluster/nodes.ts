@@ -119,6 +119,7 @@ export function createHeartbeat({
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let failures = 0;
+  let stopped = false;
 
   const beatOnce = async (withFigures = true) => {
     const snapshot = withFigures ? await figures().catch(() => null) : null;
@@ -154,6 +155,8 @@ export function createHeartbeat({
     beat: () => beat(),
     async start({ withFigures = true } = {}) {
       await beat(withFigures).catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
+      // Stopped while that first beat ran (a server closing just as its delayed first heartbeat began).
+      if (stopped) return;
       timer = setInterval(() => {
         heartbeat.beat().catch((err: unknown) => {
           // Once per outage, not every beat: the lines would only repeat.
@@ -163,6 +166,7 @@ export function createHeartbeat({
       timer.unref();
     },
     async stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
       await running?.catch(() => undefined);

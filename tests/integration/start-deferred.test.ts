@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { nodeFor } from '../../server/cluster/nodes.ts';
+import { createHeartbeat, nodeFor } from '../../server/cluster/nodes.ts';
+import { createLogger } from '../../server/core/logger.ts';
 import { openDatabase } from '../../server/db/index.ts';
+import { openPglite } from '../../server/db/pglite.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { anchorsListening } from '../../server/engine/list/anchors.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -78,4 +80,39 @@ describe('work a start leaves until after it listens', () => {
     const lines = await db.query('SELECT 1 FROM node_log_lines WHERE node_id = $1', ['0ld0000001']);
     expect(lines.rows).toEqual([]);
   }, 60_000);
+
+  it('a heartbeat stopped during its first beat (a server closing as it begins) beats no more', async () => {
+    const db = await openPglite(null);
+    try {
+      await migrate(db);
+      let measured = 0;
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const heartbeat = createHeartbeat({
+        db,
+        log: createLogger({ level: 'silent', stdout: false }),
+        intervalSeconds: 1,
+        figures: async () => {
+          measured += 1;
+          await gate;
+          return null;
+        },
+      });
+      const starting = heartbeat.start();
+      await expect.poll(() => measured).toBe(1);
+      const stopping = heartbeat.stop();
+      release();
+      await Promise.all([starting, stopping]);
+      const row = await db.query<{ stopped: boolean }>(
+        'SELECT stopped_at IS NOT NULL AS stopped FROM cluster_nodes WHERE id = $1',
+        [nodeFor(db).id],
+      );
+      expect(row.rows).toEqual([{ stopped: true }]);
+      // Two intervals later: no beat has come (each measures the figures first).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(measured).toBe(1);
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
 });
