@@ -53,8 +53,18 @@ export async function startServerProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(cwd ? { cwd } : {}),
   });
+  // Set by stop() and kill(): any other end is the server's own (a crash, the kernel's OOM killer), and its
+  // last output goes to the test run's stderr, since a test then fails far from the cause (a refused fetch).
+  let ended = false;
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      if (!ended)
+        process.stderr.write(
+          `[serverProcess] the server at ${baseURL} (pid ${child.pid}) ended on its own ` +
+            `(code ${code}, signal ${signal}); its last output:\n${out}\n`,
+        );
+      resolve({ code, signal });
+    });
   });
   const collect = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-8000);
@@ -66,6 +76,7 @@ export async function startServerProcess(
     return Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
   };
   const stop = async () => {
+    ended = true;
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -96,7 +107,10 @@ export async function startServerProcess(
     peakRss: () => status('VmHWM'),
     resetPeak: () => fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5'),
     output: () => out,
-    kill: (signal) => void child.kill(signal),
+    kill: (signal) => {
+      ended = true;
+      child.kill(signal);
+    },
     exited: () => exit,
     stop,
   };

@@ -103,7 +103,7 @@ describe.skipIf(!process.env.DATABASE_URL)('work of a killed server (PostgreSQL)
     const { rows } = await t.db.query<{ pid: number }>('SELECT pid FROM cluster_nodes WHERE id = $1', [node]);
     const runner = servers.find((s) => s.pid === rows[0]!.pid);
     expect(runner, 'the job runs on one of the two servers').toBeDefined();
-    process.kill(runner!.pid, 'SIGKILL');
+    runner!.kill('SIGKILL');
     servers.splice(servers.indexOf(runner!), 1);
     return node!;
   };
