@@ -50,6 +50,15 @@ describe('runGuard', () => {
     });
   });
 
+  it('sends a visitor whose profile load gets no answer to /error/500, not to sign in', async () => {
+    const args = input({
+      loadStaffProfile: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(await runGuard(args)).toEqual({ type: 'redirect', to: '/error/500' });
+  });
+
   it('sends a signed-in non-staff user on a staff route to /error/403', async () => {
     const args = input({ loadStaffProfile: async () => user });
     expect(await runGuard(args)).toEqual({ type: 'redirect', to: '/error/403' });

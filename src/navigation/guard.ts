@@ -24,7 +24,8 @@ export interface GuardInput {
  * The route guard of spec section 4, step by step and in its order:
  * 1. status not ready -> /error/500; 2. staff route -> load the staff profile; 3. signed-in route -> load the
  * user; 4. no user id -> /login?href=<intended> (the navigation is cancelled); 5. staff route without staff id
- * -> /error/403. `/error/*` paths skip the guard entirely.
+ * -> /error/403. `/error/*` paths skip the guard entirely. A profile load that gets no answer at all (it
+ * rejects rather than resolving with null) goes to /error/500.
  *
  * @example
  * const result = await runGuard({ pathname: '/dashboard', access: { staff: true }, ...loaders });
@@ -38,8 +39,14 @@ export async function runGuard(input: GuardInput): Promise<GuardResult> {
   const needsStaff = Boolean(access.staff);
   const needsAuth = needsStaff || Boolean(access.auth);
   let profile: Profile | null = null;
-  if (needsStaff) profile = await input.loadStaffProfile();
-  if (needsAuth && !profile) profile = await input.loadUserProfile();
+  try {
+    if (needsStaff) profile = await input.loadStaffProfile();
+    if (needsAuth && !profile) profile = await input.loadUserProfile();
+  } catch {
+    // No answer about the profile (the server cannot be reached): the session may well be fine, so this is
+    // the server-error page, not the sign-in page.
+    return { type: 'redirect', to: '/error/500' };
+  }
 
   if (needsAuth && !profile?.id) {
     return { type: 'redirect', to: `/login?href=${encodeURIComponent(pathname + search)}` };

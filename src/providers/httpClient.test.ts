@@ -101,7 +101,7 @@ describe('httpClient', () => {
   });
 
   it('sends default headers until they are cleared', async () => {
-    fetchMock.mockResolvedValue(reply({ code: 200, data: null }));
+    fetchMock.mockImplementation(async () => reply({ code: 200, data: null }));
     setDefaultHeader('Policy-Id', '9');
     await httpClient('v1');
     setDefaultHeader('Policy-Id', null);

@@ -119,7 +119,10 @@ async function readEnvelope(response: Response): Promise<Envelope | null> {
   try {
     const parsed: unknown = await response.json();
     return parsed && typeof parsed === 'object' ? (parsed as Envelope) : null;
-  } catch {
-    return null;
+  } catch (error) {
+    // A body that is not JSON has no envelope; a body cut off (the page left, the connection dropped) is no
+    // answer at all, and must not pass for a success without data.
+    if (error instanceof SyntaxError) return null;
+    throw error;
   }
 }

@@ -64,7 +64,52 @@ describe('profile loading', () => {
     expect(getToken()).toBe('a-token');
   });
 
-  it('a profile load that fails deletes the token (spec 4), through loadProfile and fetchProfile', async () => {
+  it('a profile request cut off without an answer keeps the token; loadProfile asks again', async () => {
+    let calls = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(async () => {
+        calls += 1;
+        // What a browser gives a fetch cut off by leaving the page or by a dropped connection.
+        if (calls <= 2) throw new TypeError('Failed to fetch');
+        return reply({ code: 200, data: profile });
+      }),
+    );
+    await expect(fetchProfile(STAFF_INCLUDE)).rejects.toBeInstanceOf(TypeError);
+    expect(getToken()).toBe('a-token');
+    await expect(loadProfile(client, STAFF_INCLUDE)).resolves.toMatchObject({ id: '1' });
+    expect(calls).toBe(3);
+    expect(getToken()).toBe('a-token');
+  });
+
+  it('loadProfile rejects once the retries get no answer either, and the token stays', async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(loadProfile(client, STAFF_INCLUDE)).rejects.toBeInstanceOf(TypeError);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(getToken()).toBe('a-token');
+  });
+
+  it('a 200 whose body is cut off is no answer, not an empty profile', async () => {
+    const cut = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"code":200,"da'));
+        controller.error(new TypeError('network error'));
+      },
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(
+        async () => new Response(cut, { status: 200, headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    await expect(fetchProfile(STAFF_INCLUDE)).rejects.toBeInstanceOf(TypeError);
+    expect(getToken()).toBe('a-token');
+  });
+
+  it('a profile load the server refuses deletes the token (spec 4), through loadProfile and fetchProfile', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn<typeof fetch>(async () => reply({ code: 500, message: 'broken' }, 500)),

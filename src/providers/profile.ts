@@ -1,5 +1,6 @@
 import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import { httpClient } from './httpClient.ts';
+import { isHttpError } from './httpError.ts';
 import { getToken, removeToken } from './token.ts';
 
 export interface Role {
@@ -32,14 +33,21 @@ export type ProfileInclude = typeof USER_INCLUDE | typeof STAFF_INCLUDE;
 
 export const profileKey = (include: ProfileInclude) => ['profile', include] as const;
 
-/** How often loadProfile starts over when its request is cancelled rather than answered. */
-const CANCELLED_RETRIES = 3;
+/** How often loadProfile starts over when its request gets no answer (cancelled, cut off, network down). */
+const RETRIES = 3;
+/** The pause before asking again after a request that was cut off rather than cancelled by the cache. */
+const RETRY_PAUSE_MS = 250;
 
 /**
  * Loads the signed-in profile through the shared cache; null when anonymous. Spec 4: when the load fails the
- * token is deleted, so the next guard run treats the visitor as signed out. A request that was cancelled did
- * not fail: a `useQuery` of the same key that unmounts mid-request (a page change) cancels the shared query,
- * and signing out for that would send a signed-in user to the sign-in page. The load then starts over.
+ * token is deleted, so the next guard run treats the visitor as signed out. The load has failed when the server
+ * answered and refused it (an HttpError: 401, 403, 500...). A request that got no answer says nothing about the
+ * session, so it keeps the token and asks again:
+ * - a `useQuery` of the same key that unmounts mid-request (a page change) cancels the shared query;
+ * - leaving the page, or a network drop, cuts the request off (react-admin's refresh reloads the profile, and
+ *   a CI run lost its session by going to another address while that reload was in flight).
+ * After the retries it rejects with the last error and the token is still there; the guard then shows the
+ * server-error page rather than the sign-in page.
  */
 export async function loadProfile(client: QueryClient, include: ProfileInclude): Promise<Profile | null> {
   for (let attempt = 0; ; attempt += 1) {
@@ -51,9 +59,12 @@ export async function loadProfile(client: QueryClient, include: ProfileInclude):
         staleTime: 5 * 60_000,
       });
     } catch (error) {
-      if (isCancelled(error) && attempt < CANCELLED_RETRIES) continue;
-      removeToken();
-      return null;
+      if (isHttpError(error)) {
+        removeToken();
+        return null;
+      }
+      if (attempt >= RETRIES) throw error;
+      if (!isCancelled(error)) await pause(RETRY_PAUSE_MS * (attempt + 1));
     }
   }
 }
@@ -61,23 +72,26 @@ export async function loadProfile(client: QueryClient, include: ProfileInclude):
 /**
  * The query function of a `useQuery` on `profileKey(include)`: loadProfile's request and token handling
  * without going through the cache, since a query function that fetches its own key through the cache waits
- * for itself forever. A cancelled request keeps the token and rejects, so the query keeps its last state.
+ * for itself forever. A request without an answer keeps the token and rejects, so the query keeps its last
+ * state; a refusal deletes the token (spec 4) and resolves with null.
  */
 export async function fetchProfile(include: ProfileInclude, signal?: AbortSignal): Promise<Profile | null> {
   if (!getToken()) return null;
   try {
     return await requestProfile(include, signal);
   } catch (error) {
-    if (signal?.aborted || isCancelled(error)) throw error;
+    if (!isHttpError(error)) throw error;
     removeToken();
     return null;
   }
 }
 
-/** A query cancelled by the cache, or a fetch aborted by its signal: no answer, so no failure either. */
+/** A query cancelled by the cache, or a fetch aborted by its signal. */
 function isCancelled(error: unknown): boolean {
   return isCancelledError(error) || (error as { name?: unknown } | null)?.name === 'AbortError';
 }
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function requestProfile(include: ProfileInclude, signal?: AbortSignal): Promise<Profile> {
   return httpClient<Profile>('v1/user/profile', { query: { include }, signal });

@@ -200,6 +200,33 @@ describe('sign out', () => {
   });
 });
 
+describe('session', () => {
+  test('a profile request cut off by leaving the page keeps the session', async () => {
+    // The app reloads the profile on every refresh (react-admin's refresh invalidates every query). A page
+    // left while that request is in flight sees it fail with no answer; a CI run once lost the session that
+    // way. Only an answer that refuses the profile deletes the token (spec 4).
+    await page.goto('/login');
+    await fillSignIn(E2E_ADMIN.username, E2E_ADMIN.password);
+    await atPath('/dashboard');
+    let hold = true;
+    const held: (() => void)[] = [];
+    await page.route('**/api/v1/user/profile**', async (route) => {
+      if (!hold) return route.continue();
+      await new Promise<void>((resolve) => held.push(resolve));
+      await route.continue().catch(() => undefined);
+    });
+    const seen = page.waitForRequest((request) => request.url().includes('/api/v1/user/profile'));
+    void page.goto('/settings/users').catch(() => undefined);
+    await seen;
+    hold = false;
+    await page.goto('/dashboard');
+    for (const release of held) release();
+    await page.getByRole('button', { name: appZh.account.menu }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    expect(await tokenCookie()).toBeDefined();
+  });
+});
+
 describe('register', () => {
   test('registers with a code from the mail (English), signed in and back at the href', async () => {
     const user = freshUser('reg');

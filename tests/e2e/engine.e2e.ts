@@ -41,6 +41,12 @@ beforeAll(async () => {
     if (res.status() >= 400 && new URL(res.url()).pathname.startsWith('/api/'))
       trouble.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
   });
+  page.on('requestfailed', (req) => {
+    if (new URL(req.url()).pathname.startsWith('/api/'))
+      trouble.push(
+        `no answer to ${req.method()} ${new URL(req.url()).pathname}: ${req.failure()?.errorText}`,
+      );
+  });
   page.on('pageerror', (error) => trouble.push(`page error: ${error.message}`));
   await signIn(page, E2E_ADMIN);
 }, 900_000);
@@ -52,7 +58,7 @@ afterAll(async () => {
 });
 
 const rows = () => page.locator('table tbody tr');
-/** The API answers of 400 and above and the page's uncaught errors, in order. */
+/** The API answers of 400 and above, the API calls that got no answer and the page's uncaught errors. */
 const trouble: string[] = [];
 
 /**
