@@ -5,6 +5,28 @@ import path from 'node:path';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { eventually, giveUp } from './eventually.ts';
 
+/**
+ * What every test server runs with: this loopback port, its own DATA_DIR, no log file and no built app
+ * (DIST_DIR points nowhere, so a start never waits on a build). `port` '0' lets an in-process server pick one.
+ *
+ * @example
+ * spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...serverTestEnv(dir, port) } });
+ */
+export function serverTestEnv(
+  dataDir: string,
+  port: number | string,
+  logLevel = 'warn',
+): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_TO_FILE: '0',
+    LOG_LEVEL: logLevel,
+    DIST_DIR: '/nonexistent-dist',
+  };
+}
+
 export interface ServerProcess {
   baseURL: string;
   /** The server's own process id (node runs it directly, no wrapper), for /proc readings. */
@@ -42,12 +64,7 @@ export async function startServerProcess(
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_TO_FILE: '0',
-      LOG_LEVEL: 'warn',
-      DIST_DIR: '/nonexistent-dist',
+      ...serverTestEnv(dataDir, port),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

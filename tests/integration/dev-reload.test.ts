@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/pg-cluster.ts';
 import { eventually, giveUp } from '../helpers/eventually.ts';
+import { serverTestEnv } from '../helpers/serverProcess.ts';
 
 /**
  * Issue 35 item 12: the API of `npm run dev` (server/dev-server.ts, a real process in a temporary copy of the
@@ -60,12 +61,7 @@ describe('npm run dev: the in-process reload', () => {
     base = `http://127.0.0.1:${port}`;
     env = {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_TO_FILE: '0',
-      LOG_LEVEL: 'warn',
-      DIST_DIR: '/nonexistent-dist',
+      ...serverTestEnv(dataDir, port),
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: PASSWORD,
     };

@@ -11,6 +11,7 @@ import { migrate } from '../../server/db/migrate.ts';
 import { anchorsListening } from '../../server/engine/list/anchors.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
+import { serverTestEnv } from '../helpers/serverProcess.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -36,12 +37,7 @@ describe('work a start leaves until after it listens', () => {
     scratch = onPostgres ? await createScratchDatabase() : null;
     const config = loadConfig({
       DATABASE_URL: scratch?.url ?? '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      LOG_TO_FILE: '0',
-      DIST_DIR: '/nonexistent-dist',
+      ...serverTestEnv(dataDir, 0, 'silent'),
       ADMIN_PASSWORD: 'start-deferred-password-1',
     });
     const db = await openDatabase(config);

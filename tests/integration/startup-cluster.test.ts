@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { createScratchDatabase } from '../helpers/pgDatabase.ts';
+import { serverTestEnv } from '../helpers/serverProcess.ts';
 
 const ROUNDS = 10;
 
@@ -32,12 +33,7 @@ describe.skipIf(!process.env.DATABASE_URL)('three servers starting together (Pos
           return {
             ...loadConfig({
               DATABASE_URL: scratch.url,
-              DATA_DIR: dataDir,
-              PORT: '0',
-              HOST: '127.0.0.1',
-              LOG_LEVEL: 'silent',
-              LOG_TO_FILE: '0',
-              DIST_DIR: '/nonexistent-dist',
+              ...serverTestEnv(dataDir, 0, 'silent'),
               ADMIN_PASSWORD: 'three-servers-password-1',
               JOBS_POLL_SECONDS: '0.5',
               JOBS_CRON_SECONDS: '1',

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startPgCluster, type PgCluster } from '../../scripts/lib/pg-cluster.ts';
+import { serverTestEnv } from '../helpers/serverProcess.ts';
 
 /**
  * Issue 28, a loose end of item 1: the SIGTERM/SIGINT handlers are installed before the start, so a signal
@@ -46,12 +47,7 @@ describe.skipIf(!isPg)(`a signal during start-up (${isPg ? 'PostgreSQL' : reason
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       env: {
         ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_TO_FILE: '0',
-        LOG_LEVEL: 'warn',
-        DIST_DIR: '/nonexistent-dist',
+        ...serverTestEnv(dataDir, port),
         DATABASE_URL: cluster.url,
         ADMIN_USERNAME: 'admin',
         ADMIN_PASSWORD: 'startup signal password',
