@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { soonAfterListen } from '../../core/after-listen.ts';
 import type { Resource } from '../../../resources/define.ts';
 import type { Db, Queryable } from '../../db/index.ts';
 import type { ListQuery } from './query.ts';
@@ -167,37 +168,26 @@ export async function listenForTableChanges(db: Db): Promise<() => Promise<void>
   };
 }
 
-/** How long after listening a server that starts (`afterListen`) begins to listen for table changes. */
-const LISTEN_AFTER_LISTEN_MS = 1_000;
-
 /**
  * Listens for table changes while the app runs (onReady .. onClose). `afterListen` (a server that starts):
- * from LISTEN_AFTER_LISTEN_MS after it listens, so that the LISTEN and the catalog query for the watched
+ * from shortly after it listens (core/after-listen.ts), so that the LISTEN and the catalog query for the watched
  * tables (about 15 ms on PGlite) do not delay its first answer (issue 37 item 3). Until then no anchor is
  * kept or used: deep pages are found as without them.
  */
 export function registerAnchors(app: FastifyInstance, db: Db, { afterListen = false } = {}): void {
   let stop: (() => Promise<void>) | null = null;
   let closed = false;
-  let soon: NodeJS.Timeout | null = null;
-  let starting: Promise<void> | null = null;
   const begin = async () => {
     const stopping = await listenForTableChanges(db);
     if (closed) await stopping();
     else stop = stopping;
   };
-  if (afterListen)
-    app.addHook('onListen', () => {
-      soon = setTimeout(() => {
-        starting = begin();
-      }, LISTEN_AFTER_LISTEN_MS);
-      soon.unref();
-    });
+  let settle: () => Promise<void> = async () => {};
+  if (afterListen) settle = soonAfterListen(app, begin);
   else app.addHook('onReady', begin);
   app.addHook('onClose', async () => {
     closed = true;
-    if (soon) clearTimeout(soon);
-    await starting;
+    await settle();
     await stop?.();
     stop = null;
   });

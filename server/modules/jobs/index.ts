@@ -7,6 +7,7 @@ import {
   type TaskScheduler,
 } from '../tasks/index.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { soonAfterListen } from '../../core/after-listen.ts';
 import { registerJobRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -16,9 +17,6 @@ declare module 'fastify' {
     tasks: TaskScheduler;
   }
 }
-
-/** How long after listening a server starts its job runtime (tasks and big exports fall back until then). */
-const JOBS_START_DELAY_MS = 1_000;
 
 /**
  * Jobs and scheduled tasks (issue 6): pg-boss starts when the app is ready (after every module has declared
@@ -42,7 +40,6 @@ export function createJobsModule({ taskHandlers }: { taskHandlers: readonly Task
       // stops the server: it keeps serving and tries again, every 2, 4, ... up to 60 seconds.
       let retry: NodeJS.Timeout | null = null;
       let isClosing = false;
-      let starting: Promise<void> | null = null;
       const startJobs = async (attempt: number): Promise<void> => {
         retry = null;
         try {
@@ -60,19 +57,15 @@ export function createJobsModule({ taskHandlers }: { taskHandlers: readonly Task
         }
       };
       // A server that listens starts them shortly after it does: its health is green as soon as it can
-      // serve, and loading pg-boss does not delay the first answers (issue 37 item 3: cold start).
-      if (ctx.startsAfterListen)
-        app.addHook('onListen', () => {
-          retry = setTimeout(() => {
-            starting = startJobs(1);
-          }, JOBS_START_DELAY_MS);
-          retry.unref();
-        });
+      // serve, and loading pg-boss does not delay the first answers (tasks and big exports fall back until
+      // then).
+      let settle: () => Promise<void> = async () => {};
+      if (ctx.startsAfterListen) settle = soonAfterListen(app, () => startJobs(1));
       else app.addHook('onReady', () => startJobs(1));
       app.addHook('onClose', async () => {
         isClosing = true;
+        await settle();
         if (retry) clearTimeout(retry);
-        await starting;
         scheduler.stop();
         await jobs.stop();
       });

@@ -11,6 +11,7 @@ import { pagedOf, permission, route } from '../../core/route.ts';
 import { hubFor } from '../../events/hub.ts';
 import { producersFor } from '../../events/producers.ts';
 import type { AppModule } from '../../core/app-module.ts';
+import { soonAfterListen } from '../../core/after-listen.ts';
 import { moduleCatalogue } from './catalogue.ts';
 import { registerDashboardRoutes } from './dashboard.ts';
 import { LOG_LEVELS, pageOfLines, readLogs, type LogQuery } from './logs.ts';
@@ -23,8 +24,6 @@ export { isMenuHidden } from './module-gate.ts';
 
 /** Monitor figures go to watching streams this often. */
 export const MONITOR_INTERVAL_MS = 2_000;
-/** A listening server's first heartbeat with figures comes this long after it listens (the one before has none). */
-const FIRST_FIGURES_DELAY_MS = 1_000;
 
 const logQuerySchema = z.object({
   level: z.enum(LOG_LEVELS).optional(),
@@ -111,19 +110,17 @@ export const systemToolsModule: AppModule = {
     // other servers must see it before it takes a job (jobs/orphans.ts). No other server shares a PGlite
     // database, so there its whole first heartbeat waits too.
     const recordFirst = !startsAfterListen || db.kind !== 'pglite';
-    let figuresSoon: NodeJS.Timeout | null = null;
     if (recordFirst) app.addHook('onReady', () => heartbeat.start({ withFigures: !startsAfterListen }));
-    if (startsAfterListen)
-      app.addHook('onListen', () => {
-        figuresSoon = setTimeout(() => {
+    const settle = startsAfterListen
+      ? soonAfterListen(app, () =>
           // start() logs its own failure and beats on regardless.
-          if (!recordFirst) void heartbeat.start();
-          else heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed'));
-        }, FIRST_FIGURES_DELAY_MS);
-        figuresSoon.unref();
-      });
-    app.addHook('onClose', () => {
-      if (figuresSoon) clearTimeout(figuresSoon);
+          !recordFirst
+            ? heartbeat.start()
+            : heartbeat.beat().catch((err: unknown) => log.warn({ err }, 'node heartbeat failed')),
+        )
+      : async () => {};
+    app.addHook('onClose', async () => {
+      await settle();
       return heartbeat.stop();
     });
     const hub = hubFor(db);
