@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { LOCALES, bundleOfFile } from './locales/languages.ts';
 import { resourceDescriptors } from './scripts/lib/resourceDescriptors.ts';
 import { leanDependencies } from './scripts/lib/vite-lean-deps.ts';
@@ -20,6 +20,7 @@ export default defineConfig({
     minify: 'terser',
     terserOptions: { ecma: 2020, compress: { passes: 2 }, format: { comments: false } },
     rollupOptions: {
+      onLog: quietThirdPartyComments,
       output: {
         manualChunks: (id) => messagesChunk(id) ?? raCoreUtilChunk(id),
         onlyExplicitManualChunks: true,
@@ -52,6 +53,17 @@ function messagesChunk(id: string): string | undefined {
  */
 function raCoreUtilChunk(id: string): string | undefined {
   return /\/ra-core\/dist\/util\/(index|FieldTitle)\.js$/.test(id) ? 'ra-core-util' : undefined;
+}
+
+/**
+ * zod's published files carry two comments that talk about `@__PURE__` in prose (util.js, regexes.js); Rollup
+ * reads them as misplaced annotations, drops them and says so in eight lines on every build, a newcomer's first
+ * `npm start` included. Only that message, only for files under node_modules, is left out; every other log
+ * passes through.
+ */
+function quietThirdPartyComments(...[level, log, handler]: Parameters<Rollup.LogHandlerWithDefault>): void {
+  if (log.code === 'INVALID_ANNOTATION' && log.id?.includes('/node_modules/')) return;
+  handler(level, log);
 }
 
 /** Text files worth compressing; images and fonts are compressed already. */
