@@ -19,6 +19,13 @@ const say = (line: string): void => void process.stdout.write(`[start] ${line}\n
  * takes the code cache after its first answer). Example: `const server = await start(0)`.
  */
 export async function start(serverBuildMs = 0): Promise<http.Server> {
+  // Keeps the event loop holding a timer until the server listens. While PGlite compiles and opens its
+  // WebAssembly the start waits on promises that V8 settles from its own threads, with no I/O of Node's
+  // pending. Node then finds its loop empty and drains the platform: it blocks until every V8 background task
+  // has finished, PGlite's functions being recompiled by the optimizing tier included, running in between
+  // the continuations those tasks post. The rest of the start then ran inside that drain, and the drain went
+  // on after the listen: the first request waited 40-160 ms on an idle main thread (issue 37 item 3).
+  const holdLoop = setInterval(() => undefined, 60_000);
   try {
     process.chdir(repoRoot);
     // main() loads .env too; loading it here first lets DIST_DIR in .env steer the build check.
@@ -53,6 +60,8 @@ export async function start(serverBuildMs = 0): Promise<http.Server> {
           : String(err);
     process.stderr.write(`[start] failed: ${shown}\n`);
     process.exit(1);
+  } finally {
+    clearInterval(holdLoop);
   }
 }
 
