@@ -2,6 +2,9 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { MAIN_CONTENT_ID } from './SkipLink.tsx';
 
+/** Where the focus is left alone: an open dialog, modal or not. */
+const IN_A_DIALOG = '[role="dialog"], [role="alertdialog"], [aria-modal="true"]';
+
 /** How long a new page may take to show its heading (a lazy screen's chunk) before focus stays put. */
 const WAIT_MS = 10_000;
 
@@ -9,7 +12,9 @@ const WAIT_MS = 10_000;
  * Moves the keyboard focus to the new page's `<h1>` after each navigation to another path (not on the first
  * page load, and not when only the query changes, e.g. a list's filters), so a keyboard or screen reader user
  * starts on the page just opened instead of in the old list. A page whose heading comes later (a lazy
- * screen) is watched until it appears.
+ * screen) is watched until it appears. Focus inside a dialog stays there: a user who opened the command
+ * palette while the page was still loading keeps typing into it (the dialog would otherwise take the focus
+ * back from the heading onto itself, away from its text box).
  *
  * @example
  * useHeadingFocus(); // in a layout that renders <main id={MAIN_CONTENT_ID}>
@@ -27,6 +32,7 @@ export function useHeadingFocus(): void {
       const heading = main.querySelector<HTMLElement>('h1');
       if (!heading || done) return Boolean(heading);
       done = true;
+      if (document.activeElement?.closest(IN_A_DIALOG)) return true;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
       heading.focus({ preventScroll: true });
       return true;
