@@ -16,6 +16,9 @@ const HITS = [
   { resource: 'departments', id: '3', label: 'Zebulon North', sublabel: null },
 ];
 
+/** Records that match a page's name too. */
+const NAMESAKES = [{ resource: 'departments', id: '9', label: 'Departments archive', sublabel: null }];
+
 async function renderPalette(locale: Locale = 'en') {
   await initI18n(locale);
   await loadAdminMessages();
@@ -23,7 +26,13 @@ async function renderPalette(locale: Locale = 'en') {
   Cookies.set('access_token', 'test-token');
   const calls = fakeFetch((call) =>
     call.path === '/api/v1/search'
-      ? { body: { code: 200, data: call.query.get('q') === 'zeb' ? HITS : [] } }
+      ? {
+          body: {
+            code: 200,
+            data:
+              call.query.get('q') === 'zeb' ? HITS : call.query.get('q') === 'Departments' ? NAMESAKES : [],
+          },
+        }
       : { status: 404, body: { code: 404, message: 'Not found', data: null } },
   );
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -98,6 +107,27 @@ describe('CommandPalette', { timeout: 30_000 }, () => {
     const box = await screen.findByRole('combobox');
     fireEvent.change(box, { target: { value: 'depart' } });
     await waitFor(() => expect(selected()[0]).toBe('Departments'));
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(where()).toBe('/settings/departments'));
+  });
+
+  it('a page named exactly as typed stays chosen when records matching the word arrive', async () => {
+    const { calls, where } = await renderPalette();
+    ctrlK();
+    const box = await screen.findByRole('combobox');
+    fireEvent.change(box, { target: { value: 'Departments' } });
+    expect(selected()).toEqual(['Departments']);
+    const records = within(await screen.findByRole('group', { name: 'Records' }));
+    expect(records.getByRole('option', { name: /Departments archive/ })).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/v1/search').map((c) => c.query.get('q'))).toEqual([
+      'Departments',
+    ]);
+    expect(selected()).toEqual(['Departments']);
+    // The arrows still move from it, and back.
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(selected()).not.toEqual(['Departments']);
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    expect(selected()).toEqual(['Departments']);
     fireEvent.keyDown(box, { key: 'Enter' });
     await waitFor(() => expect(where()).toBe('/settings/departments'));
   });

@@ -26,7 +26,8 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation();
   const isWide = useMediaQuery(WIDE_SCREEN_QUERY, { noSsr: true });
   const [text, setText] = useState('');
-  const [active, setActive] = useState(0);
+  // The option the arrows chose; null until they do after the text changed (then `preferred` is selected).
+  const [active, setActive] = useState<number | null>(null);
   const entries = usePaletteEntries();
   const { hits, isSearching } = useRecordSearch(text);
   const records = useRecordEntries(hits);
@@ -36,7 +37,17 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
     const matching = needle ? entries.filter((e) => e.label.toLocaleLowerCase().includes(needle)) : entries;
     return [...records, ...matching];
   }, [entries, records, text]);
-  const current = shown.length ? Math.min(active, shown.length - 1) : -1;
+  // Records come first, but a page or action named exactly as typed is what Enter opens: typing
+  // "Departments" and pressing Enter opens the page, even when records (arriving after the debounce) match
+  // the word too, and the choice does not jump when they arrive.
+  const preferred = useMemo(() => {
+    const needle = text.trim().toLocaleLowerCase();
+    const exact = needle
+      ? shown.findIndex((e) => e.group !== 'records' && e.label.toLocaleLowerCase() === needle)
+      : -1;
+    return exact === -1 ? 0 : exact;
+  }, [shown, text]);
+  const current = shown.length ? Math.min(active ?? preferred, shown.length - 1) : -1;
   const optionId = (index: number) => `${id}-option-${index}`;
 
   const run = (entry: PaletteEntry | undefined) => {
@@ -67,7 +78,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
       TransitionProps={{
         onExited: () => {
           setText('');
-          setActive(0);
+          setActive(null);
         },
       }}
     >
@@ -84,7 +95,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose: () =
           value={text}
           onChange={(event) => {
             setText(event.target.value);
-            setActive(0);
+            setActive(null);
           }}
           onKeyDown={onKeyDown}
           inputProps={{
