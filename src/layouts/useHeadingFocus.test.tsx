@@ -28,28 +28,27 @@ function Shell() {
 
 const frame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 
+/** Renders the shell and follows its link, so the next heading to arrive is a new page's. */
+async function navigated() {
+  render(
+    <MemoryRouter>
+      <Shell />
+    </MemoryRouter>,
+  );
+  act(() => screen.getByRole('button', { name: 'Go' }).click());
+  await frame();
+}
+
 describe('useHeadingFocus', () => {
   it('moves the focus to the heading that arrives after a navigation', async () => {
-    render(
-      <MemoryRouter>
-        <Shell />
-      </MemoryRouter>,
-    );
-    act(() => screen.getByRole('button', { name: 'Go' }).click());
-    await frame();
+    await navigated();
     act(() => screen.getByRole('button', { name: 'Show heading' }).click());
     await frame();
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Next page' }));
   });
 
   it('leaves the focus in a dialog the user is typing into', async () => {
-    render(
-      <MemoryRouter>
-        <Shell />
-      </MemoryRouter>,
-    );
-    act(() => screen.getByRole('button', { name: 'Go' }).click());
-    await frame();
+    await navigated();
     const search = screen.getByRole('textbox', { name: 'Search' });
     act(() => search.focus());
     act(() => screen.getByRole('button', { name: 'Show heading' }).click());
