@@ -9,7 +9,11 @@
  * Prints rows/s for each, the product / `\copy` ratio (target: >= 300k rows/s or within 1.3x), and the
  * server's peak RSS growth during the product's export (memory must stay flat).
  * Then the same export as .xlsx (`format=xlsx`) each round: rows/s, RSS and VmHWM before and after, next to CSV's.
- * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), DATABASE_URL.
+ * The whole-path rounds (issue 37) also print the CPU seconds each path costs this machine on both sides (the
+ * bench's process with the server and its clients, and PostgreSQL, read from /proc), and from them the shortest
+ * time the whole path can take on this machine's cores.
+ * Env: EXPORT_ROWS (default 1000000), EXPORT_STAFF (200000), EXPORT_RUNS (3), EXPORT_CLASSIC, EXPORT_REPEAT,
+ * EXPORT_PARTS, EXPORT_PART_ROWS (below), DATABASE_URL.
  */
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +28,7 @@ import { readEvents } from '../src/events/eventStream.ts';
 import type { Db } from '../server/db/index.ts';
 import type { Config } from '../server/config.ts';
 import { adminToken, openBenchDb, serveBench } from './lib/db.ts';
-import { httpExport, inlineForPsql, psqlCopy, vmHwm, vmRss } from './lib/export.ts';
+import { cpuReader, httpExport, inlineForPsql, psqlCopy, vmHwm, vmRss, type CpuSpent } from './lib/export.ts';
 import { median } from './lib/stats.ts';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 1_000_000);
@@ -36,8 +40,11 @@ const CLASSIC = process.env.EXPORT_CLASSIC !== '0';
 const REPEAT = Number(process.env.EXPORT_REPEAT ?? 10);
 /** What Chromium sends with a download. */
 const BROWSER_ENCODING = 'gzip, deflate, br';
-/** The export job's COPY parts (CSV_EXPORT_PARTS) and from how many rows (CSV_EXPORT_PART_ROWS). */
-const PARTS = Number(process.env.EXPORT_PARTS ?? 2);
+/**
+ * The export job's COPY parts (CSV_EXPORT_PARTS; default 1, the product's default) and from how many rows
+ * (CSV_EXPORT_PART_ROWS). With EXPORT_PARTS above 1 each round also runs the path in one part.
+ */
+const PARTS = Number(process.env.EXPORT_PARTS ?? 1);
 const PART_ROWS = Number(process.env.EXPORT_PART_ROWS ?? 200_000);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -98,8 +105,33 @@ try {
     const selects: number[] = [];
     const selectRatios: number[] = [];
     const singles: number[] = [];
+    // The CPU each path costs this machine, both sides (issue 37, tenth round): the whole path's work divided
+    // by the cores is the shortest it can take here, however well its steps overlap.
+    const { rows: backend } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const readCpu = cpuReader(Number(backend[0]!.pid));
+    const cpu = {
+      path: [] as CpuSpent[],
+      copy: [] as CpuSpent[],
+      select: [] as CpuSpent[],
+      /** The whole path's server side alone: what is left without the download client (a browser elsewhere). */
+      server: [] as number[],
+    };
+    const spent = async <T>(into: CpuSpent[], run: () => Promise<T>): Promise<T> => {
+      // A second's pause first, so that what the step before left running in the background (a job's last
+      // writes, autovacuum) is not counted for this one.
+      if (readCpu) await new Promise((resolve) => setTimeout(resolve, 1000));
+      const before = readCpu?.();
+      const result = await run();
+      // And one after: a backend that has just ended is in neither the live processes nor the postmaster's
+      // cutime until the postmaster has reaped it (measured: ~2 s of a COPY's CPU missing when read at once).
+      if (readCpu) await new Promise((resolve) => setTimeout(resolve, 1000));
+      const after = readCpu?.();
+      if (before && after)
+        into.push({ bench: after.bench - before.bench, postgres: after.postgres - before.postgres });
+      return result;
+    };
     for (let round = 1; round <= RUNS; round++) {
-      const p = await wholePath(jobsAddress, users.endpoint, token);
+      const p = await spent(cpu.path, () => wholePath(jobsAddress, users.endpoint, token));
       if (PARTS > 1) {
         const s = await onePart();
         singles.push(s.rows / s.seconds / (p.rows / p.seconds));
@@ -107,8 +139,10 @@ try {
           `round ${round}: one-part COPY whole path ${fmtRate(s.rows / s.seconds)} (${s.seconds.toFixed(2)} s); one part / parted ${(s.rows / s.seconds / (p.rows / p.seconds)).toFixed(2)}x; load ${load()}`,
         );
       }
-      const c = await psqlCopy(url, raw);
-      const f = await psqlCopy(url, formatted);
+      const spentOnPath = cpu.path.at(-1);
+      if (spentOnPath && p.clientCpu !== null) cpu.server.push(cpuTotal(spentOnPath) - p.clientCpu);
+      const c = await spent(cpu.copy, () => psqlCopy(url, raw));
+      const f = await spent(cpu.select, () => psqlCopy(url, formatted));
       path.push(p.rows / p.seconds);
       copy.push(c.rows / c.seconds);
       selects.push(f.rows / f.seconds);
@@ -119,6 +153,11 @@ try {
           `, \\copy raw ${fmtRate(c.rows / c.seconds)} (${c.seconds.toFixed(2)} s), \\copy product SELECT ${fmtRate(f.rows / f.seconds)} (${f.seconds.toFixed(2)} s);` +
           ` ratio ${(p.rows / p.seconds / (c.rows / c.seconds)).toFixed(2)}x raw, ${(p.rows / p.seconds / (f.rows / f.seconds)).toFixed(2)}x own SELECT; load ${load()}`,
       );
+      if (readCpu)
+        say(
+          `  CPU seconds (the bench's process with the server, the client or psql / PostgreSQL): whole path ${cpuLine(cpu.path.at(-1)!)}` +
+            `${p.clientCpu !== null ? `, of which the client ${p.clientCpu.toFixed(2)} s` : ''}, \\copy raw ${cpuLine(cpu.copy.at(-1)!)}, \\copy product SELECT ${cpuLine(cpu.select.at(-1)!)}`,
+        );
     }
     say(
       `median: whole path ${fmtRate(median(path))}, \\copy raw ${fmtRate(median(copy))}, \\copy product SELECT ${fmtRate(median(selects))};` +
@@ -126,6 +165,24 @@ try {
         ` product SELECT / raw = ${(median(selects) / median(copy)).toFixed(2)}x`,
     );
     if (singles.length) say(`median one-part / parted whole path rows/s = ${median(singles).toFixed(2)}x`);
+    if (readCpu) {
+      // The whole path's CPU seconds spread perfectly over every core: no overlap of its steps can beat it.
+      const cores = os.availableParallelism();
+      const total = (spentBy: CpuSpent[]) => median(spentBy.map(cpuTotal));
+      const floorSeconds = total(cpu.path) / cores;
+      const targetSeconds = (ROWS + 1) / (0.8 * median(copy));
+      say(
+        `CPU per export (median, PostgreSQL + server + client): whole path ${total(cpu.path).toFixed(2)} s, \\copy raw ${total(cpu.copy).toFixed(2)} s, \\copy product SELECT ${total(cpu.select).toFixed(2)} s;` +
+          ` on ${cores} cores the whole path takes at least ${floorSeconds.toFixed(2)} s (${fmtRate((ROWS + 1) / floorSeconds)}, ${((ROWS + 1) / floorSeconds / median(copy)).toFixed(2)}x \\copy raw);` +
+          ` the 0.8x target needs ${targetSeconds.toFixed(2)} s`,
+      );
+      if (cpu.server.length) {
+        const serverFloor = median(cpu.server) / cores;
+        say(
+          `  without the client (a browser on another machine): the server side ${median(cpu.server).toFixed(2)} s of CPU, at least ${serverFloor.toFixed(2)} s on ${cores} cores (${((ROWS + 1) / serverFloor / median(copy)).toFixed(2)}x \\copy raw)`,
+        );
+      }
+    }
     say(`\n== ${REPEAT} consecutive exports, server process memory (VmRSS, VmHWM of /proc/self/status) ==`);
     for (const [label, run] of [
       ['job + download', () => wholePath(jobsAddress, users.endpoint, token)],
@@ -218,6 +275,14 @@ try {
   await bench.close();
 }
 
+function cpuTotal(spent: CpuSpent): number {
+  return spent.bench + spent.postgres;
+}
+
+function cpuLine(spent: CpuSpent): string {
+  return `${cpuTotal(spent).toFixed(2)} s (${spent.bench.toFixed(2)} / ${spent.postgres.toFixed(2)})`;
+}
+
 function load(): string {
   return os
     .loadavg()
@@ -236,7 +301,7 @@ async function wholePath(
   address: string,
   endpoint: string,
   token: string,
-): Promise<{ rows: number; seconds: number; bytes: number; how: string }> {
+): Promise<{ rows: number; seconds: number; bytes: number; how: string; clientCpu: number | null }> {
   const headers = { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' };
   const live = new AbortController();
   const ended = new Set<string>();
@@ -265,6 +330,7 @@ async function wholePath(
         seconds: (performance.now() - t0) / 1000,
         bytes: text.length,
         how: 'streamed',
+        clientCpu: null,
       };
     }
     if (res.status !== 202) throw new Error(`export answered ${res.status}`);
@@ -294,6 +360,7 @@ async function wholePath(
       seconds: (performance.now() - t0) / 1000,
       bytes: download.bytes,
       how: 'job',
+      clientCpu: download.clientCpu,
     };
   } finally {
     live.abort();

@@ -19,7 +19,8 @@ if (res.status !== 200) {
     const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) lines++;
   }
-  console.log(JSON.stringify({ bytes, lines }));
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ bytes, lines, cpu: (cpu.user + cpu.system) / 1e6 }));
 }`;
 
 export interface HttpExportResult {
@@ -27,6 +28,8 @@ export interface HttpExportResult {
   rows: number;
   bytes: number;
   seconds: number;
+  /** CPU seconds the client process spent (fetching, inflating, counting lines). */
+  clientCpu: number;
   /** Peak growth of this process's RSS while the export ran (the server's, when it runs in this process). */
   rssGrowth: number;
   /** This process's RSS and VmHWM (its peak RSS so far, /proc/self/status) before and after, in bytes. */
@@ -86,12 +89,20 @@ export async function httpExport(
   const result = JSON.parse(out || '{"error":"no output"}') as {
     bytes: number;
     lines: number;
+    cpu: number;
     error?: string;
   };
   if (result.error) throw new Error(`export answered ${result.error}`);
   global.gc?.();
   const memory = { rssBefore: base, rssAfter: process.memoryUsage().rss, hwmBefore, hwmAfter: vmHwm() };
-  return { rows: result.lines - 1, bytes: result.bytes, seconds, rssGrowth: peak - base, memory };
+  return {
+    rows: result.lines - 1,
+    bytes: result.bytes,
+    seconds,
+    clientCpu: result.cpu,
+    rssGrowth: peak - base,
+    memory,
+  };
 }
 
 /**
@@ -126,4 +137,52 @@ export async function psqlCopy(url: string, select: string): Promise<{ rows: num
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`psql exited with ${code}`);
   return { rows, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** CPU seconds (user + system) spent so far, by side, from /proc. */
+export interface CpuSpent {
+  /** This process (the server, in the bench's process) and its reaped children (download clients, psql). */
+  bench: number;
+  /** The PostgreSQL server: its postmaster, its live processes and those that have ended. */
+  postgres: number;
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** Fields 3.. of /proc/<pid>/stat (after the command name, which may hold spaces), or null. */
+function procStat(pid: number | 'self'): string[] | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime (+ cutime + cstime: the reaped children's), in seconds; fields 14-17 of stat. */
+function cpuOf(fields: string[], withChildren: boolean): number {
+  const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+  return (utime! + stime! + (withChildren ? cutime! + cstime! : 0)) / TICKS;
+}
+
+/**
+ * A reader of the CPU time this machine spends on an export, both sides: the bench's process with its reaped
+ * children, and the PostgreSQL server behind `backendPid` (`SELECT pg_backend_pid()`): its postmaster with the
+ * processes that have ended (cutime) and every live child. A backend that ends between two readings moves from
+ * the live children to the postmaster's cutime, so differences stay right once the postmaster has reaped it:
+ * read a moment after the work ends. Null where /proc cannot tell (another machine's server, another OS).
+ */
+export function cpuReader(backendPid: number): (() => CpuSpent) | null {
+  const postmaster = Number(procStat(backendPid)?.[1]);
+  if (!procStat('self') || !Number.isInteger(postmaster) || !procStat(postmaster)) return null;
+  return () => {
+    let postgres = cpuOf(procStat(postmaster) ?? [], true);
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const fields = procStat(Number(entry));
+      if (fields && Number(fields[1]) === postmaster) postgres += cpuOf(fields, false);
+    }
+    return { bench: cpuOf(procStat('self')!, true), postgres };
+  };
 }
