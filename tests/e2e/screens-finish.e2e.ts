@@ -72,7 +72,7 @@ afterAll(async () => {
 describe('finished screens', () => {
   for (const [size, viewport] of Object.entries(SIZES)) {
     for (const { locale, app } of LANGUAGES) {
-      test(`${size}, ${locale}: a dictionary is titled by its name; the chart ticks are whole numbers`, async () => {
+      test(`${size}, ${locale}: a dictionary is titled by its name; every chart tick is labelled with a whole number`, async () => {
         const page = await pageAs(viewport, locale);
         await page.goto(`/settings/dictionaries/${dictionary.id}`);
         await page.getByRole('heading', { level: 1, name: dictionary.name }).waitFor();
@@ -91,8 +91,9 @@ describe('finished screens', () => {
         await page.getByRole('heading', { name: app.dashboard.title }).first().waitFor();
         const ticks = page.locator('.MuiChartsAxis-directionY .MuiChartsAxis-tickLabel');
         await ticks.first().waitFor();
-        const labels = (await ticks.allTextContents()).map((label) => label.trim()).filter(Boolean);
-        expect(labels.length).toBeGreaterThan(0);
+        // Every tick is labelled, the top one too (the chart drops a label that does not fit its margin).
+        const labels = (await ticks.allTextContents()).map((label) => label.trim());
+        expect(labels.length).toBeGreaterThan(1);
         for (const label of labels) expect(label).toMatch(/^\d+$/);
       });
     }

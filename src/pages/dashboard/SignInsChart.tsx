@@ -31,7 +31,9 @@ export function SignInsChart({ days, label }: { days: { day: string; count: numb
           // Counts: whole-number ticks only (never 0.2, 0.4), from 0 even on a day without sign-ins.
           yAxis={[{ min: 0, tickMinStep: 1, valueFormatter: (value: number) => String(Math.round(value)) }]}
           series={[{ data: days.map((d) => d.count), label, color: '#1976d2' }]}
-          margin={{ left: 8, right: 8, top: 8, bottom: 8 }}
+          // The top margin holds half the top tick's label: with 8 px the chart dropped that label (the highest
+          // count on the axis was an unlabelled tick).
+          margin={{ left: 8, right: 8, top: 16, bottom: 8 }}
         />
       ) : null}
     </div>
