@@ -167,6 +167,34 @@ describe('theme', () => {
   });
 });
 
+describe('theme from the system', () => {
+  test("with no choice stored, the pages follow the system's colour scheme, also when it changes", async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/login');
+    await page.getByRole('button', { name: zh.theme.light }).waitFor();
+    await expect.poll(async () => luminance(await bodyBackground())).toBeLessThan(0.3);
+    expect(await storage('theme')).toBeNull();
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('button', { name: zh.theme.dark }).waitFor();
+    await expect.poll(async () => luminance(await bodyBackground())).toBeGreaterThan(0.5);
+
+    // The full app (MUI's theme) follows it too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await signInAsAdmin();
+    await page.getByRole('button', { name: zh.theme.light }).waitFor();
+    await expect.poll(async () => luminance(await bodyBackground())).toBeLessThan(0.3);
+
+    // A choice made with the toggle wins over the system from then on.
+    await page.getByRole('button', { name: zh.theme.light }).click();
+    await expect.poll(async () => luminance(await bodyBackground())).toBeGreaterThan(0.5);
+    await page.reload();
+    await page.getByRole('button', { name: zh.theme.dark }).waitFor();
+    expect(luminance(await bodyBackground())).toBeGreaterThan(0.5);
+    expect(await storage('theme')).toBe('light');
+  });
+});
+
 describe('not found', () => {
   test('an unknown path shows the not-found page with a way home', async () => {
     const response = await page.goto('/no/such/page');
